@@ -1,0 +1,35 @@
+// swift-tools-version: 6.0
+// Roost: store → model → site plan → render → output, with the CLI on top.
+import PackageDescription
+
+let package = Package(
+    name: "Roost",
+    products: [
+        .executable(name: "roost", targets: ["roost"]),
+    ],
+    targets: [
+        // Stage 0: a small JSON parser that reports line and column (Foundation's gives a byte offset only).
+        .target(name: "JSON"),
+        // Stage 1: the document store (directory and single-file formats) → documents.
+        .target(name: "Store", dependencies: ["JSON"]),
+        // Stage 2: documents → users, tweets, likes, favorites and everything derived.
+        .target(name: "Model", dependencies: ["Store"]),
+        // Markdown captions through Debian's libcmark.
+        .systemLibrary(name: "CCmark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
+        .target(name: "Markdown", dependencies: ["CCmark"]),
+        // Templates: a Mustache engine written from the specification.
+        .target(name: "Mustache"),
+        // Stage 3 and 4: the site plan (pages and URLs) and rendering.
+        .target(name: "Site", dependencies: ["Model", "Markdown", "Mustache"]),
+        // The command line.
+        .executableTarget(name: "roost", dependencies: ["Store", "Model", "Site"]),
+
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "JSON"]),
+        .testTarget(name: "ModelTests", dependencies: ["Model", "Store"]),
+        .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
+        .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
+        .testTarget(name: "SiteTests", dependencies: ["Site", "Model", "Store"]),
+        .testTarget(name: "RoostTests", dependencies: ["roost"]),
+    ]
+)
