@@ -13,7 +13,8 @@ let package = Package(
         // Stage 1: the document store (directory and single-file formats) → documents.
         .target(name: "Store", dependencies: ["JSON"]),
         // Stage 2: documents → users, tweets, likes, favorites and everything derived.
-        .target(name: "Model", dependencies: ["Store"]),
+        // (Markdown finds hashtags exactly where the renderer will link them.)
+        .target(name: "Model", dependencies: ["Store", "Markdown"], linkerSettings: [.linkedLibrary("m")]),
         // Markdown captions through Debian's libcmark.
         .systemLibrary(name: "CCmark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
         .target(name: "Markdown", dependencies: ["CCmark"]),

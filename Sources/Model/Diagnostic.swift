@@ -1,0 +1,91 @@
+import Store
+
+/// A problem found in the store, tied to the document (and field) it is about.
+public struct Diagnostic: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable {
+        /// The document cannot be used: a missing required field, a wrong type. A build fails.
+        case error
+        /// The page is still built without the missing part (a dangling reference); `--strict` fails.
+        case warning
+        /// Worth knowing, never fails a build (a stored counter that drifted).
+        case notice
+
+        private var rank: Int { self == .error ? 0 : self == .warning ? 1 : 2 }
+        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+    }
+
+    public enum Kind: String, Sendable, Hashable, Comparable, CaseIterable {
+        case missingField = "missing-field"
+        case wrongType = "wrong-type"
+        case invalidTimestamp = "invalid-timestamp"
+        case tweetByMissingUser = "tweet-by-missing-user"
+        case replyToMissingTweet = "reply-to-missing-tweet"
+        case likeOfMissingTweet = "like-of-missing-tweet"
+        case likeByMissingUser = "like-by-missing-user"
+        case favoritesOfMissingUser = "favorites-of-missing-user"
+        case nonNumericCoordinate = "non-numeric-coordinate"
+        case negativeCounter = "negative-counter"
+        case likeCounterDrift = "like-counter-drift"
+        case sharedHandle = "shared-handle"
+        case unsafeProfileImage = "unsafe-profile-image"
+
+        /// What `roost check` calls the group.
+        public var title: String {
+            switch self {
+            case .missingField: "missing required fields"
+            case .wrongType: "fields of the wrong type"
+            case .invalidTimestamp: "invalid timestamps"
+            case .tweetByMissingUser: "tweets by missing users"
+            case .replyToMissingTweet: "replies to missing tweets"
+            case .likeOfMissingTweet: "likes of missing tweets"
+            case .likeByMissingUser: "likes by missing users"
+            case .favoritesOfMissingUser: "favorites of missing users"
+            case .nonNumericCoordinate: "coordinates that are not numbers"
+            case .negativeCounter: "negative counters"
+            case .likeCounterDrift: "like counters that drifted"
+            case .sharedHandle: "usernames that share a handle"
+            case .unsafeProfileImage: "profile images that are not http(s)"
+            }
+        }
+
+        public var severity: Severity {
+            switch self {
+            case .missingField, .wrongType, .invalidTimestamp: .error
+            case .tweetByMissingUser, .replyToMissingTweet, .likeOfMissingTweet, .likeByMissingUser,
+                 .favoritesOfMissingUser, .nonNumericCoordinate, .negativeCounter: .warning
+            case .likeCounterDrift, .sharedHandle, .unsafeProfileImage: .notice
+            }
+        }
+
+        public static func < (lhs: Kind, rhs: Kind) -> Bool {
+            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+        }
+    }
+
+    public var kind: Kind
+    /// The document path, `tweets/abc`.
+    public var path: String
+    /// The field, when the problem is one field's.
+    public var field: String?
+    public var message: String
+
+    public var severity: Severity { kind.severity }
+
+    public init(_ kind: Kind, path: String, field: String? = nil, _ message: String) {
+        self.kind = kind
+        self.path = path
+        self.field = field
+        self.message = message
+    }
+
+    /// `tweets/abc: field 'timestamp': …` — the document path first, so editors and grep find it.
+    public var description: String {
+        if let field { return "\(path): field '\(field)': \(message)" }
+        return "\(path): \(message)"
+    }
+
+    public static func < (lhs: Diagnostic, rhs: Diagnostic) -> Bool {
+        (lhs.severity, lhs.kind, lhs.path, lhs.field ?? "", lhs.message)
+            < (rhs.severity, rhs.kind, rhs.path, rhs.field ?? "", rhs.message)
+    }
+}

@@ -1,0 +1,79 @@
+import Dispatch
+import Markdown
+import Store
+
+/// The app's data at one moment, with everything the pages need derived from it:
+/// counts, replies, each user's lists in page order (SPEC 3, 4), hashtags, handles.
+///
+/// Users and tweets are addressed by their index in `users` and `tweets`;
+/// `tweets` is in feed order (newest first, ties by ID).
+public struct Snapshot: Sendable {
+    /// By uid, in code point order.
+    public let users: [User]
+    /// Newest first, ties by ID.
+    public let tweets: [Tweet]
+    /// Like documents of existing users for existing tweets, in path order.
+    public let likes: [Like]
+    /// Per tweet (same index as `tweets`).
+    public let tweetRelations: [TweetRelations]
+    /// Per user (same index as `users`).
+    public let userActivity: [UserActivity]
+    /// Every hashtag (lowercased) with its tweets, newest first; tags in code point order.
+    public let tags: [HashtagIndex]
+    /// Every problem found, sorted by severity, kind and path.
+    public let diagnostics: [Diagnostic]
+
+    let userByUID: [String: Int]
+    let userByHandle: [String: Int]
+    let tweetByID: [String: Int]
+    /// Exact username → user, for mentions.
+    let userByUsername: [String: Int]
+    /// Lowercased username → user, only where no other user shares it.
+    let userByFoldedUsername: [String: Int]
+
+    public func user(uid: String) -> Int? { userByUID[uid] }
+    public func user(handle: String) -> Int? { userByHandle[handle] }
+    public func tweet(id: String) -> Int? { tweetByID[id] }
+
+    /// The user an `@name` in a caption means: the exact username, else the one
+    /// username equal to it ignoring case; nil when none (or several) match.
+    public func user(mentioned name: String) -> Int? {
+        userByUsername[name] ?? userByFoldedUsername[name.lowercased()]
+    }
+
+    public func likeCount(ofTweet index: Int) -> Int { tweetRelations[index].likers.count }
+
+    public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
+    public var warnings: [Diagnostic] { diagnostics.filter { $0.severity == .warning } }
+}
+
+/// What links to and from one tweet.
+public struct TweetRelations: Sendable, Equatable {
+    /// nil when the author has no user document (a placeholder author is shown).
+    public internal(set) var author: Int?
+    /// The tweet this one replies to, when it exists.
+    public internal(set) var parent: Int?
+    /// Replies, oldest first (a conversation reads down).
+    public internal(set) var replies: [Int] = []
+    /// Users who liked it, in uid order; the like count is its size.
+    public internal(set) var likers: [Int] = []
+}
+
+/// One user's lists, in page order.
+public struct UserActivity: Sendable, Equatable {
+    /// Tweets that are not replies, newest first.
+    public internal(set) var tweets: [Int] = []
+    /// Replies, newest first.
+    public internal(set) var replies: [Int] = []
+    /// Liked tweets, most recent like first (like timestamp, else tweet timestamp; ties by tweet ID).
+    public internal(set) var likes: [Int] = []
+    /// Favorite places by name in code point order, ties by ID.
+    public internal(set) var favorites: [FavoritePlace] = []
+}
+
+public struct HashtagIndex: Sendable, Equatable {
+    /// Lowercased, without `#`.
+    public let tag: String
+    /// Newest first.
+    public let tweets: [Int]
+}
