@@ -22,8 +22,10 @@ let package = Package(
         .target(name: "Mustache"),
         // Stage 3 and 4: the site plan (pages and URLs) and rendering.
         .target(name: "Site", dependencies: ["Model", "Markdown", "Mustache"]),
+        // Stage 5: writing the site: only changed files, atomically, with a manifest and a lock.
+        .target(name: "Output", dependencies: []),
         // The command line.
-        .executableTarget(name: "roost", dependencies: ["Store", "Model", "Site"]),
+        .executableTarget(name: "roost", dependencies: ["JSON", "Store", "Model", "Site", "Output"]),
 
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "JSON"]),
@@ -31,6 +33,7 @@ let package = Package(
         .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
         .testTarget(name: "SiteTests", dependencies: ["Site", "Model", "Store"]),
+        .testTarget(name: "OutputTests", dependencies: ["Output"]),
         .testTarget(name: "RoostTests", dependencies: ["roost"]),
     ]
 )
