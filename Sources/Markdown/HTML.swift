@@ -51,12 +51,19 @@ struct HTMLWriter {
     /// A URL from the Markdown, for an `href`: bytes that may not appear in a
     /// URL (space, controls, `"`, `<`, `>`, `\`, `^`, `` ` ``, `{`, `|`, `}`,
     /// non-ASCII) are percent-encoded (as UTF-8), existing `%XX` are kept,
-    /// and the result is attribute-escaped.
+    /// and the result is attribute-escaped. As a browser would, leading and
+    /// trailing controls and spaces are dropped, and tabs and newlines removed,
+    /// so the link goes where `LinkPolicy.classify` thinks it goes.
     mutating func href(_ url: String) {
         var url = url
         url.withUTF8 { source in
-            for byte in source {
+            var start = 0, end = source.count
+            while start < end, source[start] <= 0x20 { start += 1 }
+            while end > start, source[end - 1] <= 0x20 { end -= 1 }
+            for byte in source[start ..< end] {
                 switch byte {
+                case 0x09, 0x0A, 0x0D:
+                    continue
                 case UInt8(ascii: "a") ... UInt8(ascii: "z"), UInt8(ascii: "A") ... UInt8(ascii: "Z"),
                      UInt8(ascii: "0") ... UInt8(ascii: "9"),
                      UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),

@@ -137,7 +137,11 @@ enum Tokenizer {
             guard isWordScalar(scalar) else { break }
             length += 1
             if length > maxTagLength { return nil }
-            if scalar.properties.generalCategory != .decimalNumber { hasNonDigit = true }
+            if !hasNonDigit {
+                hasNonDigit = scalar.isASCII
+                    ? !(scalar.value >= 0x30 && scalar.value <= 0x39)
+                    : scalar.properties.generalCategory != .decimalNumber
+            }
             end += width
         }
         return length > 0 && hasNonDigit ? end : nil

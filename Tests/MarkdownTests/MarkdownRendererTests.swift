@@ -144,6 +144,10 @@ let rel = #"rel="nofollow ugc noopener""#
         #expect(!out.lowercased().contains("<a "), "\(out)")
     }
 
+    @Test func hrefIsWhatWasClassified() {
+        #expect(html("[x](<\u{1} https://ok.org/a\tb >)") == "<p><a href=\"https://ok.org/ab\" \(rel)>x</a></p>\n")
+    }
+
     @Test func droppedLinkKeepsItsText() {
         #expect(html("[click *me*](javascript:alert(1))") == "<p>click <em>me</em></p>\n")
     }
