@@ -1,0 +1,284 @@
+/// Renders captions and bios (CommonMark) to an HTML fragment, safely:
+///
+/// - raw HTML (blocks and inline) is shown as literal text, never passed through;
+/// - links whose URL has a scheme other than `http`, `https` or `mailto`
+///   (`javascript:`, `vbscript:`, `file:`, `data:`, …, however disguised) lose
+///   their link; their text stays;
+/// - links to other sites get `rel="nofollow ugc noopener"`;
+/// - images are not loaded: an image becomes a link to its URL with the alt
+///   text as link text (just the alt text if the URL is not allowed);
+/// - headings become `<p><strong>…</strong></p>`, so a caption cannot break
+///   the page's heading outline;
+/// - in text (not in code, raw HTML, or link and image text), `@handle` links
+///   to the user's profile when `mentionURL` knows the user, `#tag` to the tag
+///   page, and bare `http(s)://` URLs to themselves — the same places
+///   `Entities.scan` reports.
+///
+/// Output is deterministic and ends with a newline (unless empty).
+/// URLs returned by `mentionURL` and `tagURL` are used as given (HTML-escaped);
+/// URLs from the Markdown are percent-encoded where needed.
+public struct MarkdownRenderer: Sendable {
+    private let mentionURL: @Sendable (String) -> String?
+    private let tagURL: @Sendable (String) -> String
+
+    /// - Parameters:
+    ///   - mentionURL: the handle as written (without "@") → the URL of the
+    ///     profile, or nil if there is no such user (then no link).
+    ///   - tagURL: the tag, lowercased, without "#" → the URL of the tag page.
+    public init(mentionURL: @escaping @Sendable (String) -> String?,
+                tagURL: @escaping @Sendable (String) -> String) {
+        self.mentionURL = mentionURL
+        self.tagURL = tagURL
+    }
+
+    /// The HTML fragment for `markdown`.
+    public func render(_ markdown: String) -> String {
+        var renderer = Renderer(mentionURL: mentionURL, tagURL: tagURL, capacity: markdown.utf8.count + markdown.utf8.count / 4 + 16)
+        Cmark.walk(markdown) { renderer.handle($0) }
+        return renderer.out.string
+    }
+}
+
+private let externalRel: StaticString = " rel=\"nofollow ugc noopener\""
+
+/// The state of one rendering.
+private struct Renderer {
+    let mentionURL: (String) -> String?
+    let tagURL: (String) -> String
+    var out: HTMLWriter
+
+    private enum Frame {
+        case list(ordered: Bool, tight: Bool)
+        case item
+        case paragraph(tight: Bool)
+        /// `mark`: output length after the opening tag, to see if the text was empty.
+        case link(opened: Bool, mark: Int, url: String)
+        case image(opened: Bool, mark: Int, url: String)
+        /// Blocks and inlines closed by fixed markup (on a new line if `newline`).
+        case closer(StaticString, newline: Bool)
+        case other
+    }
+    private var stack: [Frame] = []
+    /// Links and images we are inside: no links within links.
+    private var linkDepth = 0
+    /// Images we are inside: their content is alt text, written as plain text.
+    private var altDepth = 0
+
+    init(mentionURL: @escaping (String) -> String?, tagURL: @escaping (String) -> String, capacity: Int) {
+        self.mentionURL = mentionURL
+        self.tagURL = tagURL
+        self.out = HTMLWriter(capacity: capacity)
+    }
+
+    mutating func handle(_ event: MarkdownEvent) {
+        switch event {
+        case .enter(let node): enter(node)
+        case .exit: exit()
+        }
+    }
+
+    private var inParagraphOfTightList: Bool {
+        guard stack.count >= 2, case .item = stack[stack.count - 1],
+              case .list(_, let tight) = stack[stack.count - 2] else { return false }
+        return tight
+    }
+
+    private mutating func enter(_ node: MarkdownNode) {
+        // Inside an image only plain text is written (its alt text).
+        if altDepth > 0 {
+            switch node {
+            case .text(let text), .code(let text), .htmlInline(let text): out.escaped(text)
+            case .softBreak, .lineBreak: out.raw(" ")
+            case .image: altDepth += 1; linkDepth += 1; stack.append(.image(opened: false, mark: 0, url: ""))
+            case .link: linkDepth += 1; stack.append(.link(opened: false, mark: 0, url: ""))
+            case .document, .blockQuote, .list, .item, .paragraph, .heading, .emphasis, .strong, .custom:
+                stack.append(.other)
+            case .codeBlock, .htmlBlock, .thematicBreak:
+                break
+            }
+            return
+        }
+
+        switch node {
+        case .document, .custom:
+            stack.append(.other)
+        case .blockQuote:
+            out.newlineIfNeeded()
+            out.raw("<blockquote>\n")
+            stack.append(.closer("</blockquote>\n", newline: true))
+        case .list(let ordered, let start, let tight):
+            out.newlineIfNeeded()
+            if !ordered {
+                out.raw("<ul>\n")
+            } else if start == 1 {
+                out.raw("<ol>\n")
+            } else {
+                out.raw("<ol start=\"")
+                out.decimal(start)
+                out.raw("\">\n")
+            }
+            stack.append(.list(ordered: ordered, tight: tight))
+        case .item:
+            out.newlineIfNeeded()
+            out.raw("<li>")
+            stack.append(.item)
+        case .paragraph:
+            let tight = inParagraphOfTightList
+            if !tight {
+                out.newlineIfNeeded()
+                out.raw("<p>")
+            }
+            stack.append(.paragraph(tight: tight))
+        case .heading:
+            out.newlineIfNeeded()
+            out.raw("<p><strong>")
+            stack.append(.closer("</strong></p>\n", newline: false))
+        case .codeBlock(let info, let code):
+            out.newlineIfNeeded()
+            out.raw("<pre><code")
+            let language = info.prefix { $0 != " " && $0 != "\t" }
+            if !language.isEmpty {
+                out.raw(" class=\"language-")
+                out.escaped(String(language))
+                out.raw("\"")
+            }
+            out.raw(">")
+            out.escaped(code)
+            out.raw("</code></pre>\n")
+        case .htmlBlock(let html):
+            // Shown as text, like any other paragraph.
+            out.newlineIfNeeded()
+            out.raw("<p>")
+            var end = html.endIndex
+            while end > html.startIndex, html[html.index(before: end)].isNewline { end = html.index(before: end) }
+            out.escaped(String(html[..<end]))
+            out.raw("</p>\n")
+        case .thematicBreak:
+            out.newlineIfNeeded()
+            out.raw("<hr>\n")
+        case .text(let text):
+            if linkDepth > 0 { out.escaped(text) } else { linkify(text) }
+        case .softBreak:
+            out.raw("\n")
+        case .lineBreak:
+            out.raw("<br>\n")
+        case .code(let code):
+            out.raw("<code>")
+            out.escaped(code)
+            out.raw("</code>")
+        case .htmlInline(let html):
+            out.escaped(html)
+        case .emphasis:
+            out.raw("<em>")
+            stack.append(.closer("</em>", newline: false))
+        case .strong:
+            out.raw("<strong>")
+            stack.append(.closer("</strong>", newline: false))
+        case .link(let url, let title):
+            let opened = linkDepth == 0 && openAnchor(url: url, title: title)
+            linkDepth += 1
+            stack.append(.link(opened: opened, mark: out.count, url: url))
+        case .image(let url, let title):
+            let opened = linkDepth == 0 && openAnchor(url: url, title: title)
+            linkDepth += 1
+            altDepth += 1
+            stack.append(.image(opened: opened, mark: out.count, url: url))
+        }
+    }
+
+    private mutating func exit() {
+        guard let frame = stack.popLast() else { return }
+        if altDepth > 0 {
+            switch frame {
+            case .link:
+                linkDepth -= 1
+                return
+            case .image(let opened, let mark, let url):
+                linkDepth -= 1
+                altDepth -= 1
+                if altDepth == 0 { closeAnchor(opened: opened, mark: mark, url: url) }
+                return
+            default:
+                return
+            }
+        }
+        switch frame {
+        case .list(let ordered, _):
+            out.newlineIfNeeded()
+            out.raw(ordered ? "</ol>\n" : "</ul>\n")
+        case .item:
+            out.raw("</li>\n")
+        case .paragraph(let tight):
+            if !tight { out.raw("</p>\n") }
+        case .link(let opened, let mark, let url):
+            linkDepth -= 1
+            closeAnchor(opened: opened, mark: mark, url: url)
+        case .image:
+            break // handled above: altDepth > 0 whenever an image frame is on top
+        case .closer(let markup, let newline):
+            if newline { out.newlineIfNeeded() }
+            out.raw(markup)
+        case .other:
+            break
+        }
+    }
+
+    /// Writes `<a href=… [rel] [title]>` and returns true, or returns false
+    /// (writing nothing) when the URL may not be linked.
+    private mutating func openAnchor(url: String, title: String) -> Bool {
+        let kind = LinkPolicy.classify(url)
+        if case .unsafe = kind { return false }
+        out.raw("<a href=\"")
+        out.href(url)
+        out.raw("\"")
+        if case .external = kind { out.raw(externalRel) }
+        if !title.isEmpty {
+            out.raw(" title=\"")
+            out.escaped(title)
+            out.raw("\"")
+        }
+        out.raw(">")
+        return true
+    }
+
+    private mutating func closeAnchor(opened: Bool, mark: Int, url: String) {
+        guard opened else { return }
+        if out.count == mark { out.escaped(url) } // empty link text: show the URL
+        out.raw("</a>")
+    }
+
+    /// Text outside links: mentions, hashtags and bare URLs become links.
+    private mutating func linkify(_ text: String) {
+        Tokenizer.segments(of: text) { segment in
+            switch segment {
+            case .text(let plain):
+                out.escaped(plain)
+            case .mention(let handle):
+                if let url = mentionURL(handle) {
+                    out.raw("<a class=\"mention\" href=\"")
+                    out.escaped(url)
+                    out.raw("\">@")
+                    out.escaped(handle)
+                    out.raw("</a>")
+                } else {
+                    out.raw("@")
+                    out.escaped(handle)
+                }
+            case .hashtag(let tag):
+                out.raw("<a class=\"hashtag\" href=\"")
+                out.escaped(tagURL(tag.lowercased()))
+                out.raw("\">#")
+                out.escaped(tag)
+                out.raw("</a>")
+            case .url(let url):
+                out.raw("<a href=\"")
+                out.href(url)
+                out.raw("\"")
+                out.raw(externalRel)
+                out.raw(">")
+                out.escaped(url)
+                out.raw("</a>")
+            }
+        }
+    }
+}
