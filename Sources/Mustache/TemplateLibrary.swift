@@ -1,0 +1,89 @@
+import Foundation
+
+/// A set of named templates that refer to each other as partials and parents.
+public struct TemplateLibrary: Sendable {
+    /// What a partial or parent that names no template does.
+    public enum MissingPartials: Sendable {
+        /// Static names fail when the library loads, dynamic ones when rendering.
+        case fail
+        /// Render nothing, as the Mustache specification asks.
+        case renderEmpty
+    }
+
+    let storage: LibraryStorage
+
+    /// Loads every `*.mustache` file below `directory`, named by its path
+    /// relative to `directory` without the extension (`partials/card`).
+    public init(directory: String, missingPartials: MissingPartials = .fail) throws {
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fm.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw MustacheError.cannotRead(path: directory, reason: "no such directory")
+        }
+        guard let enumerator = fm.enumerator(atPath: directory) else {
+            throw MustacheError.cannotRead(path: directory, reason: "cannot list directory")
+        }
+        let suffix = ".mustache"
+        var sources: [(name: String, file: String, bytes: [UInt8])] = []
+        let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        while let relative = enumerator.nextObject() as? String {
+            guard relative.hasSuffix(suffix) else { continue }
+            let file = base + "/" + relative
+            guard let data = fm.contents(atPath: file) else {
+                var isDir: ObjCBool = false
+                if fm.fileExists(atPath: file, isDirectory: &isDir), isDir.boolValue { continue }
+                throw MustacheError.cannotRead(path: file, reason: "unreadable file")
+            }
+            sources.append((String(relative.dropLast(suffix.count)), file, [UInt8](data)))
+        }
+        sources.sort { $0.name < $1.name }
+        try self.init(sources: sources, missingPartials: missingPartials)
+    }
+
+    /// Templates from memory, `[name: source]`; errors name the template.
+    public init(templates: [String: String], missingPartials: MissingPartials = .fail) throws {
+        let sources = templates.sorted { $0.key < $1.key }.map { (name: $0.key, file: $0.key, bytes: Array($0.value.utf8)) }
+        try self.init(sources: sources, missingPartials: missingPartials)
+    }
+
+    private init(sources: [(name: String, file: String, bytes: [UInt8])], missingPartials: MissingPartials) throws {
+        var index: [String: Int] = [:]
+        for (i, s) in sources.enumerated() { index[s.name] = i }
+        var templates: [Template] = []
+        templates.reserveCapacity(sources.count)
+        for s in sources {
+            let nodes = try Parser.parse(s.bytes, file: s.file)
+            templates.append(Template(name: s.name, file: s.file, nodes: nodes))
+        }
+        templates = try templates.map {
+            Template(name: $0.name, file: $0.file, nodes: try Linker.link($0.nodes, index: index, missing: missingPartials))
+        }
+        storage = LibraryStorage(templates: templates, missingPartials: missingPartials)
+    }
+
+    /// The names of all templates, sorted.
+    public var templateNames: [String] { storage.templates.map(\.name) }
+
+    public func template(named name: String) -> Template? {
+        storage.index[name].map { storage.templates[$0] }
+    }
+
+    /// Renders template `name` against `context`, appending to `buffer`.
+    public func render(_ name: String, _ context: some MustacheBoxable, into buffer: inout [UInt8]) throws {
+        guard let slot = storage.index[name] else { throw MustacheError.unknownTemplate(name: name) }
+        var renderer = Renderer(library: storage, context: context.mustacheValue)
+        try renderer.render(storage.templates[slot].nodes, into: &buffer, indent: [], overrides: [:])
+    }
+
+    /// Renders template `name` against `context` into UTF-8 bytes.
+    public func render(_ name: String, _ context: some MustacheBoxable) throws -> [UInt8] {
+        var buffer: [UInt8] = []
+        try render(name, context, into: &buffer)
+        return buffer
+    }
+
+    /// Renders template `name` against `context` into a String.
+    public func renderString(_ name: String, _ context: some MustacheBoxable) throws -> String {
+        String(decoding: try render(name, context), as: UTF8.self)
+    }
+}
