@@ -19,6 +19,9 @@ public enum DirectoryStore {
         var path: DocumentPath
         /// Relative to the root: `users/u1.json`.
         var relative: String
+        /// The segments joined by NUL: sorts exactly like `path` (NUL is below every
+        /// scalar and composes with nothing), but compares as one string, much faster.
+        var sortKey: String
     }
 
     public static func read(root: String) throws(StoreError) -> DocumentStore {
@@ -26,9 +29,10 @@ public enum DirectoryStore {
         var missing: [DocumentPath] = []
         var ignored: [StoreNote] = []
         try walk(root: root, entries: &entries, missing: &missing, ignored: &ignored)
-        entries.sort { $0.path < $1.path }
+        entries.sort { $0.sortKey < $1.sortKey }
         let documents = try readAll(entries, root: root)
         missing.sort()
+        ignored.sort { $0.path < $1.path }
         return DocumentStore(documents: documents, format: .directory, path: root,
                              missingParents: missing, ignored: ignored)
     }
@@ -56,7 +60,7 @@ public enum DirectoryStore {
         }
         let full = joinPath(root, relative)
         let buffer = ReadBuffer()
-        return try readOne(Entry(path: path, relative: relative), full: full, buffer: buffer)
+        return try readOne(Entry(path: path, relative: relative, sortKey: ""), full: full, buffer: buffer)
     }
 
     /// `users/u1.json` → `users/u1`; nil for anything that is not a document file position.
@@ -75,24 +79,34 @@ public enum DirectoryStore {
     private static func walk(root: String, entries: inout [Entry], missing: inout [DocumentPath],
                              ignored: inout [StoreNote]) throws(StoreError) {
         // Explicit stack: hostile stores may nest folders deeply.
-        var stack: [(relative: String, segments: [String])] = [("", [])]
-        var names: [(name: String, kind: FileKind)] = []
-        while let (relative, segments) = stack.popLast() {
+        var stack: [(relative: String, segments: [String], key: String)] = [("", [], "")]
+        var names: [(name: String, kind: FileKind, id: String?)] = []
+        var documentFiles = Set<String>()
+        let suffix: [UInt8] = Array(".json".utf8)
+        while let (relative, segments, key) = stack.popLast() {
             let dirPath = relative.isEmpty ? root : joinPath(root, relative)
             guard let dir = opendir(dirPath) else {
                 throw .unreadable(path: dirPath, reason: errnoText())
             }
+            let rel = relative.isEmpty ? "" : relative + "/"
             names.removeAll(keepingCapacity: true)
             while let ent = readdir(dir) {
-                let nameBytes = withUnsafeBytes(of: &ent.pointee.d_name) { raw -> [UInt8] in
+                // (name, id if it ends in .json) or (nil, lossy name) when not UTF-8; nil for dot-names.
+                let decoded = withUnsafeBytes(of: &ent.pointee.d_name) { raw -> (String?, String?)? in
                     let n = raw.firstIndex(of: 0) ?? raw.count
-                    return Array(raw[0..<n])
+                    guard n > 0, raw[0] != UInt8(ascii: ".") else { return nil }
+                    let bytes = UnsafeRawBufferPointer(rebasing: raw[0..<n])
+                    guard let name = String(validating: bytes, as: UTF8.self) else {
+                        return (nil, String(decoding: bytes, as: UTF8.self))
+                    }
+                    if n > 5 && bytes[(n - 5)...].elementsEqual(suffix) {
+                        return (name, String(decoding: UnsafeRawBufferPointer(rebasing: raw[0..<(n - 5)]), as: UTF8.self))
+                    }
+                    return (name, nil)
                 }
-                guard let first = nameBytes.first, first != UInt8(ascii: ".") else { continue }
-                let rel = relative.isEmpty ? "" : relative + "/"
-                guard let name = String(validating: nameBytes, as: UTF8.self) else {
-                    ignored.append(StoreNote(path: rel + String(decoding: nameBytes, as: UTF8.self),
-                                             reason: "name is not valid UTF-8; skipped"))
+                guard let decoded else { continue }
+                guard let name = decoded.0 else {
+                    ignored.append(StoreNote(path: rel + (decoded.1 ?? ""), reason: "name is not valid UTF-8; skipped"))
                     continue
                 }
                 var kind: FileKind
@@ -103,25 +117,25 @@ public enum DirectoryStore {
                 case Int32(DT_UNKNOWN): kind = fileKind(joinPath(dirPath, name), follow: false).0
                 default: kind = .other
                 }
-                names.append((name, kind))
+                names.append((name, kind, decoded.1))
             }
             closedir(dir)
 
             let depth = segments.count + 1 // the depth of this folder's entries
             let atDocumentPosition = depth % 2 == 0
-            var documentFiles = Set<String>()
-            for (name, kind) in names where kind == .regular && name.hasSuffix(".json") && name.count > 5 {
-                documentFiles.insert(String(name.dropLast(5)))
+            documentFiles.removeAll(keepingCapacity: true)
+            if atDocumentPosition {
+                for (_, kind, id) in names where kind == .regular {
+                    if let id { documentFiles.insert(id) }
+                }
             }
-            let rel = relative.isEmpty ? "" : relative + "/"
-            for (name, kind) in names {
+            for (name, kind, id) in names {
                 switch kind {
                 case .regular:
-                    guard name.hasSuffix(".json") else { continue }
-                    let id = String(name.dropLast(5))
-                    guard !id.isEmpty else { continue }
+                    guard let id else { continue } // not .json: ignored silently
                     if atDocumentPosition {
-                        entries.append(Entry(path: DocumentPath(segments + [id]), relative: rel + name))
+                        entries.append(Entry(path: DocumentPath(segments + [id]), relative: rel + name,
+                                             sortKey: key.isEmpty ? id : key + "\u{0}" + id))
                     } else {
                         ignored.append(StoreNote(path: rel + name,
                                                  reason: "a .json file where a collection folder is expected; skipped"))
@@ -130,7 +144,7 @@ public enum DirectoryStore {
                     if atDocumentPosition && !documentFiles.contains(name) {
                         missing.append(DocumentPath(segments + [name]))
                     }
-                    stack.append((rel + name, segments + [name]))
+                    stack.append((rel + name, segments + [name], key.isEmpty ? name : key + "\u{0}" + name))
                 case .symlink:
                     ignored.append(StoreNote(path: rel + name, reason: "symbolic link; not followed"))
                 case .other, .missing:
