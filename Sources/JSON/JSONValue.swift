@@ -1,0 +1,102 @@
+/// A parsed JSON value. Objects keep their keys in document order, duplicates included
+/// (look-ups with `subscript(key:)` take the last one, as most parsers do).
+public enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    /// A number written without fraction or exponent that fits in `Int64`.
+    case integer(Int64)
+    /// Any other number (always finite).
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([(key: String, value: JSONValue)])
+
+    /// The value of `key` if this is an object holding it (the last one of duplicates).
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let pairs) = self else { return nil }
+        for pair in pairs.reversed() where pair.key == key { return pair.value }
+        return nil
+    }
+
+    /// The object's pairs, or nil if this is not an object.
+    public var objectPairs: [(key: String, value: JSONValue)]? {
+        if case .object(let pairs) = self { return pairs }
+        return nil
+    }
+
+    public var arrayValue: [JSONValue]? {
+        if case .array(let values) = self { return values }
+        return nil
+    }
+
+    public var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    /// The number as a Double, for `.integer` and `.double`.
+    public var numberValue: Double? {
+        switch self {
+        case .integer(let i): return Double(i)
+        case .double(let d): return d
+        default: return nil
+        }
+    }
+
+    /// "an object", "a string", … for error messages.
+    public var kindDescription: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .integer, .double: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case let (.bool(a), .bool(b)): return a == b
+        case let (.integer(a), .integer(b)): return a == b
+        case let (.double(a), .double(b)): return a == b
+        case let (.string(a), .string(b)): return a == b
+        case let (.array(a), .array(b)): return a == b
+        case let (.object(a), .object(b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        default: return false
+        }
+    }
+}
+
+/// Why a document is not valid JSON, and where (1-based line and column; the column
+/// counts Unicode scalars, so a line of Korean text gives the column a user sees).
+public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// A grammar error: unexpected character, unterminated string, bad number, …
+        case syntax
+        /// Bytes that are not UTF-8.
+        case invalidUTF8
+        /// Arrays/objects nested deeper than `JSONParser.maxDepth`.
+        case tooDeep
+    }
+
+    public var kind: Kind
+    public var message: String
+    public var line: Int
+    public var column: Int
+    /// 0-based byte offset of the error in the input.
+    public var offset: Int
+
+    public init(kind: Kind = .syntax, message: String, line: Int, column: Int, offset: Int) {
+        self.kind = kind
+        self.message = message
+        self.line = line
+        self.column = column
+        self.offset = offset
+    }
+
+    /// `3:14: unexpected character 'x'`
+    public var description: String { "\(line):\(column): \(message)" }
+}

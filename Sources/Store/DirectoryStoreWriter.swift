@@ -1,0 +1,178 @@
+import Dispatch
+import Foundation
+import JSON
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes documents as a directory store (for `roost import`): one pretty-printed JSON
+/// file per document at `DIR/collection/id.json`, subcollections in folders beside.
+///
+/// Typed values are written in forms the directory reader and the model (SPEC 2.4) accept:
+/// - timestamp → RFC 3339 UTC string, `2021-11-05T09:30:00Z`, with `.123456789` (nine
+///   digits) when the nanoseconds are not zero; years outside 0000–9999 as
+///   `{"_seconds": s, "_nanoseconds": n}`;
+/// - geopoint → `{"_latitude": …, "_longitude": …}`;
+/// - reference → its path string; bytes → the base64 string;
+/// - a non-finite double (REST `"NaN"`, `"Infinity"`) → `null`.
+public enum DirectoryStoreWriter {
+    /// Writes `documents` under `dir`. Refuses, before writing anything, any path segment
+    /// that is unsafe as a file name. `dir` must be missing or empty unless `force`, which
+    /// deletes its contents first (symbolic links inside are removed, never followed).
+    public static func write(_ documents: [Document], to dir: String, force: Bool) throws(StoreError) {
+        for document in documents {
+            let segments = document.path.segments
+            for (k, segment) in segments.enumerated() {
+                if let reason = unsafeReason(segment, isFileName: k == segments.count - 1) {
+                    throw .unsafeDocumentPath(document: document.path.description, segment: segment, reason: reason)
+                }
+            }
+        }
+        try prepare(dir, force: force)
+
+        // Folders first (one thread), then files in parallel.
+        var made = Set<String>()
+        for document in documents {
+            var rel = ""
+            for segment in document.path.segments.dropLast() {
+                rel = rel.isEmpty ? segment : rel + "/" + segment
+                if made.insert(rel).inserted {
+                    let full = joinPath(dir, rel)
+                    if mkdir(full, 0o755) != 0 && errno != EEXIST {
+                        throw .writeFailed(path: full, reason: errnoText())
+                    }
+                    let (kind, _) = fileKind(full, follow: false)
+                    if kind != .directory { throw .writeFailed(path: full, reason: "exists and is not a folder") }
+                }
+            }
+        }
+
+        final class Errors: @unchecked Sendable {
+            let slots: UnsafeMutableBufferPointer<StoreError?>
+            init(_ n: Int) { slots = .allocate(capacity: n); slots.initialize(repeating: nil) }
+            deinit { slots.deinitialize(); slots.deallocate() }
+        }
+        struct Shared: @unchecked Sendable { let documents: [Document]; let dir: String }
+        let n = documents.count
+        if n == 0 { return }
+        let chunks = min(n, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) * 4)
+        let errors = Errors(chunks)
+        let shared = Shared(documents: documents, dir: dir)
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            var bytes: [UInt8] = []
+            for k in (chunk * n / chunks)..<((chunk + 1) * n / chunks) {
+                let document = shared.documents[k]
+                bytes.removeAll(keepingCapacity: true)
+                JSONWriter.append(jsonObject(document.fields), to: &bytes)
+                bytes.append(0x0A)
+                let path = joinPath(shared.dir, document.path.description + ".json")
+                if let reason = writeFile(path, bytes) {
+                    errors.slots[chunk] = .writeFailed(path: path, reason: reason)
+                    return
+                }
+            }
+        }
+        for chunk in 0..<chunks {
+            if let e = errors.slots[chunk] { throw e }
+        }
+    }
+
+    /// Why `segment` cannot be a file or folder name in a store, or nil if it can.
+    /// `isFileName`: the document ID, written as `ID.json`.
+    public static func unsafeReason(_ segment: String, isFileName: Bool) -> String? {
+        if segment.isEmpty { return "is empty" }
+        if segment == "." || segment == ".." { return "is not allowed as a file name" }
+        if segment.utf8.contains(UInt8(ascii: "/")) { return "contains '/'" }
+        if segment.utf8.contains(0) { return "contains a NUL character" }
+        if segment.hasPrefix(".") { return "starts with '.', which the directory store ignores" }
+        let limit = isFileName ? 250 : 255
+        if segment.utf8.count > limit {
+            return "is longer than \(limit) bytes" + (isFileName ? " (with .json the file name would exceed 255)" : "")
+        }
+        return nil
+    }
+
+    /// The JSON a document's fields are written as.
+    public static func jsonObject(_ fields: Fields) -> JSONValue {
+        .object(fields.pairs.map { ($0.key, json(for: $0.value)) })
+    }
+
+    /// The JSON a value is written as (see the type's documentation).
+    public static func json(for value: Value) -> JSONValue {
+        switch value {
+        case .null: return .null
+        case .bool(let b): return .bool(b)
+        case .integer(let i): return .integer(i)
+        case .double(let d): return d.isFinite ? .double(d) : .null
+        case .string(let s): return .string(s)
+        case .timestamp(let t):
+            if let s = RFC3339.format(t) { return .string(s) }
+            return .object([("_seconds", .integer(t.seconds)), ("_nanoseconds", .integer(Int64(t.nanoseconds)))])
+        case .geoPoint(let lat, let lon):
+            return .object([("_latitude", .double(lat)), ("_longitude", .double(lon))])
+        case .reference(let s): return .string(s)
+        case .bytes(let s): return .string(s)
+        case .array(let values): return .array(values.map(json(for:)))
+        case .map(let fields): return jsonObject(fields)
+        }
+    }
+
+    private static func prepare(_ dir: String, force: Bool) throws(StoreError) {
+        let (kind, code) = fileKind(dir, follow: true)
+        switch kind {
+        case .missing:
+            guard code == ENOENT else { throw .writeFailed(path: dir, reason: errnoText(code)) }
+            do {
+                try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            } catch {
+                throw .writeFailed(path: dir, reason: "cannot create the folder (\(error.localizedDescription))")
+            }
+        case .directory:
+            guard let d = opendir(dir) else { throw .unreadable(path: dir, reason: errnoText()) }
+            var children: [String] = []
+            while let ent = readdir(d) {
+                let name = withUnsafeBytes(of: &ent.pointee.d_name) { raw -> [UInt8] in
+                    Array(raw[0..<(raw.firstIndex(of: 0) ?? raw.count)])
+                }
+                if name == [46] || name == [46, 46] { continue }
+                children.append(String(decoding: name, as: UTF8.self))
+            }
+            closedir(d)
+            guard !children.isEmpty else { return }
+            guard force else { throw .destinationNotEmpty(path: dir) }
+            for child in children {
+                let path = joinPath(dir, child)
+                do {
+                    try FileManager.default.removeItem(atPath: path)
+                } catch {
+                    throw .writeFailed(path: path, reason: "cannot remove (\(error.localizedDescription))")
+                }
+            }
+        default:
+            throw .notADirectory(path: dir)
+        }
+    }
+
+    /// Writes `bytes` to a new file at `path` (never through a symbolic link); the error text or nil.
+    private static func writeFile(_ path: String, _ bytes: [UInt8]) -> String? {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        if fd < 0 { return errnoText() }
+        defer { close(fd) }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { raw in
+                Glibc.write(fd, raw.baseAddress! + written, raw.count - written)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errnoText()
+            }
+            written += n
+        }
+        return nil
+    }
+}

@@ -1,0 +1,132 @@
+import JSON
+
+/// Which kind of store documents were read from.
+public enum StoreFormat: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// A folder of one JSON file per document (SPEC 2.1).
+    case directory
+    /// node-firestore-import-export: `{"__collections__": {…}}`.
+    case nodeFirestoreImportExport
+    /// firestore-export-import: `{collection: {docId: {…, "subCollection": {…}}}}`.
+    case firestoreExportImport
+    /// Firestore REST `documents.list` response: `{"documents": […], "nextPageToken": …}`.
+    case restDocumentsList
+    /// Firestore REST `runQuery` response: `[{"document": …, "readTime": …}, …]`.
+    case restRunQuery
+    /// A plain JSON array of Firestore REST documents.
+    case restDocumentArray
+
+    public var description: String {
+        switch self {
+        case .directory: return "directory store"
+        case .nodeFirestoreImportExport: return "node-firestore-import-export"
+        case .firestoreExportImport: return "firestore-export-import"
+        case .restDocumentsList: return "Firestore REST documents.list"
+        case .restRunQuery: return "Firestore REST runQuery"
+        case .restDocumentArray: return "Firestore REST document array"
+        }
+    }
+
+    public var isSingleFile: Bool { self != .directory }
+}
+
+/// Something in a store that was skipped, and why (not an error).
+public struct StoreNote: Sendable, Equatable, CustomStringConvertible {
+    /// The path relative to the store root (directory stores) or the document path.
+    public let path: String
+    public let reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "\(path): \(reason)" }
+}
+
+/// All documents of a store, sorted by path.
+public struct DocumentStore: Sendable {
+    public let documents: [Document]
+    public let format: StoreFormat
+    /// The store path as given to `read(at:)`.
+    public let path: String
+    /// Document paths that have subcollections but no body of their own (Firestore's
+    /// "missing" documents, such as `favorites/{uid}`), sorted.
+    public let missingParents: [DocumentPath]
+    /// Entries that were skipped: symbolic links, `.json` files at collection positions,
+    /// names that are not UTF-8 (files not ending in `.json` and dot-names are ignored silently).
+    public let ignored: [StoreNote]
+
+    public init(documents: [Document], format: StoreFormat, path: String,
+                missingParents: [DocumentPath] = [], ignored: [StoreNote] = []) {
+        self.documents = documents
+        self.format = format
+        self.path = path
+        self.missingParents = missingParents
+        self.ignored = ignored
+    }
+
+    /// Reads the store at `path`: a folder is a directory store, a file a single-file store
+    /// whose format is recognised from its shape.
+    public static func read(at path: String) throws(StoreError) -> DocumentStore {
+        let (kind, code) = fileKind(path, follow: true)
+        switch kind {
+        case .directory:
+            return try DirectoryStore.read(root: path)
+        case .regular:
+            return try SingleFileStore.read(file: path)
+        case .missing:
+            if code == ENOENT || code == ENOTDIR { throw .notFound(path: path) }
+            throw .unreadable(path: path, reason: errnoText(code))
+        case .symlink, .other:
+            throw .unreadable(path: path, reason: "not a regular file or folder")
+        }
+    }
+
+    /// Document paths that are ancestors of some document but not documents themselves.
+    static func missingParents(of documents: [Document]) -> [DocumentPath] {
+        var present = Set<DocumentPath>()
+        for d in documents { present.insert(d.path) }
+        var missing = Set<DocumentPath>()
+        for d in documents {
+            var p = d.path.parent
+            while let q = p, !present.contains(q) {
+                if !missing.insert(q).inserted { break }
+                p = q.parent
+            }
+        }
+        return missing.sorted()
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Value {
+    /// Plain JSON as a value: no tag is interpreted.
+    public init(json: JSONValue) {
+        switch json {
+        case .null: self = .null
+        case .bool(let b): self = .bool(b)
+        case .integer(let i): self = .integer(i)
+        case .double(let d): self = .double(d)
+        case .string(let s): self = .string(s)
+        case .array(let a): self = .array(a.map(Value.init(json:)))
+        case .object(let pairs): self = .map(Fields(json: pairs))
+        }
+    }
+}
+
+extension Fields {
+    /// A JSON object's pairs as fields, in order, values converted by `Value(json:)`.
+    public init(json pairs: [(key: String, value: JSONValue)]) {
+        var out: [(key: String, value: Value)] = []
+        out.reserveCapacity(pairs.count)
+        for p in pairs { out.append((p.key, Value(json: p.value))) }
+        self.init(out)
+    }
+}

@@ -1,0 +1,98 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+func errnoText(_ code: Int32 = errno) -> String {
+    String(cString: strerror(code))
+}
+
+/// A growable byte buffer reused for reading many files on one thread.
+final class ReadBuffer {
+    private(set) var pointer: UnsafeMutableRawPointer
+    private(set) var capacity: Int
+
+    init(capacity: Int = 64 * 1024) {
+        self.capacity = capacity
+        self.pointer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+    }
+
+    deinit { pointer.deallocate() }
+
+    func grow(to needed: Int) {
+        guard needed > capacity else { return }
+        var newCapacity = capacity
+        while newCapacity < needed { newCapacity *= 2 }
+        let p = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 16)
+        p.copyMemory(from: pointer, byteCount: capacity)
+        pointer.deallocate()
+        pointer = p
+        capacity = newCapacity
+    }
+
+    /// Reads the whole file at `path` (not following a symlink in its last component
+    /// when `noFollow`); returns the byte count, or the errno on failure.
+    func readFile(_ path: String, noFollow: Bool) -> Result<Int, ErrnoCode> {
+        var flags = O_RDONLY | O_CLOEXEC
+        if noFollow { flags |= O_NOFOLLOW }
+        let fd = open(path, flags)
+        if fd < 0 { return .failure(ErrnoCode(errno)) }
+        defer { close(fd) }
+        var st = stat()
+        var expected = -1
+        if fstat(fd, &st) == 0 {
+            if (st.st_mode & S_IFMT) == S_IFDIR { return .failure(ErrnoCode(EISDIR)) }
+            if (st.st_mode & S_IFMT) == S_IFREG { expected = Int(st.st_size) }
+            grow(to: Int(st.st_size) + 1)
+        }
+        var total = 0
+        // A regular file's size is known: stop when it is read (saves a read per file).
+        while total != expected {
+            if total == capacity { grow(to: capacity * 2) }
+            let n = read(fd, pointer + total, capacity - total)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .failure(ErrnoCode(errno))
+            }
+            if n == 0 { break }
+            total += n
+        }
+        return .success(total)
+    }
+
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: pointer, count: capacity) }
+
+    func bytes(count: Int) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: pointer, count: count) }
+}
+
+struct ErrnoCode: Error {
+    let code: Int32
+    init(_ code: Int32) { self.code = code }
+    var text: String { errnoText(code) }
+}
+
+enum FileKind {
+    case directory, regular, symlink, other, missing
+}
+
+func fileKind(_ path: String, follow: Bool) -> (FileKind, Int32) {
+    var st = stat()
+    let r = follow ? stat(path, &st) : lstat(path, &st)
+    if r != 0 { return (.missing, errno) }
+    switch st.st_mode & S_IFMT {
+    case S_IFDIR: return (.directory, 0)
+    case S_IFREG: return (.regular, 0)
+    case S_IFLNK: return (.symlink, 0)
+    default: return (.other, 0)
+    }
+}
+
+/// Joins path components with "/", without doubling a trailing slash of `base`.
+func joinPath(_ base: String, _ rel: String) -> String {
+    if base.isEmpty { return rel }
+    if base.hasSuffix("/") { return base + rel }
+    return base + "/" + rel
+}

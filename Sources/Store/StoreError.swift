@@ -1,0 +1,74 @@
+import JSON
+
+/// Why a store cannot be read or written. `description` is a message for the user:
+/// it names the file (and line and column, or the document path and field) at fault.
+public enum StoreError: Error, Sendable, CustomStringConvertible {
+    /// The store path does not exist.
+    case notFound(path: String)
+    /// A file or folder could not be opened or read; `reason` is the system's (errno) text.
+    case unreadable(path: String, reason: String)
+    /// A file is not valid JSON (or not UTF-8, or nested too deep); `file` is the path as given.
+    case invalidJSON(file: String, error: JSONError)
+    /// A document's body is not a JSON object.
+    case notAnObject(file: String, document: String, found: String)
+    /// A single-file store whose shape matches none of the accepted formats.
+    case unrecognisedFormat(file: String, detail: String)
+    /// A single-file store that was recognised but is malformed where `location` says.
+    case malformed(file: String, location: String, detail: String)
+    /// A REST document value with a type key Roost does not know.
+    case unknownRESTValue(file: String, document: String, field: String, type: String)
+    /// A REST document value of a known type with a bad payload (`integerValue: "abc"`).
+    case invalidRESTValue(file: String, document: String, field: String, detail: String)
+    /// A document whose path cannot be used as a file name (writing a directory store).
+    case unsafeDocumentPath(document: String, segment: String, reason: String)
+    /// The import destination is not empty and `force` was not given.
+    case destinationNotEmpty(path: String)
+    /// The import destination exists and is not a folder.
+    case notADirectory(path: String)
+    /// A file or folder could not be written; `reason` is the system's (errno) text.
+    case writeFailed(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let path):
+            return "\(path): store not found (expected a folder or a single-file store .json)"
+        case .unreadable(let path, let reason):
+            return "\(path): cannot read: \(reason)"
+        case .invalidJSON(let file, let e):
+            switch e.kind {
+            case .invalidUTF8:
+                return "\(file):\(e.line):\(e.column): invalid UTF-8: the file must be UTF-8 text (\(e.message))"
+            case .syntax, .tooDeep:
+                return "\(file):\(e.line):\(e.column): invalid JSON: \(e.message)"
+            }
+        case .notAnObject(let file, let document, let found):
+            return "\(file): document \(document) is \(found), not a JSON object"
+        case .unrecognisedFormat(let file, let detail):
+            return "\(file): not a recognised single-file store (\(detail)); accepted: "
+                + "node-firestore-import-export {\"__collections__\": {…}}, "
+                + "firestore-export-import {collection: {docId: {…}}}, "
+                + "a Firestore REST documents.list response {\"documents\": […]}, "
+                + "a runQuery response [{\"document\": …}, …] or an array of REST documents [{\"name\": …, \"fields\": …}]"
+        case .malformed(let file, let location, let detail):
+            return "\(file): \(location): \(detail)"
+        case .unknownRESTValue(let file, let document, let field, let type):
+            return "\(file): document \(document), field \(field): unknown Firestore REST value type \"\(type)\" "
+                + "(expected one of \(RESTValueTypes.joined(separator: ", ")))"
+        case .invalidRESTValue(let file, let document, let field, let detail):
+            return "\(file): document \(document), field \(field): \(detail)"
+        case .unsafeDocumentPath(let document, let segment, let reason):
+            return "cannot write document \(document): \"\(segment.debugDescription.dropFirst().dropLast())\" \(reason)"
+        case .destinationNotEmpty(let path):
+            return "\(path): folder is not empty; use --force to replace its contents"
+        case .notADirectory(let path):
+            return "\(path): exists and is not a folder"
+        case .writeFailed(let path, let reason):
+            return "\(path): cannot write: \(reason)"
+        }
+    }
+}
+
+let RESTValueTypes = [
+    "nullValue", "booleanValue", "integerValue", "doubleValue", "timestampValue", "stringValue",
+    "bytesValue", "referenceValue", "geoPointValue", "arrayValue", "mapValue",
+]
