@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Thin POSIX helpers. Every function returns 0 or an errno; none of them throws.
+
+let fileTypeMask: mode_t = 0o170000
+let regularFileType: mode_t = 0o100000
+let directoryType: mode_t = 0o040000
+let symlinkType: mode_t = 0o120000
+
+/// `lstat` of `path` relative to `dirFD` (the last component is not followed).
+func lstatAt(_ dirFD: Int32, _ path: String) -> (stat?, Int32) {
+    var st = stat()
+    if fstatat(dirFD, path, &st, AT_SYMLINK_NOFOLLOW) == 0 { return (st, 0) }
+    return (nil, errno)
+}
+
+func isType(_ st: stat, _ type: mode_t) -> Bool { st.st_mode & fileTypeMask == type }
+
+/// Writes all of `bytes` to `fd`, retrying short writes and EINTR.
+func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+    guard var pointer = bytes.baseAddress else { return 0 }
+    var remaining = bytes.count
+    while remaining > 0 {
+        let n = write(fd, pointer, remaining)
+        if n < 0 {
+            if errno == EINTR { continue }
+            return errno
+        }
+        if n == 0 { return EIO }
+        pointer += n
+        remaining -= n
+    }
+    return 0
+}
+
+/// The whole content of a regular file, or nil with the errno.
+func readFile(_ dirFD: Int32, _ name: String) -> ([UInt8]?, Int32) {
+    let fd = openat(dirFD, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    if fd < 0 { return (nil, errno) }
+    defer { close(fd) }
+    var result = [UInt8]()
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n < 0 {
+            if errno == EINTR { continue }
+            return (nil, errno)
+        }
+        if n == 0 { return (result, 0) }
+        result.append(contentsOf: chunk[0..<n])
+    }
+}
+
+/// The names in the directory `fd` (without `.` and `..`); `fd` stays open.
+func directoryEntries(_ fd: Int32) -> [String]? {
+    let copy = dup(fd)
+    if copy < 0 { return nil }
+    guard let dir = fdopendir(copy) else { close(copy); return nil }
+    defer { closedir(dir) }
+    rewinddir(dir)
+    var names = [String]()
+    while let entry = readdir(dir) {
+        let name = withUnsafePointer(to: &entry.pointee.d_name) {
+            String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+        }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+}
+
+/// Removes `name` in `dirFD` and everything below it, without following symlinks. Best effort.
+func removeTree(_ dirFD: Int32, _ name: String) {
+    if unlinkat(dirFD, name, 0) == 0 || errno == ENOENT { return }
+    let fd = openat(dirFD, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+    if fd >= 0 {
+        for child in directoryEntries(fd) ?? [] { removeTree(fd, child) }
+        close(fd)
+    }
+    unlinkat(dirFD, name, AT_REMOVEDIR)
+}
+
+/// `mkdir -p`; returns 0 or the errno of the first failure.
+func makeDirectories(_ path: String) -> Int32 {
+    if mkdir(path, 0o755) == 0 { return 0 }
+    let error = errno
+    if error == EEXIST { return 0 }  // whether it is a folder is checked when it is opened
+    guard error == ENOENT, let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), slash != path.utf8.startIndex else {
+        return error
+    }
+    let parentError = makeDirectories(String(path[..<slash]))
+    if parentError != 0 { return parentError }
+    if mkdir(path, 0o755) == 0 || errno == EEXIST { return 0 }
+    return errno
+}
+
+func processIsAlive(_ pid: Int32) -> Bool {
+    pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)
+}

@@ -1,0 +1,418 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+public enum WriteOutcome: Equatable, Sendable {
+    /// New or changed: staged, and moved into place by `commit()`.
+    case written
+    /// Same hash and size as the last build wrote, and still on disk with that size: not touched.
+    case unchanged
+}
+
+public struct WriteSummary: Equatable, Sendable {
+    public var written = 0
+    public var unchanged = 0
+    public var removed = 0
+    public var bytesWritten = 0
+    public init(written: Int = 0, unchanged: Int = 0, removed: Int = 0, bytesWritten: Int = 0) {
+        self.written = written; self.unchanged = unchanged; self.removed = removed; self.bytesWritten = bytesWritten
+    }
+}
+
+/// Writes a site into an output folder: only changed files, all-or-nothing, under a lock.
+///
+/// - `write` (thread-safe) stages new or changed files in `.roost-staging-<pid>/` inside the
+///   output folder; nothing visible changes until `commit()`.
+/// - `commit()` renames the staged files into place, removes files the previous build wrote
+///   (per `.roost-manifest`) that this build did not produce, and writes the new manifest.
+/// - `abandon()` (or deinit without commit) removes the staging folder and changes nothing else.
+///
+/// Symlinks: the output folder itself may be a symlink. Inside it, before moving a file into
+/// place or removing a stale one, every parent folder of the path is checked with `lstat` and
+/// the operation is refused if one is a symbolic link; the final component is replaced by
+/// `rename(2)`, which never follows it. (A symlink swapped in between check and rename by a
+/// concurrent process is not defended against.) Durability: files are complete before they are
+/// renamed, so a killed build leaves whole files; nothing is fsynced, so a power loss may not.
+/// `commit()`/`abandon()` must not run concurrently with `write`.
+public final class SiteWriter: Sendable {
+    public let outputDirectory: String
+    /// The folder as shown in messages, with a trailing "/".
+    public let displayName: String
+    let dirFD: Int32
+    let lockFD: Int32
+    let stagingFD: Int32
+    let stagingName: String
+    let previous: [String: ManifestEntry]
+    let counter = Atomic<Int>(0)
+    let state = Mutex(State())
+
+    static let lockName = ".roost-lock"
+    static let stagingPrefix = ".roost-staging-"
+    static let manifestTemp = ".roost-manifest.tmp"
+    static let pending = -2, unchangedMark = -1
+
+    struct Produced {
+        var hash: UInt64
+        var size: Int
+        var staged: Int  // staging file number, or `pending` / `unchangedMark`
+    }
+
+    struct State {
+        var produced: [String: Produced] = [:]
+        var finished = false
+    }
+
+    /// Opens `outputDirectory` for writing: creates it (and its parents) if missing, takes the
+    /// lock, removes staging folders of dead builds, and reads the manifest.
+    public init(outputDirectory: String) throws(OutputError) {
+        var directory = outputDirectory
+        while directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
+        if directory.isEmpty { directory = "." }
+        self.outputDirectory = directory
+        let display = directory == "/" ? "/" : directory + "/"
+        displayName = display
+
+        let made = makeDirectories(directory)
+        if made != 0 { throw .fileSystem(operation: "create the output folder", path: display, errno: made) }
+        let dirFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dirFD < 0 { throw .fileSystem(operation: "open the output folder", path: display, errno: errno) }
+
+        // The lock. The lock file is never deleted (that would let two builds lock different files).
+        let lockFD = openat(dirFD, Self.lockName, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        if lockFD < 0 {
+            let error = errno
+            close(dirFD)
+            throw .fileSystem(operation: "create the lock file", path: display + Self.lockName, errno: error)
+        }
+        var locked: Int32
+        repeat { locked = flock(lockFD, LOCK_EX | LOCK_NB) } while locked != 0 && errno == EINTR
+        if locked != 0 {
+            let error = errno
+            var holder: Int32?
+            if error == EWOULDBLOCK, let (bytes, _) = Optional(readFile(dirFD, Self.lockName)), let bytes {
+                holder = Int32(String(decoding: bytes, as: UTF8.self).trimmingNewlines())
+            }
+            close(lockFD); close(dirFD)
+            if error == EWOULDBLOCK { throw .locked(directory: display, pid: holder) }
+            throw .fileSystem(operation: "lock", path: display + Self.lockName, errno: error)
+        }
+        let pid = getpid()
+        let pidText = Array("\(pid)\n".utf8)
+        ftruncate(lockFD, 0)
+        _ = pidText.withUnsafeBytes { pwrite(lockFD, $0.baseAddress, $0.count, 0) }
+
+        // Leftovers of builds that were killed (we hold the lock, so nobody else is writing).
+        for name in directoryEntries(dirFD) ?? [] where name.hasPrefix(Self.stagingPrefix) {
+            let owner = Int32(name.dropFirst(Self.stagingPrefix.count))
+            if owner == nil || owner == pid || !processIsAlive(owner!) { removeTree(dirFD, name) }
+        }
+        unlinkat(dirFD, Self.manifestTemp, 0)
+
+        var manifest = [String: ManifestEntry]()
+        let (bytes, readError) = readFile(dirFD, Manifest.fileName)
+        if let bytes { manifest = Manifest.decode(bytes) } else if readError != ENOENT {
+            Self.release(lockFD: lockFD, dirFD: dirFD)
+            throw .fileSystem(operation: "read the manifest", path: display + Manifest.fileName, errno: readError)
+        }
+        previous = manifest
+
+        let staging = Self.stagingPrefix + String(pid)
+        stagingName = staging
+        let stagingFD: Int32
+        if mkdirat(dirFD, staging, 0o700) != 0 {
+            let error = errno
+            Self.release(lockFD: lockFD, dirFD: dirFD)
+            throw .fileSystem(operation: "create the staging folder", path: display + staging, errno: error)
+        }
+        stagingFD = openat(dirFD, staging, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        if stagingFD < 0 {
+            let error = errno
+            unlinkat(dirFD, staging, AT_REMOVEDIR)
+            Self.release(lockFD: lockFD, dirFD: dirFD)
+            throw .fileSystem(operation: "open the staging folder", path: display + staging, errno: error)
+        }
+        self.dirFD = dirFD
+        self.lockFD = lockFD
+        self.stagingFD = stagingFD
+    }
+
+    deinit { abandon() }
+
+    // MARK: Writing
+
+    public func write(_ path: String, _ bytes: [UInt8]) throws(OutputError) -> WriteOutcome {
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(OutputError) -> WriteOutcome in try self.write(path, bytes: buffer) }
+        }
+        return try result.get()
+    }
+
+    public func write(_ path: String, _ string: String) throws(OutputError) -> WriteOutcome {
+        var string = string
+        let result = string.withUTF8 { buffer in
+            Result { () throws(OutputError) -> WriteOutcome in try self.write(path, bytes: UnsafeRawBufferPointer(buffer)) }
+        }
+        return try result.get()
+    }
+
+    /// Stages `bytes` for `path` (relative to the output folder) unless the last build wrote
+    /// the same content there. Thread-safe.
+    public func write(_ path: String, bytes: UnsafeRawBufferPointer) throws(OutputError) -> WriteOutcome {
+        if let problem = PathRules.problem(with: path) { throw .unsafePath(path: path, reason: problem) }
+        let hash = ContentHash.hash(bytes)
+        let size = bytes.count
+        try state.withLock { (state: inout State) throws(OutputError) -> Void in
+            if state.finished { throw .finished(directory: displayName) }
+            if state.produced[path] != nil { throw .duplicatePath(path) }
+            state.produced[path] = Produced(hash: hash, size: size, staged: Self.pending)
+        }
+
+        if let old = previous[path], old.matches(hash: hash, size: size) {
+            let (st, _) = lstatAt(dirFD, path)
+            if let st, isType(st, regularFileType), st.st_size == size {
+                state.withLock { $0.produced[path]?.staged = Self.unchangedMark }
+                return .unchanged
+            }
+        }
+
+        let number = counter.wrappingAdd(1, ordering: .relaxed).oldValue
+        let name = String(number)
+        let fd = openat(stagingFD, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        var error: Int32 = fd < 0 ? errno : 0
+        if fd >= 0 {
+            error = writeAll(fd, bytes)
+            if close(fd) != 0 && error == 0 && errno != EINTR { error = errno }
+            if error != 0 { unlinkat(stagingFD, name, 0) }
+        }
+        if error != 0 {
+            state.withLock { _ = $0.produced.removeValue(forKey: path) }
+            throw .fileSystem(operation: "write", path: displayName + path, errno: error)
+        }
+        state.withLock { $0.produced[path]?.staged = number }
+        return .written
+    }
+
+    // MARK: Finishing
+
+    /// Removes the staging folder and releases the lock; the output folder is left as it was.
+    public func abandon() {
+        let wasFinished = state.withLock { state in
+            defer { state.finished = true }
+            return state.finished
+        }
+        if wasFinished { return }
+        cleanUp()
+    }
+
+    private func cleanUp() {
+        close(stagingFD)
+        removeTree(dirFD, stagingName)
+        Self.release(lockFD: lockFD, dirFD: dirFD)
+    }
+
+    private static func release(lockFD: Int32, dirFD: Int32) {
+        ftruncate(lockFD, 0)
+        flock(lockFD, LOCK_UN)
+        close(lockFD)
+        close(dirFD)
+    }
+
+    /// Moves the staged files into place, removes files of the last build that this one did not
+    /// produce (and folders left empty by that), writes the new manifest and releases the lock.
+    ///
+    /// On error, files already moved are whole new files, the rest are untouched, the staging
+    /// folder is removed, and the manifest describes what is on disk.
+    public func commit() throws(OutputError) -> WriteSummary {
+        let produced = try state.withLock { (state: inout State) throws(OutputError) -> [String: Produced] in
+            if state.finished { throw .finished(directory: displayName) }
+            state.finished = true
+            return state.produced
+        }
+        defer { cleanUp() }
+        var run = CommitRun(writer: self, produced: produced)
+        return try run.perform()
+    }
+
+    func writeManifest(_ entries: [String: ManifestEntry]) throws(OutputError) {
+        let bytes = Manifest.encode(entries)
+        let fd = openat(dirFD, Self.manifestTemp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        var error: Int32 = fd < 0 ? errno : 0
+        if fd >= 0 {
+            error = bytes.withUnsafeBytes { writeAll(fd, $0) }
+            if close(fd) != 0 && error == 0 && errno != EINTR { error = errno }
+            if error == 0 && renameat(dirFD, Self.manifestTemp, dirFD, Manifest.fileName) != 0 { error = errno }
+            if error != 0 { unlinkat(dirFD, Self.manifestTemp, 0) }
+        }
+        if error != 0 { throw .fileSystem(operation: "write the manifest", path: displayName + Manifest.fileName, errno: error) }
+    }
+}
+
+/// One commit: the bookkeeping of what is on disk while files are moved and removed.
+struct CommitRun {
+    let writer: SiteWriter
+    let produced: [String: SiteWriter.Produced]
+    /// What the output folder holds that we wrote, as far as we know: starts as the old manifest.
+    var current: [String: ManifestEntry]
+    /// Paths the last build wrote and this one did not produce.
+    var stale: Set<String>
+    /// Folders (relative paths) known to be real folders, not symlinks.
+    var folders = Set<String>()
+    var summary = WriteSummary()
+    var emptied = Set<String>()
+
+    init(writer: SiteWriter, produced: [String: SiteWriter.Produced]) {
+        self.writer = writer
+        self.produced = produced
+        current = writer.previous
+        stale = Set(writer.previous.keys.filter { produced[$0] == nil })
+    }
+
+    var dirFD: Int32 { writer.dirFD }
+    func full(_ path: String) -> String { writer.displayName + path }
+
+    mutating func perform() throws(OutputError) -> WriteSummary {
+        let moves = produced.filter { $0.value.staged >= 0 }
+            .sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        summary.unchanged = produced.values.count { $0.staged == SiteWriter.unchangedMark }
+
+        // Before anything changes, record that the files about to be replaced or added are ours
+        // but of unknown content, so a build killed halfway cleans up and rewrites them.
+        if !moves.isEmpty || !stale.isEmpty {
+            var intent = current
+            for (path, _) in moves { intent[path] = .dirty }
+            try writer.writeManifest(intent)
+        }
+
+        var failure: OutputError?
+        for (path, item) in moves {
+            do throws(OutputError) {
+                try move(item.staged, to: path)
+            } catch {
+                failure = error
+                break
+            }
+            current[path] = ManifestEntry(hash: item.hash, size: item.size)
+            summary.written += 1
+            summary.bytesWritten += item.size
+        }
+        if failure == nil {
+            for path in stale.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) { removeStale(path) }
+            removeEmptiedFolders()
+        }
+        do throws(OutputError) {
+            try writer.writeManifest(current)
+        } catch {
+            if failure == nil { failure = error }
+        }
+        if let failure { throw failure }
+        return summary
+    }
+
+    /// Renames staged file `number` over `path`, creating parent folders as needed.
+    mutating func move(_ number: Int, to path: String) throws(OutputError) {
+        try makeParents(of: path)
+        let name = String(number)
+        if renameat(writer.stagingFD, name, dirFD, path) == 0 { return }
+        var error = errno
+        if error == EISDIR || error == ENOTEMPTY || error == EEXIST {
+            // A folder from the last build is in the way (e.g. `a/index.html` → `a`): remove its stale files.
+            let prefix = path + "/"
+            for old in stale where old.hasPrefix(prefix) { removeStale(old) }
+            removeEmptiedFolders()
+            if renameat(writer.stagingFD, name, dirFD, path) == 0 { return }
+            error = errno
+        }
+        throw .fileSystem(operation: "move the new file into place at", path: full(path), errno: error)
+    }
+
+    /// Makes sure every parent folder of `path` exists and is a real folder (not a symlink).
+    mutating func makeParents(of path: String) throws(OutputError) {
+        var index = path.utf8.startIndex
+        let utf8 = path.utf8
+        while let slash = utf8[index...].firstIndex(of: UInt8(ascii: "/")) {
+            let folder = String(path[..<slash])
+            index = utf8.index(after: slash)
+            if folders.contains(folder) { continue }
+            let (st, error) = lstatAt(dirFD, folder)
+            if let st {
+                if isType(st, symlinkType) {
+                    throw .unsafePath(path: path, reason: "its parent folder \(full(folder)) is a symbolic link; roost does not write through links")
+                }
+                if !isType(st, directoryType) {
+                    if stale.contains(folder), isType(st, regularFileType), unlinkat(dirFD, folder, 0) == 0 {
+                        // A file from the last build is in the way (e.g. `a` → `a/index.html`).
+                        stale.remove(folder)
+                        current[folder] = nil
+                        summary.removed += 1
+                    } else {
+                        throw .fileSystem(operation: "create the folder", path: full(folder), errno: ENOTDIR)
+                    }
+                } else {
+                    folders.insert(folder)
+                    continue
+                }
+            } else if error != ENOENT {
+                throw .fileSystem(operation: "inspect the folder", path: full(folder), errno: error)
+            }
+            if mkdirat(dirFD, folder, 0o755) != 0 && errno != EEXIST {
+                throw .fileSystem(operation: "create the folder", path: full(folder), errno: errno)
+            }
+            folders.insert(folder)
+        }
+    }
+
+    /// True when every parent folder of `path` is a real folder (so unlinking cannot escape).
+    mutating func parentsAreReal(_ path: String) -> Bool {
+        let utf8 = path.utf8
+        var index = utf8.startIndex
+        while let slash = utf8[index...].firstIndex(of: UInt8(ascii: "/")) {
+            let folder = String(path[..<slash])
+            index = utf8.index(after: slash)
+            if folders.contains(folder) { continue }
+            guard let st = lstatAt(dirFD, folder).0, isType(st, directoryType) else { return false }
+            folders.insert(folder)
+        }
+        return true
+    }
+
+    /// Removes a file the last build wrote and this one did not. Only regular files, and only
+    /// through real folders; anything else is left alone (and forgotten by the manifest).
+    mutating func removeStale(_ path: String) {
+        guard stale.remove(path) != nil else { return }
+        if parentsAreReal(path), let st = lstatAt(dirFD, path).0, isType(st, regularFileType) {
+            if unlinkat(dirFD, path, 0) != 0 && errno != ENOENT {
+                return  // keep it in the manifest; the next build tries again
+            }
+            summary.removed += 1
+            var folder = Substring(path)
+            while let slash = folder.lastIndex(of: "/") {
+                folder = folder[..<slash]
+                emptied.insert(String(folder))
+            }
+        }
+        current[path] = nil
+    }
+
+    /// Removes folders that held removed files, deepest first, if they are now empty.
+    mutating func removeEmptiedFolders() {
+        let deepestFirst = emptied.sorted { a, b in
+            let da = a.utf8.count { $0 == UInt8(ascii: "/") }, db = b.utf8.count { $0 == UInt8(ascii: "/") }
+            return da != db ? da > db : a > b
+        }
+        for folder in deepestFirst where unlinkat(dirFD, folder, AT_REMOVEDIR) == 0 {
+            folders.remove(folder)
+        }
+        emptied.removeAll()
+    }
+}
+
+extension String {
+    fileprivate func trimmingNewlines() -> String {
+        var s = Substring(self)
+        while let last = s.last, last == "\n" || last == "\r" || last == " " { s.removeLast() }
+        return String(s)
+    }
+}
