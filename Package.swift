@@ -21,7 +21,7 @@ let package = Package(
         // Templates: a Mustache engine written from the specification.
         .target(name: "Mustache"),
         // Stage 3 and 4: the site plan (pages and URLs) and rendering.
-        .target(name: "Site", dependencies: ["Model", "Markdown", "Mustache"]),
+        .target(name: "Site", dependencies: ["Store", "Model", "Markdown", "Mustache"]),
         // Stage 5: writing the site: only changed files, atomically, with a manifest and a lock.
         .target(name: "Output", dependencies: []),
         // The command line.

@@ -1,8 +1,9 @@
 import Dispatch
 
 extension Array where Element: Sendable {
+    // Public for the later stages (rendering pages), which have the same shape of work.
     /// `map` on all cores, in order. For work of a few microseconds per element or more.
-    func parallelMap<R>(_ transform: @Sendable (Element) -> R) -> [R] {
+    public func parallelMap<R>(_ transform: @Sendable (Element) -> R) -> [R] {
         guard count > 256 else { return map(transform) }
         let chunk = Swift.max(64, count / 32)
         let chunks = (count + chunk - 1) / chunk

@@ -1,0 +1,33 @@
+/// One file of the site and what it shows.
+public struct Page: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        /// The feed, 1-based page number.
+        case feed(page: Int)
+        /// A tweet's permalink (index into the snapshot's tweets).
+        case tweet(Int)
+        /// A profile tab of a user (index into the snapshot's users).
+        case profile(user: Int, tab: ProfileTab, page: Int)
+        case favorites(user: Int)
+        /// A hashtag page (index into the snapshot's tags).
+        case tag(Int, page: Int)
+        /// The Atom feed of the whole site (nil) or of one user.
+        case atom(user: Int?)
+        /// `sitemap.xml`: the only one, or the index of parts past 50,000 URLs.
+        case sitemap
+        /// A part of a split sitemap, 1-based.
+        case sitemapPart(Int)
+        case notFound
+    }
+
+    public let kind: Kind
+    /// The file's path from the output folder's root: `u/mina/likes/page/2/index.html`.
+    public let path: String
+}
+
+/// The Tweets / Replies / Likes tabs of a profile.
+public enum ProfileTab: String, Sendable, Hashable, CaseIterable {
+    case tweets, replies, likes
+
+    /// The folder under `u/{handle}/`: empty for the Tweets tab.
+    var folder: String { self == .tweets ? "" : rawValue + "/" }
+}

@@ -1,0 +1,78 @@
+import Model
+import Mustache
+
+/// `pager` (docs/templates.md, "Pagination").
+struct PagerView: MustacheObject {
+    let number: Int
+    let count: Int
+    /// The folder of page `n`.
+    let folder: @Sendable (Int) -> String
+
+    func value(forKey key: String) -> MustacheValue? {
+        switch key {
+        case "isPaged": .bool(count > 1)
+        case "number": .int(number)
+        case "count": .int(count)
+        case "hasPrevious": .bool(number > 1)
+        case "previousURL": number > 1 ? .string(SitePaths.href(folder(number - 1))) : nil
+        case "hasNext": .bool(number < count)
+        case "nextURL": number < count ? .string(SitePaths.href(folder(number + 1))) : nil
+        case "pages": (1...count).map { n -> MustacheValue in
+                ["number": .int(n), "url": .string(SitePaths.href(folder(n))), "isCurrent": .bool(n == number)]
+            }.mustacheValue
+        default: nil
+        }
+    }
+}
+
+/// One entry of `tabs`.
+struct TabView: MustacheObject {
+    let name: String
+    let url: String
+    let count: Int
+    let isCurrent: Bool
+
+    func value(forKey key: String) -> MustacheValue? {
+        switch key {
+        case "name": .string(name)
+        case "url": .string(url)
+        case "count": .int(count)
+        case "isCurrent": .bool(isCurrent)
+        default: nil
+        }
+    }
+}
+
+/// One entry of `places` (docs/templates.md, "A favorite place").
+struct PlaceView: MustacheObject {
+    let place: FavoritePlace
+
+    func value(forKey key: String) -> MustacheValue? {
+        switch key {
+        case "id": .string(place.id)
+        case "name": .string(place.name)
+        case "address": place.address.map(MustacheValue.string)
+        case "hasAddress": .bool(place.address != nil)
+        case "hasCoordinate": .bool(place.coordinate != nil)
+        case "latitude": place.coordinate.map { .string(Self.decimal($0.latitude)) }
+        case "longitude": place.coordinate.map { .string(Self.decimal($0.longitude)) }
+        case "mapURL": place.coordinate.map { c in
+                let lat = Self.decimal(c.latitude), lon = Self.decimal(c.longitude)
+                return .string("https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=17/\(lat)/\(lon)")
+            }
+        default: nil
+        }
+    }
+
+    /// Up to 7 decimals (about 1 cm), no trailing zeros, never exponent notation.
+    static func decimal(_ value: Double) -> String {
+        let scaled = (value * 10_000_000).rounded()
+        let negative = scaled < 0
+        let units = Int64(abs(scaled))
+        var fraction = String(units % 10_000_000)
+        fraction = String(repeating: "0", count: 7 - fraction.count) + fraction
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        let whole = "\(negative ? "-" : "")\(units / 10_000_000)"
+        return fraction.isEmpty ? whole : whole + "." + fraction
+    }
+}

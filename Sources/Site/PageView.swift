@@ -1,0 +1,49 @@
+import Mustache
+
+/// The context of one page: the keys every page has (docs/templates.md, "Common keys")
+/// and the page's own.
+struct PageView: MustacheObject {
+    let site: SiteContext
+    /// The file's path from the root.
+    let path: String
+    /// The page's folder (for `absoluteURL`).
+    let folder: String
+    let title: String
+    let description: String
+    /// `isFeed`, `isProfile`…
+    let kindFlag: String
+    /// The page's own keys.
+    let values: [String: MustacheValue]
+    /// `<base href>`: relative for every page, except 404.html, which servers show at any URL.
+    var root: String? = nil
+
+    func value(forKey key: String) -> MustacheValue? {
+        if let value = values[key] { return value }
+        switch key {
+        case "root": return .string(root ?? SitePaths.root(of: path))
+        case "path": return .string(Slug.percentEncoded(path))
+        case "title": return .string(title)
+        case "description": return .string(description)
+        case "absoluteURL": return .string(site.absoluteURL(folder))
+        case "site": return SiteInfo(site: site).mustacheValue
+        case "viewer": return site.viewer.map { UserView(site: site, index: $0).mustacheValue }
+        case "generator": return .string("Roost \(SiteRenderer.version)")
+        case kindFlag: return .bool(true)
+        default: return nil
+        }
+    }
+}
+
+/// `site.*`.
+struct SiteInfo: MustacheObject {
+    let site: SiteContext
+
+    func value(forKey key: String) -> MustacheValue? {
+        switch key {
+        case "title": .string(site.config.title)
+        case "feedURL": .string("feed.xml")
+        case "baseURL": .string(site.config.baseURL)
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,22 @@
+/// The options of a build that change what pages say (SPEC 5).
+public struct SiteConfig: Sendable, Equatable {
+    /// The URL path or absolute URL the site is served from, ending in `/`.
+    public var baseURL: String
+    /// Tweets per page (at least 1).
+    public var pageSize: Int
+    /// Render as this user sees the app (their likes filled), by handle.
+    public var viewer: String?
+    public var title: String
+
+    public init(baseURL: String = "/", pageSize: Int = 20, viewer: String? = nil, title: String = "Roost") {
+        self.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
+        self.pageSize = max(1, pageSize)
+        self.viewer = viewer
+        self.title = title
+    }
+
+    /// True when `baseURL` has a scheme and host, so feeds can carry absolute links.
+    public var hasAbsoluteBase: Bool {
+        baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://")
+    }
+}

@@ -1,0 +1,41 @@
+import Model
+
+/// Where every page lives (SPEC 3). Folders end in `/`; files are `folder + index.html`.
+/// Links in pages are these paths, relative to the site root (pages carry `<base>`).
+public struct SitePaths: Sendable {
+    let snapshot: Snapshot
+
+    public init(snapshot: Snapshot) {
+        self.snapshot = snapshot
+    }
+
+    public static let index = "index.html"
+
+    /// `page/N/` under a folder, for N ≥ 2.
+    static func paged(_ folder: String, _ page: Int) -> String {
+        page <= 1 ? folder : folder + "page/\(page)/"
+    }
+
+    public func feed(page: Int) -> String { Self.paged("", page) }
+    public func tweet(_ index: Int) -> String { "t/\(Slug.id(snapshot.tweets[index].id))/" }
+    public func user(_ index: Int) -> String { "u/\(snapshot.users[index].handle)/" }
+    public func profile(_ user: Int, _ tab: ProfileTab, page: Int) -> String {
+        Self.paged(self.user(user) + tab.folder, page)
+    }
+    public func favorites(_ user: Int) -> String { self.user(user) + "favorites/" }
+    public func userFeed(_ user: Int) -> String { self.user(user) + "feed.xml" }
+    public func tag(_ index: Int, page: Int) -> String { Self.paged(tagFolder(snapshot.tags[index].tag), page) }
+    public func tagFolder(_ tag: String) -> String { "tags/\(Slug.tag(tag))/" }
+
+    /// A folder path as an `href`: `index.html` appended (so `file://` opens the page, not a
+    /// listing) and non-ASCII bytes percent-encoded.
+    public static func href(_ folder: String) -> String {
+        Slug.percentEncoded(folder.hasSuffix("/") || folder.isEmpty ? folder + index : folder)
+    }
+
+    /// `../../` for `u/mina/index.html`; `./` at the root.
+    public static func root(of path: String) -> String {
+        let depth = path.utf8.count { $0 == UInt8(ascii: "/") }
+        return depth == 0 ? "./" : String(repeating: "../", count: depth)
+    }
+}

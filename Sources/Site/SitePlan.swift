@@ -1,0 +1,52 @@
+import Model
+
+/// Every page of the site, in a fixed order (SPEC 3).
+public struct SitePlan: Sendable {
+    public let pages: [Page]
+    public let paths: SitePaths
+    public let config: SiteConfig
+
+    /// The sitemap protocol's limit of URLs per file.
+    public static let sitemapLimit = 50_000
+
+    public init(snapshot: Snapshot, config: SiteConfig) {
+        let paths = SitePaths(snapshot: snapshot)
+        let size = config.pageSize
+        var pages: [Page] = []
+        func pageCount(_ items: Int) -> Int { max(1, (items + size - 1) / size) }
+        func add(_ kind: Page.Kind, _ folder: String) { pages.append(Page(kind: kind, path: folder + SitePaths.index)) }
+
+        for n in 1...pageCount(snapshot.tweets.count) { add(.feed(page: n), paths.feed(page: n)) }
+        for t in snapshot.tweets.indices { add(.tweet(t), paths.tweet(t)) }
+        for (u, activity) in snapshot.userActivity.enumerated() {
+            for tab in ProfileTab.allCases {
+                let count = switch tab {
+                case .tweets: activity.tweets.count
+                case .replies: activity.replies.count
+                case .likes: activity.likes.count
+                }
+                for n in 1...pageCount(count) { add(.profile(user: u, tab: tab, page: n), paths.profile(u, tab, page: n)) }
+            }
+            add(.favorites(user: u), paths.favorites(u))
+            pages.append(Page(kind: .atom(user: u), path: paths.userFeed(u)))
+        }
+        for (i, tag) in snapshot.tags.enumerated() {
+            for n in 1...pageCount(tag.tweets.count) { add(.tag(i, page: n), paths.tag(i, page: n)) }
+        }
+        pages.append(Page(kind: .atom(user: nil), path: "feed.xml"))
+        pages.append(Page(kind: .notFound, path: "404.html"))
+        let htmlPages = pages.count { $0.path.hasSuffix(SitePaths.index) }
+        pages.append(Page(kind: .sitemap, path: "sitemap.xml"))
+        if htmlPages > Self.sitemapLimit {
+            for part in 1...((htmlPages + Self.sitemapLimit - 1) / Self.sitemapLimit) {
+                pages.append(Page(kind: .sitemapPart(part), path: "sitemap-\(part).xml"))
+            }
+        }
+        self.pages = pages
+        self.paths = paths
+        self.config = config
+    }
+
+    /// The HTML pages a sitemap lists, in plan order.
+    public var sitemapPages: [Page] { pages.filter { $0.path.hasSuffix(SitePaths.index) } }
+}

@@ -1,0 +1,78 @@
+import Model
+import Mustache
+
+/// Renders the pages of a plan with the theme's templates. Immutable and thread-safe:
+/// pages can be rendered on all cores at once.
+public final class SiteRenderer: Sendable {
+    public static let version = "0.1.0"
+    /// The templates every theme has (docs/templates.md).
+    public static let requiredTemplates = ["layout", "feed", "tweet", "profile", "favorites", "tag", "404", "atom", "partials/card"]
+
+    public let plan: SitePlan
+    let site: SiteContext
+    let templates: TemplateLibrary
+    /// The card partial, rendered once per tweet.
+    let cards: [String]
+
+    public init(snapshot: Snapshot, config: SiteConfig, templates: TemplateLibrary, templateFolder: String = "templates") throws(SiteError) {
+        for name in Self.requiredTemplates where templates.template(named: name) == nil {
+            throw .missingTemplate(name: name, folder: templateFolder)
+        }
+        var viewer: Int?
+        if let handle = config.viewer {
+            guard let index = snapshot.user(handle: handle.lowercased()) ?? snapshot.user(handle: handle)
+                ?? snapshot.user(mentioned: handle.hasPrefix("@") ? String(handle.dropFirst()) : handle) else {
+                throw .unknownViewer(handle)
+            }
+            viewer = index
+        }
+        let site = SiteContext(snapshot: snapshot, config: config, viewer: viewer)
+        self.site = site
+        self.templates = templates
+        self.plan = SitePlan(snapshot: snapshot, config: config)
+        let rendered = Array(snapshot.tweets.indices).parallelMap { index in
+            Result { () throws -> String in
+                String(decoding: try templates.render("partials/card", TweetView(site: site, index: index, card: nil)),
+                       as: UTF8.self)
+            }
+        }
+        var cards: [String] = []
+        cards.reserveCapacity(rendered.count)
+        for card in rendered {
+            switch card {
+            case .success(let html): cards.append(html)
+            case .failure(let error): throw SiteError(error)
+            }
+        }
+        self.cards = cards
+    }
+
+    /// The bytes of one page of the plan.
+    public func render(_ page: Page) throws(SiteError) -> [UInt8] {
+        do {
+            switch page.kind {
+            case .sitemap, .sitemapPart:
+                return Sitemap(site: site, plan: plan).render(page.kind)
+            case .atom(let user):
+                return try templates.render("atom", AtomFeedView.page(site: site, user: user, cards: cards))
+            default:
+                let (template, view) = pageView(page)
+                return try templates.render(template, view)
+            }
+        } catch {
+            throw SiteError(error)
+        }
+    }
+
+    func tweets(_ indices: ArraySlice<Int>) -> MustacheValue {
+        indices.map { TweetView(site: site, index: $0, card: cards[$0]) }.mustacheValue
+    }
+
+    /// The slice of `items` on page `number` (1-based), and the pager for it.
+    func paginate(_ items: [Int], _ number: Int, folder: @escaping @Sendable (Int) -> String) -> (ArraySlice<Int>, PagerView) {
+        let size = site.config.pageSize
+        let count = max(1, (items.count + size - 1) / size)
+        let start = min(items.count, (number - 1) * size)
+        return (items[start..<min(items.count, start + size)], PagerView(number: number, count: count, folder: folder))
+    }
+}

@@ -1,0 +1,41 @@
+/// `sitemap.xml` (and, past 50,000 URLs, an index of `sitemap-N.xml` parts), written in
+/// code: it has no look to theme.
+struct Sitemap {
+    let site: SiteContext
+    let plan: SitePlan
+
+    func render(_ kind: Page.Kind) -> [UInt8] {
+        let pages = plan.sitemapPages
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        let parts = (pages.count + SitePlan.sitemapLimit - 1) / SitePlan.sitemapLimit
+        if case .sitemap = kind, parts > 1 {
+            xml += "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+            for part in 1...parts {
+                xml += "  <sitemap><loc>\(escape(site.config.baseURL + "sitemap-\(part).xml"))</loc></sitemap>\n"
+            }
+            xml += "</sitemapindex>\n"
+            return Array(xml.utf8)
+        }
+        var slice = pages[...]
+        if case .sitemapPart(let part) = kind {
+            let start = (part - 1) * SitePlan.sitemapLimit
+            slice = pages[start..<min(pages.count, start + SitePlan.sitemapLimit)]
+        }
+        xml += "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+        for page in slice {
+            let folder = String(page.path.dropLast(SitePaths.index.count))
+            xml += "  <url><loc>\(escape(site.absoluteURL(folder)))</loc>"
+            if case .tweet(let index) = page.kind {
+                xml += "<lastmod>\(DateText.iso(site.snapshot.tweets[index].timestamp))</lastmod>"
+            }
+            xml += "</url>\n"
+        }
+        xml += "</urlset>\n"
+        return Array(xml.utf8)
+    }
+
+    /// URLs here are percent-encoded already; `&` is the one character left to escape.
+    private func escape(_ text: String) -> String {
+        text.contains("&") ? text.split(separator: "&", omittingEmptySubsequences: false).joined(separator: "&amp;") : text
+    }
+}

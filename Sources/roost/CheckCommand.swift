@@ -1,0 +1,99 @@
+import JSON
+import Model
+import Store
+
+/// `roost check`: every data problem of the store, grouped and counted.
+enum CheckCommand: Command {
+    static let name = "check"
+    static let summary = "report data problems without building"
+    static let options: Set<String> = ["store"]
+    static let flags: Set<String> = ["json", "strict"]
+    static let help = """
+    usage: roost check [--store PATH] [--json] [--strict]
+
+    Reads the store and reports every problem, grouped by kind, one line per
+    document: missing or mistyped fields, dangling references (likes of missing
+    tweets or by missing users, tweets by missing users, replies to missing
+    tweets, favorites of missing users), stored like counters that differ from
+    the likes counted, usernames that share a handle, coordinates that are not
+    numbers. Nothing is written.
+
+    options:
+      --store PATH  a directory store or a single-file export (default: content)
+      --json        print the report as JSON
+      --strict      exit 1 on warnings too, not only on errors
+
+    exit status: 0 no errors, 1 errors (or warnings with --strict), 2 usage error
+    """
+
+    static func run(_ arguments: Arguments) throws -> Int32 {
+        guard arguments.positionals.isEmpty else {
+            throw UsageError("unexpected argument '\(arguments.positionals[0])'")
+        }
+        let path = arguments.value("store", default: StoreLoader.defaultStore)
+        let (store, snapshot) = try StoreLoader.load(path)
+        let report = CheckReport(storePath: path, store: store, snapshot: snapshot)
+        Console.out(arguments.flag("json") ? report.json : report.text)
+        let failing = report.count(.error) + (arguments.flag("strict") ? report.count(.warning) : 0)
+        return failing > 0 ? ExitStatus.failure : ExitStatus.success
+    }
+}
+
+/// What `check` prints: diagnostics grouped by severity, then kind.
+struct CheckReport {
+    let storePath: String
+    let store: DocumentStore
+    let snapshot: Snapshot
+
+    func count(_ severity: Diagnostic.Severity) -> Int {
+        snapshot.diagnostics.count { $0.severity == severity }
+    }
+
+    private var counts: [(String, Int)] {
+        [("documents", store.documents.count), ("users", snapshot.users.count), ("tweets", snapshot.tweets.count),
+         ("likes", snapshot.likes.count), ("favorites", snapshot.userActivity.reduce(0) { $0 + $1.favorites.count }),
+         ("hashtags", snapshot.tags.count)]
+    }
+
+    private static func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+
+    var text: String {
+        var lines = ["\(storePath): \(store.format.description); "
+            + counts.map { "\($0.1) \($0.0)" }.joined(separator: ", ")]
+        for severity in Diagnostic.Severity.allCases {
+            let found = snapshot.diagnostics.filter { $0.severity == severity }
+            guard !found.isEmpty else { continue }
+            lines.append("")
+            lines.append("\(severity.rawValue)s (\(found.count)):")
+            var kind: Diagnostic.Kind?
+            for diagnostic in found {
+                if diagnostic.kind != kind {
+                    kind = diagnostic.kind
+                    lines.append("  \(diagnostic.kind.title) (\(found.count { $0.kind == diagnostic.kind })):")
+                }
+                lines.append("    \(diagnostic)")
+            }
+        }
+        lines.append("")
+        lines.append(Diagnostic.Severity.allCases.map { Self.plural(count($0), $0.rawValue) }.joined(separator: ", "))
+        return lines.joined(separator: "\n")
+    }
+
+    var json: String {
+        let diagnostics = snapshot.diagnostics.map { d -> JSONValue in
+            .object([("severity", .string(d.severity.rawValue)), ("kind", .string(d.kind.rawValue)),
+                     ("path", .string(d.path)), ("field", d.field.map(JSONValue.string) ?? .null),
+                     ("message", .string(d.message))])
+        }
+        let value = JSONValue.object([
+            ("store", .string(storePath)),
+            ("format", .string(store.format.description)),
+            ("counts", .object(counts.map { ($0.0, .integer(Int64($0.1))) })),
+            ("errors", .integer(Int64(count(.error)))),
+            ("warnings", .integer(Int64(count(.warning)))),
+            ("notices", .integer(Int64(count(.notice)))),
+            ("diagnostics", .array(diagnostics)),
+        ])
+        return JSONWriter.string(value)
+    }
+}

@@ -1,0 +1,38 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Standard output for results, standard error for problems (SPEC 5).
+enum Console {
+    static func out(_ text: String) {
+        write(text + "\n", to: STDOUT_FILENO)
+    }
+
+    static func error(_ text: String) {
+        write(text + "\n", to: STDERR_FILENO)
+    }
+
+    /// Without a line break: for a progress bar redrawn in place.
+    static func error(partial text: String) {
+        write(text, to: STDERR_FILENO)
+    }
+
+    private static func write(_ text: String, to descriptor: Int32) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let n = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { return }
+                offset += n
+            }
+        }
+    }
+}
+
+extension String {
+    func padding(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}

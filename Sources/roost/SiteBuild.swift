@@ -1,0 +1,103 @@
+import Dispatch
+import Model
+import Mustache
+import Output
+import Site
+import Store
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The whole pipeline of `build`: store → snapshot → plan → render → output.
+/// Everything that can fail on the input is checked before the output folder is touched.
+struct SiteBuild {
+    let options: BuildOptions
+
+    init(_ options: BuildOptions) {
+        self.options = options
+    }
+
+    func run() throws -> Int32 {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let (_, snapshot) = try StoreLoader.load(options.store)
+        guard report(snapshot.diagnostics) else { return ExitStatus.failure }
+
+        let templates = try TemplateLibrary(directory: options.templates)
+        let renderer = try SiteRenderer(snapshot: snapshot, config: options.config, templates: templates,
+                                        templateFolder: options.templates)
+        let assets = try StaticAssets(folder: options.templates + "/static")
+
+        let writer = try SiteWriter(outputDirectory: options.output)
+        let pages = renderer.plan.pages
+        let progress = Progress(total: pages.count, enabled: !options.quiet)
+        do {
+            try render(pages, with: renderer, into: writer, progress: progress)
+            for file in assets.files {
+                _ = try writer.write("static/" + file.path, file.bytes)
+            }
+        } catch {
+            writer.abandon()
+            progress.finish()
+            throw error
+        }
+        let summary = try writer.commit()
+        progress.finish()
+        if !options.quiet {
+            let seconds = (clock.now - start) / .seconds(1)
+            Console.out("\(options.output): \(pages.count) pages and \(assets.files.count) static files; "
+                + "\(summary.written) written, \(summary.unchanged) unchanged, \(summary.removed) removed "
+                + "in \(String(format3: seconds)) s")
+        }
+        return ExitStatus.success
+    }
+
+    /// Prints problems to standard error; false when the build must stop
+    /// (errors, or warnings with `--strict`).
+    private func report(_ diagnostics: [Diagnostic]) -> Bool {
+        let errors = diagnostics.filter { $0.severity == .error }
+        let warnings = diagnostics.filter { $0.severity == .warning }
+        let fatal = errors + (options.strict ? warnings : [])
+        if !fatal.isEmpty {
+            for d in fatal { Console.error("error: \(d)") }
+            let strictNote = options.strict && !warnings.isEmpty ? " (--strict: warnings count as errors)" : ""
+            Console.error("roost build: \(fatal.count) problem\(fatal.count == 1 ? "" : "s") in \(options.store)\(strictNote); nothing was written")
+            return false
+        }
+        if !warnings.isEmpty, !options.quiet {
+            for d in warnings.prefix(10) { Console.error("warning: \(d)") }
+            if warnings.count > 10 { Console.error("warning: … and \(warnings.count - 10) more; 'roost check' lists them all") }
+        }
+        return true
+    }
+
+    /// Renders and hands over every page, on all cores.
+    private func render(_ pages: [Page], with renderer: SiteRenderer, into writer: SiteWriter, progress: Progress) throws {
+        let failure = Mutex<(any Error)?>(nil)
+        let chunk = 64
+        let chunks = (pages.count + chunk - 1) / chunk
+        DispatchQueue.concurrentPerform(iterations: chunks) { c in
+            for i in (c * chunk)..<min(pages.count, (c + 1) * chunk) {
+                if failure.withLock({ $0 != nil }) { return }
+                do {
+                    _ = try writer.write(pages[i].path, try renderer.render(pages[i]))
+                } catch {
+                    failure.withLock { if $0 == nil { $0 = error } }
+                    return
+                }
+                progress.advance()
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+}
+
+extension String {
+    /// `1.234`.
+    init(format3 value: Double) {
+        let thousandths = Int((value * 1000).rounded())
+        let fraction = String(thousandths % 1000)
+        self = "\(thousandths / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+    }
+}
