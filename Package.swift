@@ -34,6 +34,6 @@ let package = Package(
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
         .testTarget(name: "SiteTests", dependencies: ["Site", "Model", "Store"]),
         .testTarget(name: "OutputTests", dependencies: ["Output"]),
-        .testTarget(name: "RoostTests", dependencies: ["roost"]),
+        .testTarget(name: "RoostTests", dependencies: ["roost", "JSON"]),
     ]
 )

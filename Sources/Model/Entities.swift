@@ -39,6 +39,12 @@ public struct Like: Sendable, Equatable {
     public let tweetID: String
     /// When the like was made, if the app recorded it.
     public let timestamp: Timestamp?
+
+    public init(uid: String, tweetID: String, timestamp: Timestamp?) {
+        self.uid = uid
+        self.tweetID = tweetID
+        self.timestamp = timestamp
+    }
 }
 
 public struct Coordinate: Sendable, Equatable {

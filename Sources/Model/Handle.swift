@@ -15,9 +15,10 @@ extension Snapshot {
                 users[i].handle = fallbackHandle(uid: users[i].uid)
             }
             if holders.count > 1, holders[0] == i {
-                let paths = holders.map { "users/\(users[$0].uid)" }.joined(separator: ", ")
+                let others = holders.dropFirst().map { "users/\(users[$0].uid) ('\(users[$0].username)')" }
                 diagnostics.append(Diagnostic(.sharedHandle, path: "users/\(users[i].uid)", field: "username",
-                                              "'\(users[i].username)' shares its handle with \(paths); each gets a uid-derived handle"))
+                                              "'\(users[i].username)' is the same handle as \(others.joined(separator: ", ")); "
+                                                + "each gets a uid-derived handle"))
             }
         }
         return diagnostics

@@ -1,0 +1,72 @@
+import Foundation
+import JSON
+import Testing
+
+@Suite("roost: commands, options and exit statuses")
+struct CommandLineTests {
+    @Test func versionAndHelp() throws {
+        let version = try RoostProcess.run(["--version"])
+        #expect(version.status == 0 && version.stdout.hasPrefix("roost "))
+        let help = try RoostProcess.run(["--help"])
+        #expect(help.status == 0 && help.stdout.contains("check") && help.stdout.contains("build"))
+        for command in ["build", "check", "import"] {
+            let result = try RoostProcess.run([command, "--help"])
+            #expect(result.status == 0 && result.stdout.contains("usage: roost \(command)"))
+        }
+    }
+
+    @Test func usageErrorsExitWithTwo() throws {
+        let unknown = try RoostProcess.run(["frobnicate"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("unknown command 'frobnicate'"))
+        let option = try RoostProcess.run(["check", "--stroe", "content"])
+        #expect(option.status == 2 && option.stderr.contains("unknown option '--stroe'"))
+        let value = try RoostProcess.run(["build", "--page-size", "zero"])
+        #expect(value.status == 2 && value.stderr.contains("--page-size"))
+    }
+}
+
+@Suite("roost check")
+struct CheckCommandTests {
+    @Test func reportsTheSampleStore() throws {
+        let result = try RoostProcess.run(["check", "--store", "content"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("10 users, 60 tweets"))
+        #expect(result.stdout.contains("likes of missing tweets (1):"))
+        #expect(result.stdout.contains("tweets by missing users (1):"))
+        #expect(result.stdout.contains("replies to missing tweets (1):"))
+        #expect(result.stdout.contains("like counters that drifted (3):"))
+        #expect(result.stdout.contains("tweets/n3ic8PbbaJl0077osRzU: field 'likes': stored 7, counted 9 likes"))
+        #expect(result.stdout.contains("0 errors, 3 warnings"))
+    }
+
+    @Test func strictFailsOnWarnings() throws {
+        let result = try RoostProcess.run(["check", "--store", "content", "--strict"])
+        #expect(result.status == 1)
+    }
+
+    @Test func jsonReport() throws {
+        let result = try RoostProcess.run(["check", "--json"])
+        #expect(result.status == 0)
+        let report = try JSONParser.parse(result.stdout)
+        #expect(report["warnings"] == .integer(3))
+        #expect(report["counts"]?["tweets"] == .integer(60))
+        let kinds = report["diagnostics"]?.arrayValue?.compactMap { $0["kind"]?.stringValue } ?? []
+        #expect(kinds.filter { $0 == "like-counter-drift" }.count == 3)
+    }
+
+    @Test func invalidJSONNamesFileLineAndColumn() throws {
+        let store = try TemporaryFolder()
+        try store.write("users/u1.json", "{\n  \"username\": \"a\",\n  \"bio\": oops\n}\n")
+        let result = try RoostProcess.run(["check", "--store", store.path()])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("users/u1.json:3:10"))
+    }
+
+    @Test func fieldErrorsNameDocumentAndField() throws {
+        let store = try TemporaryFolder()
+        try store.write("tweets/t1.json", #"{"caption": 5, "timestamp": "2023-01-01T00:00:00Z", "uid": "u1"}"#)
+        let result = try RoostProcess.run(["check", "--store", store.path()])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("tweets/t1: field 'caption': expected a string, found an integer"))
+    }
+}
