@@ -24,8 +24,11 @@ let package = Package(
         .target(name: "Site", dependencies: ["Store", "Model", "Markdown", "Mustache"]),
         // Stage 5: writing the site: only changed files, atomically, with a manifest and a lock.
         .target(name: "Output", dependencies: []),
+        // `roost serve`: an HTTP server on Debian's libmicrohttpd, file watching, live reload.
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .target(name: "Preview", dependencies: ["CMicroHTTPD"]),
         // The command line.
-        .executableTarget(name: "roost", dependencies: ["JSON", "Store", "Model", "Site", "Output"]),
+        .executableTarget(name: "roost", dependencies: ["JSON", "Store", "Model", "Site", "Output", "Preview"]),
 
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "JSON"]),
@@ -34,6 +37,7 @@ let package = Package(
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
         .testTarget(name: "SiteTests", dependencies: ["Site", "Model", "Store"]),
         .testTarget(name: "OutputTests", dependencies: ["Output"]),
+        .testTarget(name: "PreviewTests", dependencies: ["Preview"]),
         .testTarget(name: "RoostTests", dependencies: ["roost", "JSON"]),
     ]
 )
