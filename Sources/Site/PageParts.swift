@@ -17,11 +17,26 @@ struct PagerView: MustacheObject {
         case "previousURL": number > 1 ? .string(SitePaths.href(folder(number - 1))) : nil
         case "hasNext": .bool(number < count)
         case "nextURL": number < count ? .string(SitePaths.href(folder(number + 1))) : nil
-        case "pages": (1...count).map { n -> MustacheValue in
-                ["number": .int(n), "url": .string(SitePaths.href(folder(n))), "isCurrent": .bool(n == number)]
+        case "pages": Self.window(number, count).map { n -> MustacheValue in
+                guard let n else { return ["isGap": .bool(true)] }
+                return ["number": .int(n), "url": .string(SitePaths.href(folder(n))), "isCurrent": .bool(n == number)]
             }.mustacheValue
         default: nil
         }
+    }
+}
+
+extension PagerView {
+    /// The page numbers a pager links: the first, the last, and two on each side of the
+    /// current one; nil marks a gap. Listing all of a 1,000-page feed on each page would
+    /// make every page's size grow with the site's.
+    static func window(_ number: Int, _ count: Int) -> [Int?] {
+        var shown: [Int?] = []
+        for n in 1...count where n == 1 || n == count || abs(n - number) <= 2 {
+            if let last = shown.last, let previous = last, n > previous + 1 { shown.append(nil) }
+            shown.append(n)
+        }
+        return shown
     }
 }
 
