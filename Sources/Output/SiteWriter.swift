@@ -302,10 +302,12 @@ struct CommitRun {
             for path in stale.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) { removeStale(path) }
             removeEmptiedFolders()
         }
-        do throws(OutputError) {
-            try writer.writeManifest(current)
-        } catch {
-            if failure == nil { failure = error }
+        if current != writer.previous {
+            do throws(OutputError) {
+                try writer.writeManifest(current)
+            } catch {
+                if failure == nil { failure = error }
+            }
         }
         if let failure { throw failure }
         return summary
