@@ -335,3 +335,18 @@ final class Mutex2: @unchecked Sendable {
         #expect(Manifest.decode(Array("garbage\nxyz 1 a\n0000000000000001 -1 b\n0000000000000001 1 ../c\n".utf8)).isEmpty)
     }
 }
+
+@Suite struct OutputErrorTests {
+    @Test func messagesNameThePathAndWhatToDo() {
+        #expect(OutputError.fileSystem(operation: "write", path: "public/a.html", errno: ENOSPC).description
+            == "could not write public/a.html: No space left on device (the disk is full; free some space and build again)")
+        #expect(OutputError.fileSystem(operation: "create the lock file", path: "public/.roost-lock", errno: EACCES).description
+            == "could not create the lock file public/.roost-lock: Permission denied (permission denied; check the owner and permissions of the output folder)")
+        #expect(OutputError.fileSystem(operation: "write", path: "public/a.html", errno: EROFS).description.contains("read-only"))
+        #expect(OutputError.locked(directory: "public/", pid: 1234).description
+            == "public/ is being written by another roost build (pid 1234); wait for it to finish")
+        #expect(OutputError.unsafePath(path: "../x", reason: "the path has a \"..\" segment").description
+            == "refusing to write \"../x\": the path has a \"..\" segment")
+        #expect(OutputError.duplicatePath("a.html").description.contains("\"a.html\" was produced twice"))
+    }
+}
