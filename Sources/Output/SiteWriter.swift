@@ -80,28 +80,35 @@ public final class SiteWriter: Sendable {
         let dirFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dirFD < 0 { throw .fileSystem(operation: "open the output folder", path: display, errno: errno) }
 
-        // The lock. The lock file is never deleted (that would let two builds lock different files).
-        let lockFD = openat(dirFD, Self.lockName, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        if lockFD < 0 {
-            let error = errno
-            close(dirFD)
-            throw .fileSystem(operation: "create the lock file", path: display + Self.lockName, errno: error)
-        }
-        var locked: Int32
-        repeat { locked = flock(lockFD, LOCK_EX | LOCK_NB) } while locked != 0 && errno == EINTR
-        if locked != 0 {
-            let error = errno
-            var holder: Int32?
-            if error == EWOULDBLOCK, let (bytes, _) = Optional(readFile(dirFD, Self.lockName)), let bytes {
-                holder = Int32(String(decoding: bytes, as: UTF8.self).trimmingNewlines())
+        // The lock: flock on `.roost-lock`, removed again on release (while still held). A lock
+        // taken on a file that its holder removed in the meantime does not count: try again.
+        var lockFD: Int32 = -1
+        while true {
+            lockFD = openat(dirFD, Self.lockName, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+            if lockFD < 0 {
+                let error = errno
+                close(dirFD)
+                throw .fileSystem(operation: "create the lock file", path: display + Self.lockName, errno: error)
             }
-            close(lockFD); close(dirFD)
-            if error == EWOULDBLOCK { throw .locked(directory: display, pid: holder) }
-            throw .fileSystem(operation: "lock", path: display + Self.lockName, errno: error)
+            var locked: Int32
+            repeat { locked = flock(lockFD, LOCK_EX | LOCK_NB) } while locked != 0 && errno == EINTR
+            if locked != 0 {
+                let error = errno
+                var holder: Int32?
+                if error == EWOULDBLOCK, let bytes = readFile(dirFD, Self.lockName).0 {
+                    holder = Int32(String(decoding: bytes, as: UTF8.self).trimmingNewlines())
+                }
+                close(lockFD); close(dirFD)
+                if error == EWOULDBLOCK { throw .locked(directory: display, pid: holder) }
+                throw .fileSystem(operation: "lock", path: display + Self.lockName, errno: error)
+            }
+            var held = stat()
+            fstat(lockFD, &held)
+            if let named = lstatAt(dirFD, Self.lockName).0, named.st_dev == held.st_dev, named.st_ino == held.st_ino { break }
+            close(lockFD)
         }
         let pid = getpid()
         let pidText = Array("\(pid)\n".utf8)
-        ftruncate(lockFD, 0)
         _ = pidText.withUnsafeBytes { pwrite(lockFD, $0.baseAddress, $0.count, 0) }
 
         // Leftovers of builds that were killed (we hold the lock, so nobody else is writing).
@@ -214,7 +221,7 @@ public final class SiteWriter: Sendable {
     }
 
     private static func release(lockFD: Int32, dirFD: Int32) {
-        ftruncate(lockFD, 0)
+        unlinkat(dirFD, lockName, 0)  // before unlocking: see init
         flock(lockFD, LOCK_UN)
         close(lockFD)
         close(dirFD)

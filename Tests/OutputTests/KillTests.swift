@@ -61,6 +61,6 @@ import Glibc
         _ = try writer.commit()
         for page in 0..<Self.pageCount { #expect(read(t.path("p\(page % 50)/\(page).html")) == Self.version(0, page)) }
         #expect(try build(t.output, [:]).removed == Self.pageCount)
-        #expect(Set(listing(t.output).keys) == [".roost-lock", ".roost-manifest"])
+        #expect(Set(listing(t.output).keys) == [".roost-manifest"])
     }
 }

@@ -26,7 +26,8 @@ import Glibc
         let index = try #require(entries.first { $0.hasSuffix(" index.html") && !$0.contains("/") })
         let expectedHash = String(ContentHash.hash("<h1>home</h1>"), radix: 16)
         #expect(index == String(repeating: "0", count: 16 - expectedHash.count) + expectedHash + " 13 index.html")
-        #expect(!listing(t.output).keys.contains { $0.hasPrefix(".roost-staging") })
+        #expect(Set(listing(t.output).keys) == Set(site.keys).union([".roost-manifest", "users", "users/alice", "users/bob", "css"]),
+                "no staging folder or lock file is left")
     }
 
     @Test func secondIdenticalBuildTouchesNothing() throws {
@@ -111,6 +112,16 @@ import Glibc
         #expect(listing(t.output) == before)
         #expect(throws: OutputError.finished(directory: t.output + "/")) { try writer.write("x.html", "x") }
         #expect(throws: OutputError.finished(directory: t.output + "/")) { try writer.commit() }
+    }
+
+    @Test func abandonOnAFolderNeverBuiltLeavesItAsItWas() throws {
+        let t = TempFolder(); defer { t.remove() }
+        put(t.path("CNAME"), "example.org")
+        let before = listing(t.output)
+        let writer = try SiteWriter(outputDirectory: t.output)
+        _ = try writer.write("index.html", "x")
+        writer.abandon()
+        #expect(listing(t.output) == before)
     }
 
     @Test func droppingTheWriterWithoutCommitAbandons() throws {
