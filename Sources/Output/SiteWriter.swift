@@ -12,13 +12,24 @@ public enum WriteOutcome: Equatable, Sendable {
     case unchanged
 }
 
-public struct WriteSummary: Equatable, Sendable {
+public struct WriteSummary: Equatable, Sendable, CustomStringConvertible {
     public var written = 0
     public var unchanged = 0
     public var removed = 0
     public var bytesWritten = 0
     public init(written: Int = 0, unchanged: Int = 0, removed: Int = 0, bytesWritten: Int = 0) {
         self.written = written; self.unchanged = unchanged; self.removed = removed; self.bytesWritten = bytesWritten
+    }
+
+    /// For example "wrote 12 files (34,567 bytes), 3,988 unchanged, removed 2".
+    public var description: String {
+        func grouped(_ n: Int) -> String {
+            var digits = Array(String(n)), out = ""
+            while digits.count > 3 { out = "," + String(digits.suffix(3)) + out; digits.removeLast(3) }
+            return String(digits) + out
+        }
+        let files = written == 1 ? "file" : "files"
+        return "wrote \(grouped(written)) \(files) (\(grouped(bytesWritten)) bytes), \(grouped(unchanged)) unchanged, removed \(grouped(removed))"
     }
 }
 
@@ -287,7 +298,8 @@ struct CommitRun {
 
         // Before anything changes, record that the files about to be replaced or added are ours
         // but of unknown content, so a build killed halfway cleans up and rewrites them.
-        if !moves.isEmpty || !stale.isEmpty {
+        // (Stale files need no such note: the old manifest already lists them.)
+        if !moves.isEmpty {
             var intent = current
             for (path, _) in moves { intent[path] = .dirty }
             try writer.writeManifest(intent)

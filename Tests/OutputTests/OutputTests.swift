@@ -359,5 +359,7 @@ final class Mutex2: @unchecked Sendable {
         #expect(OutputError.unsafePath(path: "../x", reason: "the path has a \"..\" segment").description
             == "refusing to write \"../x\": the path has a \"..\" segment")
         #expect(OutputError.duplicatePath("a.html").description.contains("\"a.html\" was produced twice"))
+        #expect(WriteSummary(written: 12, unchanged: 3988, removed: 2, bytesWritten: 1_234_567).description
+            == "wrote 12 files (1,234,567 bytes), 3,988 unchanged, removed 2")
     }
 }
