@@ -122,7 +122,8 @@ public final class SiteWriter: Sendable {
         let pidText = Array("\(pid)\n".utf8)
         _ = pidText.withUnsafeBytes { pwrite(lockFD, $0.baseAddress, $0.count, 0) }
 
-        // Leftovers of builds that were killed (we hold the lock, so nobody else is writing).
+        // Leftovers of builds that were killed: staging folders whose pid is dead (or is ours).
+        // A folder whose pid was reused by an unrelated live process stays until that one exits.
         for name in directoryEntries(dirFD) ?? [] where name.hasPrefix(Self.stagingPrefix) {
             let owner = Int32(name.dropFirst(Self.stagingPrefix.count))
             if owner == nil || owner == pid || !processIsAlive(owner!) { removeTree(dirFD, name) }
