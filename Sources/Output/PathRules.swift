@@ -10,7 +10,6 @@ public enum PathRules {
         let bytes = path.utf8
         if bytes.isEmpty { return "the path is empty" }
         if bytes.first == UInt8(ascii: "/") { return "the path is absolute; give it relative to the output folder" }
-        var segmentStart = true
         var length = 0
         var dots = 0              // segment consists only of this many dots so far (-1: not only dots)
         var reservedMatch = 0     // bytes of `.roost-` matched at the segment start (-1: no match)
@@ -24,10 +23,9 @@ public enum PathRules {
         for byte in bytes {
             if byte == UInt8(ascii: "/") {
                 if let problem = endSegment() { return problem }
-                segmentStart = true
+                length = 0; dots = 0; reservedMatch = 0
                 continue
             }
-            if segmentStart { length = 0; dots = 0; reservedMatch = 0; segmentStart = false }
             switch byte {
             case 0: return "the path contains a NUL byte"
             case UInt8(ascii: "\\"): return "the path contains a backslash; use \"/\" between folders"
@@ -47,7 +45,6 @@ public enum PathRules {
             }
             length += 1
         }
-        if segmentStart { length = 0; dots = 0 }
         return endSegment()
     }
 }

@@ -12,13 +12,24 @@ public enum WriteOutcome: Equatable, Sendable {
     case unchanged
 }
 
-public struct WriteSummary: Equatable, Sendable {
+public struct WriteSummary: Equatable, Sendable, CustomStringConvertible {
     public var written = 0
     public var unchanged = 0
     public var removed = 0
     public var bytesWritten = 0
     public init(written: Int = 0, unchanged: Int = 0, removed: Int = 0, bytesWritten: Int = 0) {
         self.written = written; self.unchanged = unchanged; self.removed = removed; self.bytesWritten = bytesWritten
+    }
+
+    /// For example "wrote 12 files (34,567 bytes), 3,988 unchanged, removed 2".
+    public var description: String {
+        func grouped(_ n: Int) -> String {
+            var digits = Array(String(n)), out = ""
+            while digits.count > 3 { out = "," + String(digits.suffix(3)) + out; digits.removeLast(3) }
+            return String(digits) + out
+        }
+        let files = written == 1 ? "file" : "files"
+        return "wrote \(grouped(written)) \(files) (\(grouped(bytesWritten)) bytes), \(grouped(unchanged)) unchanged, removed \(grouped(removed))"
     }
 }
 
@@ -80,31 +91,39 @@ public final class SiteWriter: Sendable {
         let dirFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dirFD < 0 { throw .fileSystem(operation: "open the output folder", path: display, errno: errno) }
 
-        // The lock. The lock file is never deleted (that would let two builds lock different files).
-        let lockFD = openat(dirFD, Self.lockName, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        if lockFD < 0 {
-            let error = errno
-            close(dirFD)
-            throw .fileSystem(operation: "create the lock file", path: display + Self.lockName, errno: error)
-        }
-        var locked: Int32
-        repeat { locked = flock(lockFD, LOCK_EX | LOCK_NB) } while locked != 0 && errno == EINTR
-        if locked != 0 {
-            let error = errno
-            var holder: Int32?
-            if error == EWOULDBLOCK, let (bytes, _) = Optional(readFile(dirFD, Self.lockName)), let bytes {
-                holder = Int32(String(decoding: bytes, as: UTF8.self).trimmingNewlines())
+        // The lock: flock on `.roost-lock`, removed again on release (while still held). A lock
+        // taken on a file that its holder removed in the meantime does not count: try again.
+        var lockFD: Int32 = -1
+        while true {
+            lockFD = openat(dirFD, Self.lockName, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+            if lockFD < 0 {
+                let error = errno
+                close(dirFD)
+                throw .fileSystem(operation: "create the lock file", path: display + Self.lockName, errno: error)
             }
-            close(lockFD); close(dirFD)
-            if error == EWOULDBLOCK { throw .locked(directory: display, pid: holder) }
-            throw .fileSystem(operation: "lock", path: display + Self.lockName, errno: error)
+            var locked: Int32
+            repeat { locked = flock(lockFD, LOCK_EX | LOCK_NB) } while locked != 0 && errno == EINTR
+            if locked != 0 {
+                let error = errno
+                var holder: Int32?
+                if error == EWOULDBLOCK, let bytes = readFile(dirFD, Self.lockName).0 {
+                    holder = Int32(String(decoding: bytes, as: UTF8.self).trimmingNewlines())
+                }
+                close(lockFD); close(dirFD)
+                if error == EWOULDBLOCK { throw .locked(directory: display, pid: holder) }
+                throw .fileSystem(operation: "lock", path: display + Self.lockName, errno: error)
+            }
+            var held = stat()
+            fstat(lockFD, &held)
+            if let named = lstatAt(dirFD, Self.lockName).0, named.st_dev == held.st_dev, named.st_ino == held.st_ino { break }
+            close(lockFD)
         }
         let pid = getpid()
         let pidText = Array("\(pid)\n".utf8)
-        ftruncate(lockFD, 0)
         _ = pidText.withUnsafeBytes { pwrite(lockFD, $0.baseAddress, $0.count, 0) }
 
-        // Leftovers of builds that were killed (we hold the lock, so nobody else is writing).
+        // Leftovers of builds that were killed: staging folders whose pid is dead (or is ours).
+        // A folder whose pid was reused by an unrelated live process stays until that one exits.
         for name in directoryEntries(dirFD) ?? [] where name.hasPrefix(Self.stagingPrefix) {
             let owner = Int32(name.dropFirst(Self.stagingPrefix.count))
             if owner == nil || owner == pid || !processIsAlive(owner!) { removeTree(dirFD, name) }
@@ -214,7 +233,7 @@ public final class SiteWriter: Sendable {
     }
 
     private static func release(lockFD: Int32, dirFD: Int32) {
-        ftruncate(lockFD, 0)
+        unlinkat(dirFD, lockName, 0)  // before unlocking: see init
         flock(lockFD, LOCK_UN)
         close(lockFD)
         close(dirFD)
@@ -280,7 +299,8 @@ struct CommitRun {
 
         // Before anything changes, record that the files about to be replaced or added are ours
         // but of unknown content, so a build killed halfway cleans up and rewrites them.
-        if !moves.isEmpty || !stale.isEmpty {
+        // (Stale files need no such note: the old manifest already lists them.)
+        if !moves.isEmpty {
             var intent = current
             for (path, _) in moves { intent[path] = .dirty }
             try writer.writeManifest(intent)
@@ -302,10 +322,12 @@ struct CommitRun {
             for path in stale.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) { removeStale(path) }
             removeEmptiedFolders()
         }
-        do throws(OutputError) {
-            try writer.writeManifest(current)
-        } catch {
-            if failure == nil { failure = error }
+        if current != writer.previous {
+            do throws(OutputError) {
+                try writer.writeManifest(current)
+            } catch {
+                if failure == nil { failure = error }
+            }
         }
         if let failure { throw failure }
         return summary

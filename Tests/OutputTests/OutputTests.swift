@@ -1,1 +1,365 @@
+import Foundation
 import Testing
+@testable import Output
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct SiteWriterTests {
+    let site: [String: String] = [
+        "index.html": "<h1>home</h1>",
+        "users/alice/index.html": "<h1>alice</h1>",
+        "users/bob/index.html": "<h1>bob</h1>",
+        "css/site.css": "body{}",
+    ]
+
+    @Test func firstBuildWritesEverythingAndAManifest() throws {
+        let t = TempFolder(); defer { t.remove() }
+        let summary = try build(t.output, site)
+        #expect(summary == WriteSummary(written: 4, unchanged: 0, removed: 0, bytesWritten: site.values.map(\.utf8.count).reduce(0, +)))
+        for (path, content) in site { #expect(read(t.path(path)) == content) }
+        let manifest = try #require(read(t.path(".roost-manifest")))
+        let lines = manifest.split(separator: "\n").map(String.init)
+        #expect(lines.first == "# roost-manifest 1")
+        let entries = lines.dropFirst()
+        #expect(entries.map { $0.split(separator: " ", maxSplits: 2)[2] } == ["css/site.css", "index.html", "users/alice/index.html", "users/bob/index.html"])
+        let index = try #require(entries.first { $0.hasSuffix(" index.html") && !$0.contains("/") })
+        let expectedHash = String(ContentHash.hash("<h1>home</h1>"), radix: 16)
+        #expect(index == String(repeating: "0", count: 16 - expectedHash.count) + expectedHash + " 13 index.html")
+        #expect(Set(listing(t.output).keys) == Set(site.keys).union([".roost-manifest", "users", "users/alice", "users/bob", "css"]),
+                "no staging folder or lock file is left")
+    }
+
+    @Test func secondIdenticalBuildTouchesNothing() throws {
+        let t = TempFolder(); defer { t.remove() }
+        try build(t.output, site)
+        let before = site.keys.map { FileIdentity(t.path($0)) }
+        let manifestBefore = read(t.path(".roost-manifest"))
+        let manifestIdentity = FileIdentity(t.path(".roost-manifest"))
+        usleep(20_000)
+        let writer = try SiteWriter(outputDirectory: t.output)
+        for (path, content) in site { #expect(try writer.write(path, content) == .unchanged) }
+        let summary = try writer.commit()
+        #expect(summary == WriteSummary(written: 0, unchanged: 4, removed: 0, bytesWritten: 0))
+        #expect(site.keys.map { FileIdentity(t.path($0)) } == before)
+        #expect(read(t.path(".roost-manifest")) == manifestBefore)
+        #expect(FileIdentity(t.path(".roost-manifest")) == manifestIdentity, "an unchanged build does not rewrite the manifest")
+    }
+
+    @Test func changedFileIsRewritten() throws {
+        let t = TempFolder(); defer { t.remove() }
+        try build(t.output, site)
+        var next = site
+        next["index.html"] = "<h1>HOME</h1>"  // same size, other content
+        next["css/site.css"] = "body{color:red}"
+        let writer = try SiteWriter(outputDirectory: t.output)
+        for (path, content) in next {
+            let outcome = try writer.write(path, content)
+            #expect(outcome == (site[path] == content ? .unchanged : .written), "\(path)")
+        }
+        #expect(try writer.commit() == WriteSummary(written: 2, unchanged: 2, removed: 0, bytesWritten: 13 + 15))
+        #expect(read(t.path("index.html")) == "<h1>HOME</h1>")
+        #expect(read(t.path("css/site.css")) == "body{color:red}")
+    }
+
+    @Test func fileChangedOnDiskBehindOurBackIsRewritten() throws {
+        let t = TempFolder(); defer { t.remove() }
+        try build(t.output, site)
+        put(t.path("index.html"), "truncated")
+        unlink(t.path("css/site.css"))
+        #expect(try build(t.output, site) == WriteSummary(written: 2, unchanged: 2, removed: 0, bytesWritten: 13 + 6))
+        #expect(read(t.path("index.html")) == "<h1>home</h1>")
+        #expect(read(t.path("css/site.css")) == "body{}")
+    }
+
+    @Test func fileNoLongerProducedIsRemovedWithItsEmptyFolders() throws {
+        let t = TempFolder(); defer { t.remove() }
+        try build(t.output, site)
+        var next = site
+        next["users/alice/index.html"] = nil
+        next["users/bob/index.html"] = nil
+        #expect(try build(t.output, next).removed == 2)
+        #expect(!exists(t.path("users/alice/index.html")))
+        #expect(!exists(t.path("users")), "folders left empty are removed")
+        #expect(read(t.path("index.html")) == "<h1>home</h1>")
+        #expect(!(read(t.path(".roost-manifest")) ?? "").contains("users/"))
+    }
+
+    @Test func filesNotInTheManifestAreNeverRemoved() throws {
+        let t = TempFolder(); defer { t.remove() }
+        put(t.path("CNAME"), "example.org")
+        try build(t.output, site)
+        put(t.path("users/alice/notes.txt"), "mine")
+        put(t.path("users/bob/index.html.bak"), "mine too")
+        #expect(try build(t.output, ["index.html": "<h1>home</h1>"]).removed == 3)
+        #expect(read(t.path("CNAME")) == "example.org")
+        #expect(read(t.path("users/alice/notes.txt")) == "mine")
+        #expect(read(t.path("users/bob/index.html.bak")) == "mine too")
+        #expect(!exists(t.path("users/alice/index.html")))
+        #expect(!exists(t.path("css")))
+    }
+
+    @Test func abandonLeavesTheFolderByteIdentical() throws {
+        let t = TempFolder(); defer { t.remove() }
+        put(t.path("CNAME"), "example.org")
+        try build(t.output, site)
+        let before = listing(t.output)
+        let writer = try SiteWriter(outputDirectory: t.output)
+        _ = try writer.write("index.html", "<h1>changed</h1>")
+        _ = try writer.write("new/page.html", "new")
+        _ = try writer.write("users/bob/index.html", "<h1>bob</h1>")
+        writer.abandon()
+        #expect(listing(t.output) == before)
+        #expect(throws: OutputError.finished(directory: t.output + "/")) { try writer.write("x.html", "x") }
+        #expect(throws: OutputError.finished(directory: t.output + "/")) { try writer.commit() }
+    }
+
+    @Test func abandonOnAFolderNeverBuiltLeavesItAsItWas() throws {
+        let t = TempFolder(); defer { t.remove() }
+        put(t.path("CNAME"), "example.org")
+        let before = listing(t.output)
+        let writer = try SiteWriter(outputDirectory: t.output)
+        _ = try writer.write("index.html", "x")
+        writer.abandon()
+        #expect(listing(t.output) == before)
+    }
+
+    @Test func droppingTheWriterWithoutCommitAbandons() throws {
+        let t = TempFolder(); defer { t.remove() }
+        try build(t.output, site)
+        let before = listing(t.output)
+        do {
+            let writer = try SiteWriter(outputDirectory: t.output)
+            _ = try writer.write("index.html", "<h1>changed</h1>")
+        }
+        #expect(listing(t.output) == before)
+        // and the lock was released
+        try build(t.output, site)
+    }
+
+    @Test(arguments: ["../x", "/abs", "a/../../b", "a//b", "a/./b", "./a", "a/", "", "a\0b", "a\\b", "a\nb",
+                      ".roost-manifest", ".roost-lock", "sub/.roost-staging-1/x", "..", ".",
+                      String(repeating: "n", count: 256)])
+    func unsafePathsAreRefused(_ path: String) throws {
+        let t = TempFolder(); defer { t.remove() }
+        try build(t.output, ["index.html": "x"])
+        let before = listing(t.root)
+        let writer = try SiteWriter(outputDirectory: t.output)
+        do {
+            _ = try writer.write(path, "evil")
+            Issue.record("\(path.debugDescription) was accepted")
+        } catch {
+            guard case .unsafePath(let refused, _) = error else { Issue.record("wrong error \(error)"); return }
+            #expect(refused == path)
+            #expect(error.description.hasPrefix("refusing to write \""))
+        }
+        _ = try writer.write("index.html", "x")
+        #expect(try writer.commit() == WriteSummary(written: 0, unchanged: 1, removed: 0, bytesWritten: 0))
+        #expect(listing(t.root) == before)
+    }
+
+    @Test func ordinaryPathsAreAccepted() {
+        for path in [".well-known/security.txt", "a..b/c", "...", ".roost", "roost-x/.roostx", "a b/ü.html",
+                     String(repeating: "n", count: 255)] {
+            #expect(PathRules.problem(with: path) == nil, "\(path)")
+        }
+    }
+
+    @Test func writingAPathTwiceIsAnError() throws {
+        let t = TempFolder(); defer { t.remove() }
+        let writer = try SiteWriter(outputDirectory: t.output)
+        _ = try writer.write("a.html", "1")
+        #expect(throws: OutputError.duplicatePath("a.html")) { try writer.write("a.html", "2") }
+        writer.abandon()
+    }
+
+    @Test func aSecondWriterIsLockedOut() throws {
+        let t = TempFolder(); defer { t.remove() }
+        let first = try SiteWriter(outputDirectory: t.output)
+        do {
+            _ = try SiteWriter(outputDirectory: t.output + "/")
+            Issue.record("second writer opened")
+        } catch {
+            #expect(error == .locked(directory: t.output + "/", pid: getpid()))
+            #expect(error.description == "\(t.output)/ is being written by another roost build (pid \(getpid())); wait for it to finish")
+        }
+        _ = try first.write("a.html", "a")
+        _ = try first.commit()
+        let third = try SiteWriter(outputDirectory: t.output)  // released by commit
+        third.abandon()
+    }
+
+    @Test func staleStagingFoldersOfDeadBuildsAreRemoved() throws {
+        let t = TempFolder(); defer { t.remove() }
+        try build(t.output, site)
+        let dead: Int32 = 2_147_483_000  // above any pid_max
+        put(t.path(".roost-staging-\(dead)/0"), "half a fi")
+        put(t.path(".roost-staging-\(dead)/1"), "another")
+        put(t.path(".roost-staging-1/0"), "pid 1 is alive")
+        let writer = try SiteWriter(outputDirectory: t.output)
+        #expect(!exists(t.path(".roost-staging-\(dead)")))
+        #expect(exists(t.path(".roost-staging-1/0")), "a live build's staging folder is left alone")
+        writer.abandon()
+    }
+
+    @Test func outputFolderThatCannotBeCreatedGivesAClearError() throws {
+        let t = TempFolder(); defer { t.remove() }
+        put(t.root + "/file", "not a folder")
+        let before = listing(t.root)
+        do {
+            _ = try SiteWriter(outputDirectory: t.root + "/file/public")
+            Issue.record("opened a folder under a file")
+        } catch {
+            #expect(error.errnoCode == ENOTDIR)
+            #expect(error.description.contains(t.root + "/file/public/"))
+            #expect(error.description.contains("Not a directory"))
+        }
+        #expect(listing(t.root) == before)
+    }
+
+    @Test func readOnlyOutputFolderGivesAClearErrorAndChangesNothing() throws {
+        // As root, permission bits do not stop writes; the ENOTDIR tests cover the error path then.
+        guard !runningAsRoot else { return }
+        let t = TempFolder(); defer { chmod(t.output, 0o755); t.remove() }
+        try build(t.output, site)
+        let before = listing(t.output)
+        chmod(t.output, 0o555)
+        do {
+            _ = try build(t.output, ["index.html": "changed"])
+            Issue.record("wrote into a read-only folder")
+        } catch let error as OutputError {
+            #expect(error.errnoCode == EACCES)
+            #expect(error.description.contains(t.output + "/"))
+        }
+        chmod(t.output, 0o755)
+        #expect(listing(t.output) == before)
+    }
+
+    @Test func aFileInTheWayFailsTheCommitAndLeavesThingsConsistent() throws {
+        let t = TempFolder(); defer { t.remove() }
+        try build(t.output, ["a.html": "a", "z.html": "z"])
+        put(t.path("blocked"), "the user's file")
+        let writer = try SiteWriter(outputDirectory: t.output)
+        _ = try writer.write("a.html", "A")          // moved before the failure
+        _ = try writer.write("blocked/x.html", "x")  // fails: `blocked` is a file
+        _ = try writer.write("z.html", "Z")          // after the failure: not moved
+        do {
+            _ = try writer.commit()
+            Issue.record("commit succeeded")
+        } catch {
+            #expect(error.errnoCode == ENOTDIR)
+            #expect(error.description.contains(t.output + "/blocked"))
+        }
+        #expect(read(t.path("a.html")) == "A")
+        #expect(read(t.path("z.html")) == "z")
+        #expect(read(t.path("blocked")) == "the user's file")
+        #expect(!listing(t.output).keys.contains { $0.hasPrefix(".roost-staging") || $0.hasSuffix(".tmp") })
+        // the manifest says what is on disk: the next build is correct
+        #expect(try build(t.output, ["a.html": "A", "z.html": "Z"]) == WriteSummary(written: 1, unchanged: 1, removed: 0, bytesWritten: 1))
+    }
+
+    @Test func aFileBecomesAFolderAndBack() throws {
+        let t = TempFolder(); defer { t.remove() }
+        try build(t.output, ["about": "old", "blog/index.html": "blog", "blog/post/index.html": "post"])
+        let summary = try build(t.output, ["about/index.html": "new", "blog": "flat"])
+        #expect(summary.written == 2 && summary.removed == 3)
+        #expect(read(t.path("about/index.html")) == "new")
+        #expect(read(t.path("blog")) == "flat")
+    }
+
+    @Test func symlinkedParentFoldersAreNotWrittenThrough() throws {
+        let t = TempFolder(); defer { t.remove() }
+        mkdir(t.root + "/elsewhere", 0o755)
+        try build(t.output, ["index.html": "x"])
+        symlink(t.root + "/elsewhere", t.path("linked"))
+        let writer = try SiteWriter(outputDirectory: t.output)
+        _ = try writer.write("linked/evil.html", "evil")
+        #expect {
+            _ = try writer.commit()
+        } throws: { error in
+            guard case OutputError.unsafePath(let path, let reason) = error else { return false }
+            return path == "linked/evil.html" && reason.contains("symbolic link")
+        }
+        #expect(listing(t.root + "/elsewhere").isEmpty)
+    }
+
+    @Test func dirtyManifestEntriesFromAnInterruptedCommitAreRewrittenOrRemoved() throws {
+        let t = TempFolder(); defer { t.remove() }
+        try build(t.output, ["a.html": "a", "b.html": "b"])
+        // What a commit killed after its intent manifest leaves: entries of unknown content.
+        put(t.path(".roost-manifest"), "# roost-manifest 1\n- 0 a.html\n- 0 b.html\n- 0 c.html\n")
+        put(t.path("c.html"), "c, moved in before the kill")
+        let summary = try build(t.output, ["a.html": "a"])
+        #expect(summary == WriteSummary(written: 1, unchanged: 0, removed: 2, bytesWritten: 1))
+        #expect(!exists(t.path("b.html")) && !exists(t.path("c.html")))
+    }
+
+    @Test func concurrentWritesAllLand() throws {
+        let t = TempFolder(); defer { t.remove() }
+        let writer = try SiteWriter(outputDirectory: t.output)
+        let count = 2_000
+        let failures = Mutex2()
+        DispatchQueue.concurrentPerform(iterations: count) { i in
+            do { _ = try writer.write("d\(i % 37)/e\(i % 5)/page-\(i).html", "page \(i)") } catch { failures.add() }
+        }
+        #expect(failures.count == 0)
+        #expect(try writer.commit().written == count)
+        for i in 0..<count { #expect(read(t.path("d\(i % 37)/e\(i % 5)/page-\(i).html")) == "page \(i)") }
+        #expect(try build(t.output, Dictionary(uniqueKeysWithValues: (0..<count).map { ("d\($0 % 37)/e\($0 % 5)/page-\($0).html", "page \($0)") })).unchanged == count)
+    }
+}
+
+final class Mutex2: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    func add() { lock.lock(); n += 1; lock.unlock() }
+    var count: Int { lock.lock(); defer { lock.unlock() }; return n }
+}
+
+@Suite struct ContentHashTests {
+    @Test func valuesAreStable() {
+        let hashes = ["", "a", "abc", "hello, world", "01234567", "0123456789abcdef", "<h1>home</h1>"]
+            .map { String(ContentHash.hash($0), radix: 16) }
+        #expect(hashes == ["ef46db3751d8e999", "d24ec4f1a98c6e5b", "c89525286f56deb4", "12dfb9de3205158a", "e4ba22a49ad89d3f", "5c5b90c34e376d0b", "aeea5ea6ead20d10"])
+    }
+
+    @Test func doesNotDependOnAlignmentAndSeesEveryByte() {
+        let bytes = (0..<100).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        let reference = (0...bytes.count).map { ContentHash.hash(Array(bytes[0..<$0])) }
+        #expect(Set(reference).count == reference.count)
+        var padded = [UInt8](repeating: 0, count: 3) + bytes
+        padded.withUnsafeBytes { raw in
+            for n in 0...bytes.count { #expect(ContentHash.hash(UnsafeRawBufferPointer(rebasing: raw[3..<(3 + n)])) == reference[n]) }
+        }
+        for i in 0..<bytes.count {  // flipping any bit changes the hash
+            padded = bytes
+            padded[i] ^= 0x10
+            #expect(ContentHash.hash(padded) != reference[bytes.count])
+        }
+    }
+
+    @Test func manifestRoundTrips() {
+        let entries: [String: ManifestEntry] = ["b/c d.html": ManifestEntry(hash: 0xdead_beef, size: 7), "a": ManifestEntry(hash: .max, size: 0), "z": .dirty]
+        let encoded = Manifest.encode(entries)
+        #expect(String(decoding: encoded, as: UTF8.self) == "# roost-manifest 1\nffffffffffffffff 0 a\n00000000deadbeef 7 b/c d.html\n- 0 z\n")
+        #expect(Manifest.decode(encoded) == entries)
+        #expect(Manifest.decode(Array("garbage\nxyz 1 a\n0000000000000001 -1 b\n0000000000000001 1 ../c\n".utf8)).isEmpty)
+    }
+}
+
+@Suite struct OutputErrorTests {
+    @Test func messagesNameThePathAndWhatToDo() {
+        #expect(OutputError.fileSystem(operation: "write", path: "public/a.html", errno: ENOSPC).description
+            == "could not write public/a.html: No space left on device (the disk is full; free some space and build again)")
+        #expect(OutputError.fileSystem(operation: "create the lock file", path: "public/.roost-lock", errno: EACCES).description
+            == "could not create the lock file public/.roost-lock: Permission denied (permission denied; check the owner and permissions of the output folder)")
+        #expect(OutputError.fileSystem(operation: "write", path: "public/a.html", errno: EROFS).description.contains("read-only"))
+        #expect(OutputError.locked(directory: "public/", pid: 1234).description
+            == "public/ is being written by another roost build (pid 1234); wait for it to finish")
+        #expect(OutputError.unsafePath(path: "../x", reason: "the path has a \"..\" segment").description
+            == "refusing to write \"../x\": the path has a \"..\" segment")
+        #expect(OutputError.duplicatePath("a.html").description.contains("\"a.html\" was produced twice"))
+        #expect(WriteSummary(written: 12, unchanged: 3988, removed: 2, bytesWritten: 1_234_567).description
+            == "wrote 12 files (1,234,567 bytes), 3,988 unchanged, removed 2")
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+@testable import Output
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A build killed with SIGKILL at an arbitrary moment leaves every file whole (old or new
+/// version), and the next build cleans up and produces the right site.
+/// The builds run in a child process: this test binary, running only `killedChild`.
+@Suite struct KillTests {
+    static let childVariable = "ROOST_OUTPUT_KILL_CHILD"
+    static let pageCount = 1_500
+
+    static func version(_ round: Int, _ page: Int) -> String {
+        round % 2 == 0 ? String(repeating: "even \(page) ", count: 20) : String(repeating: "odd \(page)! ", count: 33)
+    }
+
+    /// Not a test of its own: builds alternating versions until killed.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[childVariable] != nil))
+    func killedChild() throws {
+        let output = ProcessInfo.processInfo.environment[Self.childVariable]!
+        for round in 0... {
+            let writer = try SiteWriter(outputDirectory: output)
+            for page in 0..<Self.pageCount {
+                _ = try writer.write("p\(page % 50)/\(page).html", Self.version(round, page))
+            }
+            _ = try writer.commit()
+        }
+    }
+
+    @Test func aKilledBuildLeavesWholeFilesAndTheNextBuildRecovers() throws {
+        let t = TempFolder(); defer { t.remove() }
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        try #require(length > 0)
+        let executable = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+
+        for delay in [150, 400, 700, 1_100] {
+            let child = Process()
+            child.executableURL = URL(fileURLWithPath: executable)
+            child.arguments = ["--testing-library", "swift-testing", "--filter", "killedChild"]
+            child.environment = ProcessInfo.processInfo.environment.merging([Self.childVariable: t.output]) { $1 }
+            child.standardOutput = FileHandle.nullDevice
+            child.standardError = FileHandle.nullDevice
+            try child.run()
+            usleep(UInt32(delay) * 1_000)
+            kill(child.processIdentifier, SIGKILL)
+            child.waitUntilExit()
+            #expect(child.terminationReason == .uncaughtSignal)
+
+            for page in 0..<Self.pageCount {
+                guard let content = read(t.path("p\(page % 50)/\(page).html")) else { continue }
+                #expect(content == Self.version(0, page) || content == Self.version(1, page), "page \(page) is not whole")
+            }
+        }
+        // The next build: removes the dead child's staging folder, and ends with exactly the site.
+        let writer = try SiteWriter(outputDirectory: t.output)
+        #expect(!listing(t.output).keys.contains { $0.hasPrefix(".roost-staging-") && !$0.hasSuffix("-\(getpid())") })
+        for page in 0..<Self.pageCount { _ = try writer.write("p\(page % 50)/\(page).html", Self.version(0, page)) }
+        _ = try writer.commit()
+        for page in 0..<Self.pageCount { #expect(read(t.path("p\(page % 50)/\(page).html")) == Self.version(0, page)) }
+        #expect(try build(t.output, [:]).removed == Self.pageCount)
+        #expect(Set(listing(t.output).keys) == [".roost-manifest"])
+    }
+}
