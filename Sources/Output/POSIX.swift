@@ -97,6 +97,3 @@ func makeDirectories(_ path: String) -> Int32 {
     return errno
 }
 
-func processIsAlive(_ pid: Int32) -> Bool {
-    pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)
-}

@@ -122,11 +122,10 @@ public final class SiteWriter: Sendable {
         let pidText = Array("\(pid)\n".utf8)
         _ = pidText.withUnsafeBytes { pwrite(lockFD, $0.baseAddress, $0.count, 0) }
 
-        // Leftovers of builds that were killed: staging folders whose pid is dead (or is ours).
-        // A folder whose pid was reused by an unrelated live process stays until that one exits.
+        // Leftovers of builds that were killed. We hold the lock, so no other build is writing:
+        // every staging folder is stale (a pid check would keep folders whose pid was reused).
         for name in directoryEntries(dirFD) ?? [] where name.hasPrefix(Self.stagingPrefix) {
-            let owner = Int32(name.dropFirst(Self.stagingPrefix.count))
-            if owner == nil || owner == pid || !processIsAlive(owner!) { removeTree(dirFD, name) }
+            removeTree(dirFD, name)
         }
         unlinkat(dirFD, Self.manifestTemp, 0)
 
