@@ -43,8 +43,8 @@ struct Renderer {
                     appendIndented(chunk, indent: indent, skipFirst: skipNextIndent, into: &out)
                 }
                 skipNextIndent = false
-            case .variable(let name, let escaped):
-                if let value = context.lookup(name) { try interpolate(value, escaped: escaped, into: &out) }
+            case .variable(let v):
+                if let value = context.lookup(v.name) { try interpolate(value, escaped: v.escaped, into: &out) }
                 skipNextIndent = false
             case .section(let s):
                 guard let value = context.lookup(s.name) else { break }
@@ -109,7 +109,8 @@ struct Renderer {
         guard depth < Renderer.maxDepth else { throw MustacheError.recursionTooDeep(name: ref.name, at: ref.location) }
         depth += 1
         defer { depth -= 1 }
-        try render(library.templates[slot].nodes, into: &out, indent: indent + ref.indent, overrides: overrides)
+        let inner = ref.indent.isEmpty ? indent : indent + ref.indent
+        try render(library.templates[slot].nodes, into: &out, indent: inner, overrides: overrides)
     }
 
     /// The library slot of a partial or parent; nil to render nothing.
