@@ -28,8 +28,10 @@ struct Parser {
                     throw MustacheError.unexpectedCloseTag(name: t.name, at: t.location)
                 }
                 let open = frame.token
-                guard open.name == t.name else {
-                    throw MustacheError.mismatchedCloseTag(open: open.name, closed: t.name, at: t.location)
+                guard open.name == t.name, open.isDynamic == t.isDynamic else {
+                    throw MustacheError.mismatchedCloseTag(
+                        open: (open.isDynamic ? "*" : "") + open.name, closed: (t.isDynamic ? "*" : "") + t.name,
+                        at: t.location)
                 }
                 switch open.kind {
                 case .section, .inverted:

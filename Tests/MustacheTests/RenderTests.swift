@@ -170,6 +170,19 @@ let samplePage = Page(title: "Home", tweets: [
         }
     }
 
+    @Test func dynamicParentsAndPartials() throws {
+        let library = try TemplateLibrary(templates: [
+            "page": "{{<*layout}}{{$body}}Hi {{name}}{{/body}}{{/*layout}}|{{>*card}}",
+            "wide": "[{{$body}}{{/body}}]",
+            "narrow": "({{$body}}{{/body}})",
+            "small": "<{{name}}>",
+        ])
+        #expect(try library.renderString("page", ["layout": "wide", "card": "small", "name": "Bo"] as MustacheValue)
+            == "[Hi Bo]|<Bo>")
+        #expect(try library.renderString("page", ["layout": "narrow", "card": "small", "name": "Bo"] as MustacheValue)
+            == "(Hi Bo)|<Bo>")
+    }
+
     @Test func missingFolderIsAnError() {
         #expect(throws: MustacheError.self) { try TemplateLibrary(directory: "/nonexistent/templates") }
     }
