@@ -15,19 +15,22 @@ struct Context {
     func lookup(_ name: Name) -> MustacheValue? {
         let parts = name.parts
         guard let first = parts.first else { return frames.last }
-        var i = frames.count - 1
-        var found: MustacheValue? = nil
+        var i = frames.count &- 1
         while i >= 0 {
-            if let v = frames[i].member(first) {
-                found = v
-                break
+            if case .object(let object) = frames[i], let value = object.value(forKey: first) {
+                return parts.count == 1 ? value : Context.resolve(value, parts)
             }
-            i -= 1
+            i &-= 1
         }
-        guard var value = found else { return nil }
+        return nil
+    }
+
+    /// The remaining parts of a dotted name, inside `value` only.
+    private static func resolve(_ value: MustacheValue, _ parts: [String]) -> MustacheValue? {
+        var value = value
         var k = 1
         while k < parts.count {
-            guard let next = value.member(parts[k]) else { return nil }
+            guard case .object(let object) = value, let next = object.value(forKey: parts[k]) else { return nil }
             value = next
             k += 1
         }

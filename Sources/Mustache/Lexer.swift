@@ -192,7 +192,7 @@ struct Lexer {
         token.end = end
         if token.kind != .comment {
             var name = Lexer.trim(source[j..<contentEnd])
-            if (token.kind == .partial || token.kind == .parent), name.first == UInt8(ascii: "*") {
+            if token.kind == .partial || token.kind == .parent || token.kind == .close, name.first == UInt8(ascii: "*") {
                 token.isDynamic = true
                 name = Lexer.trim(name.dropFirst())
             }

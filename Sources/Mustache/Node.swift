@@ -1,3 +1,6 @@
+// The compiled form of a template. Node payloads are immutable final classes,
+// so walking the tree costs one reference count per node, not one per field.
+
 /// A name as written in a tag, split at dots once at parse time. `.` has no parts.
 struct Name: Sendable {
     let text: String
@@ -11,54 +14,112 @@ struct Name: Sendable {
 
 /// Literal text as UTF-8, with the offsets where a template line starts
 /// (where a partial's indentation is inserted).
-struct TextChunk: Sendable {
-    var bytes: [UInt8]
-    var lineStarts: [Int]
+final class TextChunk: Sendable {
+    let bytes: [UInt8]
+    let lineStarts: [Int]
+
+    init(bytes: [UInt8], lineStarts: [Int] = []) {
+        self.bytes = bytes
+        self.lineStarts = lineStarts
+    }
 }
 
-struct SectionNode: Sendable {
+final class VariableNode: Sendable {
     let name: Name
-    var children: [Node]
+    let escaped: Bool
+
+    init(name: Name, escaped: Bool) {
+        self.name = name
+        self.escaped = escaped
+    }
+}
+
+/// `{{#name}}…{{/name}}` or `{{^name}}…{{/name}}`.
+final class SectionNode: Sendable {
+    let name: Name
+    let children: [Node]
     /// The unrendered section text and the delimiters in force, for lambdas.
     let rawText: String
     let delimiters: Delimiters
+
+    init(name: Name, children: [Node], rawText: String, delimiters: Delimiters) {
+        self.name = name
+        self.children = children
+        self.rawText = rawText
+        self.delimiters = delimiters
+    }
+
+    func with(children: [Node]) -> SectionNode {
+        SectionNode(name: name, children: children, rawText: rawText, delimiters: delimiters)
+    }
 }
 
 /// A `{{>partial}}` or the target of a `{{<parent}}`.
-struct PartialRef: Sendable {
+final class PartialRef: Sendable {
     let name: String
     let isDynamic: Bool
     /// Whitespace before a standalone tag; empty when not standalone.
-    var indent: [UInt8]
+    let indent: [UInt8]
     let location: SourceLocation
     /// Index of the template in its library, -1 when not linked.
-    var slot: Int = -1
+    let slot: Int
+
+    init(name: String, isDynamic: Bool, indent: [UInt8], location: SourceLocation, slot: Int = -1) {
+        self.name = name
+        self.isDynamic = isDynamic
+        self.indent = indent
+        self.location = location
+        self.slot = slot
+    }
+
+    func with(indent: [UInt8]? = nil, slot: Int? = nil) -> PartialRef {
+        PartialRef(name: name, isDynamic: isDynamic, indent: indent ?? self.indent, location: location,
+                   slot: slot ?? self.slot)
+    }
 }
 
 /// `{{$name}}…{{/name}}`.
-struct BlockNode: Sendable {
+final class BlockNode: Sendable {
     let name: String
     /// The block's indentation at this site (relative to an enclosing block).
-    var indent: [UInt8]
+    let indent: [UInt8]
     let isStandalone: Bool
     /// The content as written, rendered when not overridden.
-    var content: [Node]
+    let content: [Node]
     /// The content with its own indentation removed, rendered when it is an
     /// argument substituted into a parent's block.
-    var stripped: [Node]
+    let stripped: [Node]
+
+    init(name: String, indent: [UInt8], isStandalone: Bool, content: [Node], stripped: [Node]) {
+        self.name = name
+        self.indent = indent
+        self.isStandalone = isStandalone
+        self.content = content
+        self.stripped = stripped
+    }
+
+    func with(indent: [UInt8]? = nil, content: [Node]? = nil, stripped: [Node]? = nil) -> BlockNode {
+        BlockNode(name: name, indent: indent ?? self.indent, isStandalone: isStandalone,
+                  content: content ?? self.content, stripped: stripped ?? self.stripped)
+    }
 }
 
-struct ParentNode: Sendable {
-    var target: PartialRef
-    var overrides: [String: BlockNode]
+/// `{{<name}}` with its block arguments.
+final class ParentNode: Sendable {
+    let target: PartialRef
+    let overrides: [String: BlockNode]
+
+    init(target: PartialRef, overrides: [String: BlockNode]) {
+        self.target = target
+        self.overrides = overrides
+    }
 }
 
-/// The compiled form of a template.
 enum Node: Sendable {
     case text(TextChunk)
     /// Only while parsing: a template line starts here (merged into `.text`).
     case lineStart
-    case variable(Name, escaped: Bool)
+    case variable(VariableNode)
     case section(SectionNode)
     case inverted(SectionNode)
     case partial(PartialRef)

@@ -17,9 +17,9 @@ struct Parser {
 
         for (index, t) in tokens.enumerated() {
             switch t.kind {
-            case .text: append(.text(TextChunk(bytes: t.bytes, lineStarts: [])))
+            case .text: append(.text(TextChunk(bytes: t.bytes)))
             case .lineStart: append(.lineStart)
-            case .variable(let escaped): append(.variable(Name(t.name), escaped: escaped))
+            case .variable(let escaped): append(.variable(VariableNode(name: Name(t.name), escaped: escaped)))
             case .comment, .setDelimiters: break
             case .partial: append(.partial(reference(t)))
             case .section, .inverted, .block, .parent: stack.append(Frame(token: t, index: index))
@@ -28,8 +28,10 @@ struct Parser {
                     throw MustacheError.unexpectedCloseTag(name: t.name, at: t.location)
                 }
                 let open = frame.token
-                guard open.name == t.name else {
-                    throw MustacheError.mismatchedCloseTag(open: open.name, closed: t.name, at: t.location)
+                guard open.name == t.name, open.isDynamic == t.isDynamic else {
+                    throw MustacheError.mismatchedCloseTag(
+                        open: (open.isDynamic ? "*" : "") + open.name, closed: (t.isDynamic ? "*" : "") + t.name,
+                        at: t.location)
                 }
                 switch open.kind {
                 case .section, .inverted:
@@ -93,25 +95,19 @@ struct Parser {
                 out.append(node)
                 atLineStart = true
                 continue
-            case .text(var chunk) where atLineStart:
-                chunk.bytes = dropPrefix(chunk.bytes, indent)
-                out.append(.text(chunk))
-            case .section(var s):
-                s.children = strip(s.children, indent)
-                out.append(.section(s))
-            case .inverted(var s):
-                s.children = strip(s.children, indent)
-                out.append(.inverted(s))
-            case .partial(var p):
-                p.indent = dropPrefix(p.indent, indent)
-                out.append(.partial(p))
-            case .parent(var p):
-                p.target.indent = dropPrefix(p.target.indent, indent)
-                out.append(.parent(p))
-            case .block(var b):
-                b.indent = dropPrefix(b.indent, indent)
-                b.content = strip(b.content, indent)
-                out.append(.block(b))
+            case .text(let chunk) where atLineStart:
+                out.append(.text(TextChunk(bytes: dropPrefix(chunk.bytes, indent))))
+            case .section(let s):
+                out.append(.section(s.with(children: strip(s.children, indent))))
+            case .inverted(let s):
+                out.append(.inverted(s.with(children: strip(s.children, indent))))
+            case .partial(let p):
+                out.append(.partial(p.with(indent: dropPrefix(p.indent, indent))))
+            case .parent(let p):
+                let target = p.target.with(indent: dropPrefix(p.target.indent, indent))
+                out.append(.parent(ParentNode(target: target, overrides: p.overrides)))
+            case .block(let b):
+                out.append(.block(b.with(indent: dropPrefix(b.indent, indent), content: strip(b.content, indent))))
             default:
                 out.append(node)
             }
@@ -124,41 +120,38 @@ struct Parser {
     static func finalize(_ nodes: [Node]) -> [Node] {
         var out: [Node] = []
         out.reserveCapacity(nodes.count)
-        var chunk: TextChunk? = nil
+        var bytes: [UInt8] = []
+        var lineStarts: [Int] = []
+        var pending = false
         func flush() {
-            if let c = chunk { out.append(.text(c)) }
-            chunk = nil
+            if pending { out.append(.text(TextChunk(bytes: bytes, lineStarts: lineStarts))) }
+            bytes = []
+            lineStarts = []
+            pending = false
+        }
+        func finalizeBlock(_ b: BlockNode) -> BlockNode {
+            b.with(content: finalize(b.content), stripped: finalize(b.stripped))
         }
         for node in nodes {
             switch node {
             case .lineStart:
-                if chunk == nil { chunk = TextChunk(bytes: [], lineStarts: []) }
-                chunk!.lineStarts.append(chunk!.bytes.count)
+                lineStarts.append(bytes.count)
+                pending = true
             case .text(let t):
-                if chunk == nil { chunk = TextChunk(bytes: [], lineStarts: []) }
-                chunk!.bytes += t.bytes
-            case .section(var s):
+                bytes += t.bytes
+                pending = true
+            case .section(let s):
                 flush()
-                s.children = finalize(s.children)
-                out.append(.section(s))
-            case .inverted(var s):
+                out.append(.section(s.with(children: finalize(s.children))))
+            case .inverted(let s):
                 flush()
-                s.children = finalize(s.children)
-                out.append(.inverted(s))
-            case .block(var b):
+                out.append(.inverted(s.with(children: finalize(s.children))))
+            case .block(let b):
                 flush()
-                b.content = finalize(b.content)
-                b.stripped = finalize(b.stripped)
-                out.append(.block(b))
-            case .parent(var p):
+                out.append(.block(finalizeBlock(b)))
+            case .parent(let p):
                 flush()
-                p.overrides = p.overrides.mapValues { b in
-                    var b = b
-                    b.content = finalize(b.content)
-                    b.stripped = finalize(b.stripped)
-                    return b
-                }
-                out.append(.parent(p))
+                out.append(.parent(ParentNode(target: p.target, overrides: p.overrides.mapValues(finalizeBlock))))
             default:
                 flush()
                 out.append(node)

@@ -20,6 +20,9 @@ struct Renderer {
     let library: LibraryStorage
     var context: Context
     var depth = 0
+    /// Set when an argument is substituted at an inline block site: its first
+    /// line continues the site's line, so gets no indentation.
+    var skipNextIndent = false
     static let maxDepth = 200
 
     init(library: LibraryStorage, context: MustacheValue) {
@@ -29,19 +32,20 @@ struct Renderer {
 
     mutating func render(
         _ nodes: [Node], into out: inout [UInt8], indent: [UInt8],
-        overrides: [String: BlockNode], skipFirstLineStart: Bool = false
+        overrides: [String: BlockNode]
     ) throws {
-        var first = skipFirstLineStart
         for node in nodes {
             switch node {
             case .text(let chunk):
                 if indent.isEmpty || chunk.lineStarts.isEmpty {
                     out.append(contentsOf: chunk.bytes)
                 } else {
-                    appendIndented(chunk, indent: indent, skipFirst: first, into: &out)
+                    appendIndented(chunk, indent: indent, skipFirst: skipNextIndent, into: &out)
                 }
-            case .variable(let name, let escaped):
-                if let value = context.lookup(name) { try interpolate(value, escaped: escaped, into: &out) }
+                skipNextIndent = false
+            case .variable(let v):
+                if let value = context.lookup(v.name) { try interpolate(value, escaped: v.escaped, into: &out) }
+                skipNextIndent = false
             case .section(let s):
                 guard let value = context.lookup(s.name) else { break }
                 switch value {
@@ -77,16 +81,15 @@ struct Renderer {
                 try include(slot, parent.target, into: &out, indent: indent, overrides: merged)
             case .block(let block):
                 if let argument = overrides[block.name] {
-                    try render(
-                        argument.stripped, into: &out, indent: indent + block.indent, overrides: overrides,
-                        skipFirstLineStart: !block.isStandalone)
+                    skipNextIndent = !block.isStandalone
+                    try render(argument.stripped, into: &out, indent: indent + block.indent, overrides: overrides)
+                    skipNextIndent = false
                 } else {
                     try render(block.content, into: &out, indent: indent, overrides: overrides)
                 }
             case .lineStart:
                 break
             }
-            first = false
         }
     }
 
@@ -106,7 +109,8 @@ struct Renderer {
         guard depth < Renderer.maxDepth else { throw MustacheError.recursionTooDeep(name: ref.name, at: ref.location) }
         depth += 1
         defer { depth -= 1 }
-        try render(library.templates[slot].nodes, into: &out, indent: indent + ref.indent, overrides: overrides)
+        let inner = ref.indent.isEmpty ? indent : indent + ref.indent
+        try render(library.templates[slot].nodes, into: &out, indent: inner, overrides: overrides)
     }
 
     /// The library slot of a partial or parent; nil to render nothing.

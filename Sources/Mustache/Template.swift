@@ -42,37 +42,31 @@ public struct Template: Sendable {
 /// Points static partial and parent tags at library slots.
 enum Linker {
     static func link(_ nodes: [Node], index: [String: Int], missing: TemplateLibrary.MissingPartials) throws -> [Node] {
-        func slot(_ ref: inout PartialRef, isParent: Bool) throws {
-            if ref.isDynamic { return }
-            if let i = index[ref.name] {
-                ref.slot = i
-            } else if missing == .fail {
+        func slot(_ ref: PartialRef, isParent: Bool) throws -> PartialRef {
+            if ref.isDynamic { return ref }
+            if let i = index[ref.name] { return ref.with(slot: i) }
+            if missing == .fail {
                 throw isParent
                     ? MustacheError.unknownParent(name: ref.name, at: ref.location)
                     : MustacheError.unknownPartial(name: ref.name, at: ref.location)
             }
+            return ref
         }
         func linkBlock(_ b: BlockNode) throws -> BlockNode {
-            var b = b
-            b.content = try link(b.content, index: index, missing: missing)
-            b.stripped = try link(b.stripped, index: index, missing: missing)
-            return b
+            b.with(content: try link(b.content, index: index, missing: missing),
+                   stripped: try link(b.stripped, index: index, missing: missing))
         }
         return try nodes.map { node in
             switch node {
-            case .section(var s):
-                s.children = try link(s.children, index: index, missing: missing)
-                return .section(s)
-            case .inverted(var s):
-                s.children = try link(s.children, index: index, missing: missing)
-                return .inverted(s)
-            case .partial(var p):
-                try slot(&p, isParent: false)
-                return .partial(p)
-            case .parent(var p):
-                try slot(&p.target, isParent: true)
-                p.overrides = try p.overrides.mapValues(linkBlock)
-                return .parent(p)
+            case .section(let s):
+                return .section(s.with(children: try link(s.children, index: index, missing: missing)))
+            case .inverted(let s):
+                return .inverted(s.with(children: try link(s.children, index: index, missing: missing)))
+            case .partial(let p):
+                return .partial(try slot(p, isParent: false))
+            case .parent(let p):
+                return .parent(ParentNode(target: try slot(p.target, isParent: true),
+                                          overrides: try p.overrides.mapValues(linkBlock)))
             case .block(let b):
                 return .block(try linkBlock(b))
             default:

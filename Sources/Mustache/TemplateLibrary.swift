@@ -1,6 +1,25 @@
 import Foundation
 
 /// A set of named templates that refer to each other as partials and parents.
+///
+///     struct Tweet: MustacheObject {
+///         let text: String
+///         let likes: Int
+///         func value(forKey key: String) -> MustacheValue? {
+///             switch key {
+///             case "text": .string(text)
+///             case "likes": .int(likes)
+///             default: nil
+///             }
+///         }
+///     }
+///     let library = try TemplateLibrary(directory: "templates")  // templates/partials/card.mustache → "partials/card"
+///     var page: [UInt8] = []
+///     try library.render("page", ["title": "Home", "tweets": tweets.mustacheValue] as MustacheValue, into: &page)
+///
+/// Templates are compiled once when the library loads; static partial and
+/// parent names are checked then. Rendering appends UTF-8 bytes and is safe
+/// from many threads at once.
 public struct TemplateLibrary: Sendable {
     /// What a partial or parent that names no template does.
     public enum MissingPartials: Sendable {

@@ -1,0 +1,68 @@
+import Mustache
+import Testing
+
+@Suite struct ErrorTests {
+    func loadError(_ source: String, partials: [String: String] = [:]) -> String {
+        var templates = partials
+        templates["page"] = source
+        do {
+            _ = try TemplateLibrary(templates: templates)
+            return "no error"
+        } catch {
+            return String(describing: error)
+        }
+    }
+
+    @Test func unclosedSection() {
+        #expect(loadError("a\n  {{#tweets}}\n{{text}}\n") == "page:2:3: unclosed section 'tweets'")
+    }
+
+    @Test func mismatchedCloseTagNamesTheOpenSection() {
+        #expect(loadError("{{#a}}\n{{#b}}x{{/a}}") == "page:2:8: mismatched close tag 'a': section 'b' is open")
+    }
+
+    @Test func closeTagWithoutSection() {
+        #expect(loadError("x {{/a}}") == "page:1:3: close tag 'a' without an open section")
+    }
+
+    @Test func unclosedTag() {
+        #expect(loadError("ok\nhello {{name\n") == "page:2:7: unclosed tag")
+        #expect(loadError("{{{name}}") == "page:1:1: unclosed tag")
+    }
+
+    @Test func badDelimiters() {
+        #expect(loadError("one\n {{=<% =}}") == "page:2:2: bad delimiter setting '<%'")
+        #expect(loadError("{{=a= b=}}") == "page:1:1: bad delimiter setting 'a= b'")
+    }
+
+    @Test func unknownPartialAndParentFailAtLoad() {
+        #expect(loadError("line\n\t{{> partials/nope}}") == "page:2:2: unknown partial 'partials/nope'")
+        #expect(loadError("{{<layout}}{{/layout}}") == "page:1:1: unknown parent 'layout'")
+        #expect(throws: MustacheError.self) { try Template(source: "{{>x}}") }
+    }
+
+    @Test func unknownDynamicNameFailsAtRender() throws {
+        let library = try TemplateLibrary(templates: ["page": "x\n {{>*which}}"])
+        #expect(throws: MustacheError.dynamicNameNotFound(
+            name: "which", at: SourceLocation(file: "page", line: 2, column: 2))) {
+            try library.render("page", ["which": "nothing"] as MustacheValue)
+        }
+        #expect(throws: MustacheError.self) { try library.render("page", MustacheValue.null) }
+        let lenient = try TemplateLibrary(templates: ["page": "[{{>*which}}{{>nope}}]"], missingPartials: .renderEmpty)
+        #expect(try lenient.renderString("page", ["which": "nothing"] as MustacheValue) == "[]")
+    }
+
+    @Test func unknownTemplate() throws {
+        let library = try TemplateLibrary(templates: [:])
+        #expect(throws: MustacheError.unknownTemplate(name: "page")) { try library.render("page", MustacheValue.null) }
+    }
+
+    @Test func columnsCountCharactersNotBytes() {
+        #expect(loadError("héllo {{#x}}") == "page:1:7: unclosed section 'x'")
+    }
+
+    @Test func runawayRecursionIsAnError() throws {
+        let library = try TemplateLibrary(templates: ["page": "{{>page}}"])
+        #expect(throws: MustacheError.self) { try library.render("page", MustacheValue.null) }
+    }
+}
