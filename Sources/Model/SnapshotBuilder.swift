@@ -4,34 +4,31 @@ import Store
 extension Snapshot {
     /// Reads the documents of SPEC 2.3 and derives everything; documents of other
     /// collections are ignored. Never fails: problems become `diagnostics`, and a
-    /// document with an error is left out.
+    /// document with an error is left out. The result does not depend on the documents' order.
     public init(documents: [Document]) {
-        var userDocs: [Document] = [], tweetDocs: [Document] = []
-        var likeDocs: [Document] = [], favoriteDocs: [Document] = []
-        for document in documents {
-            let s = document.path.segments
-            switch (s.count, s[0], s.count == 4 ? s[2] : "") {
-            case (2, "users", _): userDocs.append(document)
-            case (2, "tweets", _): tweetDocs.append(document)
-            case (4, "users", "user-likes"): likeDocs.append(document)
-            case (4, "favorites", "favorites"): favoriteDocs.append(document)
-            default: break
+        // Decoding is per document and parses captions for hashtags: all cores.
+        self.init(decoded: documents.parallelMap(DecodedDocument.init))
+    }
+
+    /// Derives everything from decoded documents, in any order.
+    public init(decoded: [DecodedDocument]) {
+        var diagnostics: [Diagnostic] = []
+        var decodedUsers: [User] = [], decodedTweets: [Tweet] = []
+        var decodedLikes: [Like] = [], decodedFavorites: [FavoritePlace] = []
+        for document in decoded {
+            diagnostics += document.diagnostics
+            switch document.entity {
+            case .user(let user)?: decodedUsers.append(user)
+            case .tweet(let tweet)?: decodedTweets.append(tweet)
+            case .like(let like)?: decodedLikes.append(like)
+            case .favorite(let place)?: decodedFavorites.append(place)
+            case nil: break
             }
         }
-        var diagnostics: [Diagnostic] = []
-
-        // Decode each kind of document (tweets on all cores: their captions are parsed for hashtags).
-        let decodedUsers = userDocs.map(Self.decodeUser)
-        let decodedTweets = tweetDocs.parallelMap(Self.decodeTweet)
-        let decodedLikes = likeDocs.map(Self.decodeLike)
-        let decodedFavorites = favoriteDocs.map(Self.decodeFavorite)
-        for d in decodedUsers { diagnostics += d.1 }
-        for d in decodedTweets { diagnostics += d.1 }
-        for d in decodedLikes { diagnostics += d.1 }
-        for d in decodedFavorites { diagnostics += d.1 }
+        decodedLikes.sort { $0.uid != $1.uid ? codePointOrder($0.uid, $1.uid) : codePointOrder($0.tweetID, $1.tweetID) }
 
         // Users, their handles and look-ups.
-        var users = decodedUsers.compactMap(\.0).sorted { codePointOrder($0.uid, $1.uid) }
+        var users = decodedUsers.sorted { codePointOrder($0.uid, $1.uid) }
         diagnostics += Self.assignHandles(&users)
         var userByUID: [String: Int] = [:], userByHandle: [String: Int] = [:]
         var userByUsername: [String: Int] = [:], foldedCount: [String: Int] = [:]
@@ -47,7 +44,7 @@ extension Snapshot {
         }
 
         // Tweets in feed order.
-        let tweets = decodedTweets.compactMap(\.0).sorted(by: Self.feedOrder)
+        let tweets = decodedTweets.sorted(by: Self.feedOrder)
         var tweetByID: [String: Int] = [:]
         tweetByID.reserveCapacity(tweets.count)
         for (i, tweet) in tweets.enumerated() { tweetByID[tweet.id] = i }
@@ -79,7 +76,7 @@ extension Snapshot {
         // Likes: only those of existing users for existing tweets count (SPEC 4).
         var likes: [Like] = []
         var likedByUser = [[(tweet: Int, time: Timestamp)]](repeating: [], count: users.count)
-        for like in decodedLikes.compactMap(\.0) {
+        for like in decodedLikes {
             let path = "users/\(like.uid)/user-likes/\(like.tweetID)"
             guard let user = userByUID[like.uid] else {
                 diagnostics.append(Diagnostic(.likeByMissingUser, path: path, "liker users/\(like.uid) does not exist"))
@@ -114,7 +111,7 @@ extension Snapshot {
 
         // Favorites, by name then ID.
         var favoritesOfMissing: Set<String> = []
-        for place in decodedFavorites.compactMap(\.0) {
+        for place in decodedFavorites {
             guard let user = userByUID[place.uid] else {
                 favoritesOfMissing.insert(place.uid)
                 continue

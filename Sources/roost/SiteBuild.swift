@@ -21,13 +21,18 @@ struct SiteBuild {
     func run() throws -> Int32 {
         let clock = ContinuousClock()
         let start = clock.now
-        let (_, snapshot) = try StoreLoader.load(options.store)
+        var phases = PhaseTimer()
+        let store = try DocumentStore.read(at: options.store)
+        phases.end("read store")
+        let snapshot = Snapshot(documents: store.documents)
+        phases.end("snapshot")
         guard report(snapshot.diagnostics) else { return ExitStatus.failure }
 
         let templates = try TemplateLibrary(directory: options.templates)
         let renderer = try SiteRenderer(snapshot: snapshot, config: options.config, templates: templates,
                                         templateFolder: options.templates)
         let assets = try StaticAssets(folder: options.templates + "/static")
+        phases.end("captions and cards")
 
         let writer = try SiteWriter(outputDirectory: options.output)
         let pages = renderer.plan.pages
@@ -42,8 +47,11 @@ struct SiteBuild {
             progress.finish()
             throw error
         }
+        phases.end("render and stage")
         let summary = try writer.commit()
+        phases.end("commit")
         progress.finish()
+        phases.report()
         if !options.quiet {
             let seconds = (clock.now - start) / .seconds(1)
             Console.out("\(options.output): \(pages.count) pages and \(assets.files.count) static files; "

@@ -1,0 +1,37 @@
+import Store
+
+/// One document read by the schema of SPEC 2.3, before anything is derived: the part of
+/// building a snapshot that depends on that document alone. A live preview keeps these
+/// and decodes again only the documents that changed.
+public struct DecodedDocument: Sendable {
+    enum Entity: Sendable {
+        case user(User)
+        case tweet(Tweet)
+        case like(Like)
+        case favorite(FavoritePlace)
+    }
+
+    /// nil for documents of other collections and documents with errors.
+    let entity: Entity?
+    let diagnostics: [Diagnostic]
+
+    public init(_ document: Document) {
+        let s = document.path.segments
+        switch (s.count, s[0], s.count == 4 ? s[2] : "") {
+        case (2, "users", _):
+            let (user, diagnostics) = Snapshot.decodeUser(document)
+            (entity, self.diagnostics) = (user.map(Entity.user), diagnostics)
+        case (2, "tweets", _):
+            let (tweet, diagnostics) = Snapshot.decodeTweet(document)
+            (entity, self.diagnostics) = (tweet.map(Entity.tweet), diagnostics)
+        case (4, "users", "user-likes"):
+            let (like, diagnostics) = Snapshot.decodeLike(document)
+            (entity, self.diagnostics) = (like.map(Entity.like), diagnostics)
+        case (4, "favorites", "favorites"):
+            let (place, diagnostics) = Snapshot.decodeFavorite(document)
+            (entity, self.diagnostics) = (place.map(Entity.favorite), diagnostics)
+        default:
+            (entity, diagnostics) = (nil, [])
+        }
+    }
+}
