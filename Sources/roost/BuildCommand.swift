@@ -35,7 +35,7 @@ enum BuildCommand: Command {
             throw UsageError("unexpected argument '\(arguments.positionals[0])'")
         }
         let options = BuildOptions(
-            store: arguments.value("store", default: StoreLoader.defaultStore),
+            store: arguments.value("store", default: "content"),
             templates: arguments.value("templates", default: "templates"),
             output: arguments.value("output", default: "public"),
             config: SiteConfig(baseURL: arguments.value("base-url", default: "/"),

@@ -30,8 +30,15 @@ enum CheckCommand: Command {
         guard arguments.positionals.isEmpty else {
             throw UsageError("unexpected argument '\(arguments.positionals[0])'")
         }
-        let path = arguments.value("store", default: StoreLoader.defaultStore)
-        let (store, snapshot) = try StoreLoader.load(path)
+        let path = arguments.value("store", default: "content")
+        var phases = PhaseTimer()
+        let store = try DocumentStore.read(at: path)
+        phases.end("read store")
+        let decoded = store.documents.parallelMap(DecodedDocument.init)
+        phases.end("decode documents")
+        let snapshot = Snapshot(decoded: decoded)
+        phases.end("derive")
+        defer { phases.report() }
         let report = CheckReport(storePath: path, store: store, snapshot: snapshot)
         Console.out(arguments.flag("json") ? report.json : report.text)
         let failing = report.count(.error) + (arguments.flag("strict") ? report.count(.warning) : 0)
