@@ -28,6 +28,24 @@ public enum PreviewError: Error, Equatable, CustomStringConvertible, LocalizedEr
 
 /// The `roost serve` HTTP server: serves a `SiteSource` on `host:port`, adds live reload to HTML
 /// responses, and shows a build-error overlay while `setError` holds a message.
+///
+///     let server = PreviewServer(source: FolderSource(root: output), port: 8000)
+///     try server.start()                      // PreviewError.portInUse when taken
+///     let watcher = try FileWatcher(roots: [store, templates]) { changes in
+///         // rebuild …, then:
+///         server.setError(nil)                // or server.setError("content/x.json:3:7: …")
+///         server.publish(changedPaths: ["u/mina/index.html", "style.css"])  // or ["*"]
+///     }
+///
+/// Requests: GET and HEAD only (405 otherwise). `/dir/` serves `dir/index.html`, `/dir` redirects (301)
+/// to `/dir/`; a missing file gets the site's `404.html` with status 404. Paths are percent-decoded and
+/// anything that could leave the site (`..`, `//`, backslashes, NUL, dot-files, bad escapes) is a 404.
+/// Every response has `Cache-Control: no-cache` and an `ETag` (`If-None-Match` gives 304).
+/// The server adds `/__roost/live.js`, `/__roost/overlay.css` and `/__roost/events` (server-sent events:
+/// `change` with a JSON array of paths, `error` with a JSON string); HTML responses (never the files)
+/// get `<script src="/__roost/live.js"></script>` before `</body>`, which the site's CSP allows
+/// (`script-src 'self'`). Each connection has its own thread (an event stream blocks its thread);
+/// note that browsers open at most 6 HTTP/1.1 connections per host, so very many open tabs queue up.
 public final class PreviewServer: Sendable {
     /// One served request, for logging.
     public struct LogEntry: Sendable {
