@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 @testable import Preview
 
@@ -369,5 +370,22 @@ struct DiskSite {
                     "/a%00", "/.git/config", "/u/.hidden", "/%", "/%4", "/%g0", "/%ff", "/a%0d%0aX: y", "/./a"] {
             #expect(SitePath.resolve(raw) == nil, "\(raw)")
         }
+    }
+}
+
+@Suite struct ServerSourceTests {
+    @Test func sourceCanBeSwappedAndRequestsAreLogged() throws {
+        let entries = Mutex<[PreviewServer.LogEntry]>([])
+        let server = PreviewServer(
+            source: MemorySource(strings: ["index.html": "<body>one</body>"]), port: 0,
+            log: { entry in entries.withLock { $0.append(entry) } })
+        try server.start()
+        defer { server.stop() }
+        #expect(try request(server.port, "/").text.contains("one"))
+        server.source = MemorySource(strings: ["index.html": "<body>two</body>"])
+        #expect(try request(server.port, "/").text.contains("two"))
+        _ = try request(server.port, "/missing?q=1")
+        let logged = entries.withLock { $0.map { "\($0.method) \($0.path) \($0.status)" } }
+        #expect(logged == ["GET / 200", "GET / 200", "GET /missing 404"])
     }
 }
