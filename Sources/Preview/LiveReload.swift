@@ -1,0 +1,292 @@
+import Foundation
+
+/// The files the preview server adds to a site (under `/__roost/`) and the markup it injects into HTML responses.
+/// Nothing here is ever written by `build`.
+enum LiveReload {
+    static let scriptPath = "/__roost/live.js"
+    static let stylesheetPath = "/__roost/overlay.css"
+    static let eventsPath = "/__roost/events"
+    static let overlayID = "roost-error-overlay"
+
+    static let scriptTag = "<script src=\"\(scriptPath)\"></script>"
+
+    static let script = """
+        // Live reload for `roost serve`. Served by the preview server only; never part of a built site.
+        (function () {
+          "use strict";
+          if (!window.EventSource) return;
+          var source = new EventSource("\(eventsPath)");
+
+          // "u/mina/index.html", "/u/mina/", "/u/mina", "u/mina/index.html" all name the page "u/mina/".
+          function pageKey(path) {
+            try { path = decodeURIComponent(path); } catch (e) {}
+            path = path.replace(/^\\/+/, "").replace(/(^|\\/)index\\.html$/, "$1");
+            var last = path.substring(path.lastIndexOf("/") + 1);
+            if (last !== "" && last.indexOf(".") < 0) path += "/";
+            return path;
+          }
+          function isPage(key) { return key === "" || /\\/$/.test(key) || /\\.html?$/i.test(key); }
+
+          var here = pageKey(location.pathname);
+          function concernsThisPage(paths) {
+            for (var i = 0; i < paths.length; i++) {
+              var path = String(paths[i]);
+              if (path === "*") return true;
+              var key = pageKey(path);
+              if (key === here) return true;
+              // A stylesheet, a script or an image may be used by this page.
+              if (!isPage(key)) return true;
+            }
+            return false;
+          }
+
+          source.addEventListener("change", function (event) {
+            var paths;
+            try { paths = JSON.parse(event.data); } catch (e) { paths = ["*"]; }
+            if (!Array.isArray(paths)) paths = [paths];
+            if (concernsThisPage(paths)) location.reload();
+          });
+
+          function showError(text) {
+            if (!document.querySelector('link[href="\(stylesheetPath)"]')) {
+              var link = document.createElement("link");
+              link.rel = "stylesheet";
+              link.href = "\(stylesheetPath)";
+              (document.head || document.documentElement).appendChild(link);
+            }
+            var box = document.getElementById("\(overlayID)");
+            if (!box) {
+              box = document.createElement("div");
+              box.id = "\(overlayID)";
+              box.setAttribute("role", "alert");
+              var title = document.createElement("strong");
+              title.textContent = "Build error";
+              box.appendChild(title);
+              box.appendChild(document.createElement("pre"));
+              document.body.appendChild(box);
+            }
+            box.querySelector("pre").textContent = text;
+          }
+
+          // Roost's "error" events carry data; the EventSource's own connection errors do not.
+          source.addEventListener("error", function (event) {
+            if (typeof event.data !== "string") return;
+            var text;
+            try { text = JSON.parse(event.data); } catch (e) { text = event.data; }
+            showError(String(text));
+          });
+        })();
+
+        """
+
+    static let stylesheet = """
+        /* The build-error overlay of `roost serve`. */
+        #\(overlayID) {
+          position: fixed;
+          left: 1rem;
+          right: 1rem;
+          bottom: 1rem;
+          z-index: 2147483647;
+          max-height: 60vh;
+          overflow: auto;
+          box-sizing: border-box;
+          padding: 1rem 1.25rem;
+          border: 2px solid #c62828;
+          border-radius: 8px;
+          background: #fff5f5;
+          color: #3b0a0a;
+          box-shadow: 0 8px 24px rgba(0, 0, 0, 0.25);
+          font: 13px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+          text-align: left;
+        }
+        #\(overlayID) strong {
+          display: block;
+          margin-bottom: 0.5rem;
+          color: #c62828;
+          font: 600 15px/1.3 system-ui, -apple-system, "Segoe UI", sans-serif;
+        }
+        #\(overlayID) pre {
+          margin: 0;
+          white-space: pre-wrap;
+          overflow-wrap: anywhere;
+          font: inherit;
+        }
+        @media (prefers-color-scheme: dark) {
+          #\(overlayID) { background: #2a1010; color: #ffdede; border-color: #ef5350; }
+          #\(overlayID) strong { color: #ef9a9a; }
+        }
+
+        """
+
+    /// The overlay markup for an error message (HTML-escaped).
+    static func overlay(_ message: String) -> String {
+        "<link rel=\"stylesheet\" href=\"\(stylesheetPath)\">"
+            + "<div id=\"\(overlayID)\" role=\"alert\"><strong>Build error</strong><pre>\(escapeHTML(message))</pre></div>"
+    }
+
+    /// `html` with the live-reload script (and the overlay, when there is an error) inserted before
+    /// the last `</body>` (ASCII case-insensitive), or appended when there is none.
+    static func inject(into html: [UInt8], error: String?) -> [UInt8] {
+        var addition = ""
+        if let error { addition += overlay(error) }
+        addition += scriptTag
+        let insert = Array(addition.utf8)
+        guard let at = lastBodyClose(in: html) else { return html + insert }
+        var out = [UInt8]()
+        out.reserveCapacity(html.count + insert.count)
+        out.append(contentsOf: html[..<at])
+        out.append(contentsOf: insert)
+        out.append(contentsOf: html[at...])
+        return out
+    }
+
+    private static func lastBodyClose(in html: [UInt8]) -> Int? {
+        let needle = Array("</body".utf8)
+        guard html.count >= needle.count else { return nil }
+        var i = html.count - needle.count
+        while i >= 0 {
+            var match = true
+            for j in 0..<needle.count {
+                var byte = html[i + j]
+                if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { byte += 32 }
+                if byte != needle[j] { match = false; break }
+            }
+            if match {
+                let next = i + needle.count
+                if next == html.count || html[next] == UInt8(ascii: ">") || html[next] == 0x20
+                    || html[next] == 0x09 || html[next] == 0x0A || html[next] == 0x0D {
+                    return i
+                }
+            }
+            i -= 1
+        }
+        return nil
+    }
+
+    static func escapeHTML(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// A JSON string literal (for SSE `data:` lines: never contains a raw newline).
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{2028}": out += "\\u2028"
+            case "\u{2029}": out += "\\u2029"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    static func jsonArray(_ items: [String]) -> String {
+        "[" + items.map(jsonString).joined(separator: ",") + "]"
+    }
+
+    /// One server-sent event.
+    static func event(_ name: String, data: String) -> [UInt8] {
+        Array("event: \(name)\ndata: \(data)\n\n".utf8)
+    }
+}
+
+/// The open `/__roost/events` streams and what is waiting to be sent on each.
+final class EventHub: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var pending: [Int: [UInt8]] = [:]
+    private var nextID = 0
+    private var closed = false
+    let keepAliveInterval: TimeInterval
+
+    init(keepAliveInterval: TimeInterval) {
+        self.keepAliveInterval = keepAliveInterval
+    }
+
+    /// Registers a stream; `initial` is sent first.
+    func connect(initial: [UInt8]) -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        nextID += 1
+        pending[nextID] = initial
+        return nextID
+    }
+
+    func disconnect(_ id: Int) {
+        condition.lock()
+        pending[id] = nil
+        condition.unlock()
+    }
+
+    var count: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return pending.count
+    }
+
+    func broadcast(_ bytes: [UInt8]) {
+        condition.lock()
+        for id in pending.keys { pending[id]!.append(contentsOf: bytes) }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Opens the hub (again) after `close()`.
+    func open() {
+        condition.lock()
+        closed = false
+        condition.unlock()
+    }
+
+    /// Ends every stream: blocked `next` calls return nil.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next bytes for a stream, at most `max`: blocks until something is published, or sends a
+    /// keep-alive comment after `keepAliveInterval`. Nil when the hub is closed (end of the stream).
+    func next(for id: Int, max: Int) -> [UInt8]? {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date(timeIntervalSinceNow: keepAliveInterval)
+        while !closed, pending[id]?.isEmpty ?? false {
+            if !condition.wait(until: deadline) {
+                if !closed, pending[id] != nil { pending[id]! += Array(": keep-alive\n\n".utf8) }
+                break
+            }
+        }
+        guard !closed, var bytes = pending[id] else { return nil }
+        if bytes.count > max {
+            pending[id] = Array(bytes[max...])
+            bytes.removeSubrange(max...)
+        } else {
+            pending[id] = []
+        }
+        return bytes
+    }
+}

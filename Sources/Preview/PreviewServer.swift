@@ -1,0 +1,269 @@
+import Foundation
+import Synchronization
+
+public enum PreviewError: Error, Equatable, CustomStringConvertible, LocalizedError {
+    case portInUse(host: String, port: UInt16)
+    case cannotListen(host: String, port: UInt16, reason: String)
+    case alreadyStarted
+
+    public var description: String {
+        switch self {
+        case .portInUse(let host, let port):
+            return "\(Self.address(host, port)) is already in use; choose another with --port"
+        case .cannotListen(let host, let port, let reason):
+            return host.isEmpty
+                ? "cannot serve on port \(port): \(reason)"
+                : "cannot serve on \(Self.address(host, port)): \(reason)"
+        case .alreadyStarted:
+            return "the preview server is already running"
+        }
+    }
+
+    public var errorDescription: String? { description }
+
+    static func address(_ host: String, _ port: UInt16) -> String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+}
+
+/// The `roost serve` HTTP server: serves a `SiteSource` on `host:port`, adds live reload to HTML
+/// responses, and shows a build-error overlay while `setError` holds a message.
+///
+///     let server = PreviewServer(source: FolderSource(root: output), port: 8000)
+///     try server.start()                      // PreviewError.portInUse when taken
+///     let watcher = try FileWatcher(roots: [store, templates]) { changes in
+///         // rebuild …, then:
+///         server.setError(nil)                // or server.setError("content/x.json:3:7: …")
+///         server.publish(changedPaths: ["u/mina/index.html", "style.css"])  // or ["*"]
+///     }
+///
+/// Requests: GET and HEAD only (405 otherwise). `/dir/` serves `dir/index.html`, `/dir` redirects (301)
+/// to `/dir/`; a missing file gets the site's `404.html` with status 404. Paths are percent-decoded and
+/// anything that could leave the site (`..`, `//`, backslashes, NUL, dot-files, bad escapes) is a 404.
+/// Every response has `Cache-Control: no-cache` and an `ETag` (`If-None-Match` gives 304).
+/// The server adds `/__roost/live.js`, `/__roost/overlay.css` and `/__roost/events` (server-sent events:
+/// `change` with a JSON array of paths, `error` with a JSON string); HTML responses (never the files)
+/// get `<script src="/__roost/live.js"></script>` before `</body>`, which the site's CSP allows
+/// (`script-src 'self'`). Each connection has its own thread (an event stream blocks its thread);
+/// note that browsers open at most 6 HTTP/1.1 connections per host, so very many open tabs queue up.
+public final class PreviewServer: Sendable {
+    /// One served request, for logging.
+    public struct LogEntry: Sendable {
+        public var method: String
+        public var path: String
+        public var status: Int
+    }
+
+    private struct State {
+        var source: any SiteSource
+        var error: String?
+        var port: UInt16
+        var daemon: HTTPDaemon?
+    }
+
+    public let host: String
+    private let state: Mutex<State>
+    private let hub: EventHub
+    private let log: (@Sendable (LogEntry) -> Void)?
+
+    /// - Parameters:
+    ///   - port: 0 picks a free port; read `port` after `start()`.
+    ///   - keepAlive: how often an idle event stream gets a `: keep-alive` comment.
+    ///   - log: called after each request (on a connection thread).
+    public init(
+        source: any SiteSource,
+        host: String = "127.0.0.1",
+        port: UInt16 = 8000,
+        keepAlive: Duration = .seconds(15),
+        log: (@Sendable (LogEntry) -> Void)? = nil
+    ) {
+        self.host = host
+        self.state = Mutex(State(source: source, error: nil, port: port, daemon: nil))
+        let seconds = Double(keepAlive.components.seconds) + Double(keepAlive.components.attoseconds) / 1e18
+        self.hub = EventHub(keepAliveInterval: max(seconds, 0.01))
+        self.log = log
+    }
+
+    deinit { stop() }
+
+    /// The port (the one picked by the system after `start()` when 0 was asked for).
+    public var port: UInt16 { state.withLock { $0.port } }
+
+    /// `http://host:port/`
+    public var url: URL {
+        URL(string: "http://\(PreviewError.address(host, port))/")!
+    }
+
+    /// The site being served; the rebuild side may swap it at any time.
+    public var source: any SiteSource {
+        get { state.withLock { $0.source } }
+        set { state.withLock { $0.source = newValue } }
+    }
+
+    /// The number of open `/__roost/events` streams.
+    public var liveClientCount: Int { hub.count }
+
+    /// Binds and starts serving. Throws `PreviewError.portInUse` when the port is taken.
+    public func start() throws(PreviewError) {
+        let requested = try state.withLock { state throws(PreviewError) -> UInt16 in
+            if state.daemon != nil { throw .alreadyStarted }
+            return state.port
+        }
+        let socket = try ListeningSocket.bind(host: host, port: requested)
+        hub.open()
+        let daemon = try HTTPDaemon(socket: socket) { [weak self] request, header in
+            guard let self else {
+                return HTTPResponse(status: 503, headers: [], body: .bytes(Array("Shutting down\n".utf8)))
+            }
+            let response = self.respond(to: request, header: header)
+            self.log?(LogEntry(method: request.method, path: request.path, status: response.status))
+            return response
+        }
+        state.withLock {
+            $0.daemon = daemon
+            $0.port = socket.port
+        }
+    }
+
+    /// Ends every event stream, closes every connection and the listening socket.
+    public func stop() {
+        let daemon = state.withLock { state -> HTTPDaemon? in
+            let daemon = state.daemon
+            state.daemon = nil
+            return daemon
+        }
+        hub.close()
+        daemon?.stop()
+    }
+
+    /// Tells open pages that these site paths changed (`u/mina/index.html`, `/u/mina/`, `style.css`, or `*`
+    /// for everything); a page reloads when it is named, or when a non-page file (CSS, JS, images) changed.
+    public func publish(changedPaths: [String]) {
+        guard !changedPaths.isEmpty else { return }
+        hub.broadcast(LiveReload.event("change", data: LiveReload.jsonArray(changedPaths)))
+    }
+
+    /// Shows (a message) or hides (nil) the build-error overlay on every page. Setting it sends an
+    /// `error` event to open pages; clearing it makes them reload.
+    public func setError(_ message: String?) {
+        let previous = state.withLock { state -> String? in
+            let previous = state.error
+            state.error = message
+            return previous
+        }
+        if let message {
+            hub.broadcast(LiveReload.event("error", data: LiveReload.jsonString(message)))
+        } else if previous != nil {
+            publish(changedPaths: ["*"])
+        }
+    }
+
+    /// The current error message, if any.
+    public var error: String? { state.withLock { $0.error } }
+
+    // MARK: - Responding
+
+    static let commonHeaders = [("Cache-Control", "no-cache"), ("X-Content-Type-Options", "nosniff")]
+
+    func respond(to request: HTTPRequest, header: (String) -> String?) -> HTTPResponse {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return HTTPResponse(
+                status: 405,
+                headers: Self.commonHeaders + [("Allow", "GET, HEAD"), ("Content-Type", "text/plain; charset=utf-8")],
+                body: .bytes(Array("405 Method Not Allowed\n".utf8)))
+        }
+        let (source, error) = state.withLock { ($0.source, $0.error) }
+        guard let path = SitePath.resolve(request.path) else {
+            return notFound(source: source, error: error, ifNoneMatch: header("If-None-Match"))
+        }
+        let ifNoneMatch = header("If-None-Match")
+        switch "/" + path.relative {
+        case LiveReload.scriptPath:
+            return file(Array(LiveReload.script.utf8), type: ContentType.of("live.js"), status: 200, ifNoneMatch: ifNoneMatch)
+        case LiveReload.stylesheetPath:
+            return file(Array(LiveReload.stylesheet.utf8), type: ContentType.of("overlay.css"), status: 200, ifNoneMatch: ifNoneMatch)
+        case LiveReload.eventsPath:
+            return events(head: request.method == "HEAD")
+        default:
+            break
+        }
+        if let bytes = source.file(at: path.file) {
+            return page(bytes, path: path.file, status: 200, error: error, ifNoneMatch: ifNoneMatch)
+        }
+        if !path.isFolder, source.file(at: path.relative + "/index.html") != nil {
+            var location = request.path
+            if let q = location.firstIndex(of: "?") { location = String(location[..<q]) }
+            location += "/"
+            return HTTPResponse(
+                status: 301,
+                headers: Self.commonHeaders + [("Location", location), ("Content-Type", "text/plain; charset=utf-8")],
+                body: .bytes(Array("Moved to \(location)\n".utf8)))
+        }
+        return notFound(source: source, error: error, ifNoneMatch: ifNoneMatch)
+    }
+
+    private func notFound(source: any SiteSource, error: String?, ifNoneMatch: String?) -> HTTPResponse {
+        if let page = source.file(at: "404.html") {
+            return self.page(page, path: "404.html", status: 404, error: error, ifNoneMatch: nil)
+        }
+        return HTTPResponse(
+            status: 404,
+            headers: Self.commonHeaders + [("Content-Type", "text/plain; charset=utf-8")],
+            body: .bytes(Array("404 Not Found\n".utf8)))
+    }
+
+    private func page(_ bytes: [UInt8], path: String, status: Int, error: String?, ifNoneMatch: String?) -> HTTPResponse {
+        let type = ContentType.of(path)
+        let body = type == ContentType.html ? LiveReload.inject(into: bytes, error: error) : bytes
+        return file(body, type: type, status: status, ifNoneMatch: ifNoneMatch)
+    }
+
+    private func file(_ body: [UInt8], type: String, status: Int, ifNoneMatch: String?) -> HTTPResponse {
+        let tag = Self.etag(body)
+        let headers = Self.commonHeaders + [("ETag", tag)]
+        if status == 200, let ifNoneMatch, Self.matches(ifNoneMatch, tag) {
+            return HTTPResponse(status: 304, headers: headers, body: .bytes([]))
+        }
+        return HTTPResponse(status: status, headers: headers + [("Content-Type", type)], body: .bytes(body))
+    }
+
+    private func events(head: Bool) -> HTTPResponse {
+        let headers = [
+            ("Content-Type", "text/event-stream; charset=utf-8"),
+            ("Cache-Control", "no-cache"),
+            ("X-Accel-Buffering", "no"),
+        ]
+        if head { return HTTPResponse(status: 200, headers: headers, body: .bytes([])) }
+        var initial = Array("retry: 1000\n: connected\n\n".utf8)
+        if let error = state.withLock({ $0.error }) {
+            initial += LiveReload.event("error", data: LiveReload.jsonString(error))
+        }
+        let hub = self.hub
+        let id = hub.connect(initial: initial)
+        return HTTPResponse(
+            status: 200, headers: headers,
+            body: .stream(StreamBody(next: { hub.next(for: id, max: $0) }, finish: { hub.disconnect(id) })))
+    }
+
+    /// A strong validator from the bytes served: FNV-1a 64, quoted.
+    static func etag(_ bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "-\(bytes.count)\""
+    }
+
+    /// `If-None-Match`: `*` or a list of tags (weak comparison, as RFC 9110 asks for this header).
+    static func matches(_ header: String, _ tag: String) -> Bool {
+        for item in header.split(separator: ",") {
+            var candidate = item.trimmingCharacters(in: .whitespaces)
+            if candidate == "*" { return true }
+            if candidate.hasPrefix("W/") { candidate.removeFirst(2) }
+            if candidate == tag { return true }
+        }
+        return false
+    }
+}
