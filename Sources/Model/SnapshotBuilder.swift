@@ -53,7 +53,7 @@ extension Snapshot {
         var activity = [UserActivity](repeating: UserActivity(), count: users.count)
         // Feed order, so every per-user list and reply list comes out newest first.
         for (i, tweet) in tweets.enumerated() {
-            let path = "tweets/\(tweet.id)"
+            var path: String { "tweets/\(tweet.id)" }  // only for diagnostics: computed when needed
             if let author = userByUID[tweet.authorUID] {
                 relations[i].author = author
                 if tweet.isReply { activity[author].replies.append(i) } else { activity[author].tweets.append(i) }
@@ -77,7 +77,7 @@ extension Snapshot {
         var likes: [Like] = []
         var likedByUser = [[(tweet: Int, time: Timestamp)]](repeating: [], count: users.count)
         for like in decodedLikes {
-            let path = "users/\(like.uid)/user-likes/\(like.tweetID)"
+            var path: String { "users/\(like.uid)/user-likes/\(like.tweetID)" }
             guard let user = userByUID[like.uid] else {
                 diagnostics.append(Diagnostic(.likeByMissingUser, path: path, "liker users/\(like.uid) does not exist"))
                 continue
@@ -100,7 +100,7 @@ extension Snapshot {
         // Stored counters against the derived counts.
         for (i, tweet) in tweets.enumerated() {
             guard let stored = tweet.storedLikes else { continue }
-            let path = "tweets/\(tweet.id)"
+            var path: String { "tweets/\(tweet.id)" }
             if stored < 0 {
                 diagnostics.append(Diagnostic(.negativeCounter, path: path, field: "likes", "stored likes is \(stored)"))
             } else if stored != relations[i].likers.count {
