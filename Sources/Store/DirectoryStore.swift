@@ -59,6 +59,7 @@ public enum DirectoryStore {
             guard kind == .directory else { return nil }
         }
         let full = joinPath(root, relative)
+        if fileKind(full, follow: false).0 == .symlink { return nil }
         let buffer = ReadBuffer()
         return try readOne(Entry(path: path, relative: relative, sortKey: ""), full: full, buffer: buffer)
     }
