@@ -242,3 +242,12 @@ private func failure(_ s: String) -> JSONError? { failure(Array(s.utf8)) }
         #expect(JSONWriter.string(.double(.nan)) == "null")
     }
 }
+
+import Foundation
+
+@Suite struct JSONFoundationTests {
+    @Test func parsesData() throws {
+        #expect(try JSONParser.parse(Data("{\"a\": [true]}".utf8)) == .object([("a", .array([.bool(true)]))]))
+        #expect(throws: JSONError.self) { try JSONParser.parse(Data("{".utf8)) }
+    }
+}

@@ -26,7 +26,7 @@ final class TempDir {
         let full = url(rel)
         let dir = (full as NSString).deletingLastPathComponent
         try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: full, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: full, contents: Data(bytes))
         return full
     }
 
