@@ -66,7 +66,7 @@ public enum DirectoryStore {
 
     /// `users/u1.json` → `users/u1`; nil for anything that is not a document file position.
     public static func documentPath(forRelativeFile relative: String) -> DocumentPath? {
-        var segments = relative.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        var segments = splitSlashes(relative).filter { !$0.isEmpty }
         guard var last = segments.last, last.hasSuffix(".json"), segments.count % 2 == 0 else { return nil }
         last.removeLast(5)
         guard !last.isEmpty else { return nil }

@@ -96,3 +96,26 @@ func joinPath(_ base: String, _ rel: String) -> String {
     if base.hasSuffix("/") { return base + rel }
     return base + "/" + rel
 }
+
+/// Splits `s` at every "/" byte (empty segments kept), without Character iteration.
+func splitSlashes(_ s: String) -> [String] {
+    var s = s
+    return s.withUTF8 { bytes -> [String] in
+        var parts: [String] = []
+        var start = 0
+        for k in 0..<bytes.count where bytes[k] == UInt8(ascii: "/") {
+            parts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<k]), as: UTF8.self))
+            start = k + 1
+        }
+        parts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]), as: UTF8.self))
+        return parts
+    }
+}
+
+/// Sorts documents by path (the order of `DocumentPath.<`), comparing one NUL-joined
+/// string per document instead of arrays of segments.
+func sortByPath(_ documents: inout [Document]) {
+    var keyed = documents.map { (key: $0.path.segments.joined(separator: "\u{0}"), document: $0) }
+    keyed.sort { $0.key < $1.key }
+    documents = keyed.map(\.document)
+}

@@ -256,6 +256,19 @@ import JSON
         #expect(e?.description.hasPrefix("\(file): documents[0]: \"name\": \"projects/p/databases/d/documents/users\" is not a document name") == true)
     }
 
+    @Test func restNamesWithoutADocumentPath() {
+        let t = TempDir()
+        for (k, name) in ["projects/p/databases/d/documents", "projects/p/databases/d/documents/", "", "/", "users//u1", "a/b/c"].enumerated() {
+            let file = t.write("n\(k).json", "[{\"name\": \"\(name)\"}]")
+            let e = storeError { try DocumentStore.read(at: file) }
+            #expect(e?.description.contains("is not a document name") == true, "\(name)")
+        }
+        // References keep what follows the prefix; names without the prefix are paths.
+        #expect(SingleFileStore.stripDatabasePrefix("projects/p/databases/(default)/documents/users/u1") == "users/u1")
+        #expect(SingleFileStore.stripDatabasePrefix("/users/u1") == "users/u1")
+        #expect(SingleFileStore.stripDatabasePrefix("users/u1") == "users/u1")
+    }
+
     @Test func documentNotAnObjectInSingleFile() {
         let t = TempDir()
         let file = t.write("n.json", #"{"__collections__": {"users": {"u1": {"__collections__": {"user-likes": {"t1": [1]}}}}}}"#)
