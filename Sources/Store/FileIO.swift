@@ -119,3 +119,8 @@ func sortByPath(_ documents: inout [Document]) {
     keyed.sort { $0.key < $1.key }
     documents = keyed.map(\.document)
 }
+
+/// write(2), named apart from the `write` methods of the store types.
+func posixWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, pointer, count)
+}

@@ -105,6 +105,17 @@ import JSON
         #expect(e?.description == "\(file): exists and is not a folder")
     }
 
+    @Test func lastOfDuplicatePathsWins() throws {
+        let t = TempDir()
+        let docs = (0..<50).map { i in
+            Document(path: path("users/u1"), fields: Fields([("i", .integer(Int64(i))), ("pad", .string(String(repeating: "x", count: 50 - i)))]), source: "x")
+        }
+        try DirectoryStoreWriter.write(docs, to: t.url("out"), force: false)
+        let store = try DocumentStore.read(at: t.url("out"))
+        #expect(store.documents.count == 1)
+        #expect(store.documents.first?.fields["i"] == .integer(49))
+    }
+
     @Test func refusesUnsafeIDs() throws {
         let cases: [([String], String)] = [
             (["users", ".."], "cannot write document users/..: \"..\" is not allowed as a file name"),
