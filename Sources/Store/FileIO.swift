@@ -41,6 +41,18 @@ final class ReadBuffer {
         let fd = open(path, flags)
         if fd < 0 { return .failure(ErrnoCode(errno)) }
         defer { close(fd) }
+        return readAll(fd)
+    }
+
+    /// Reads the whole file `name` in the open folder `dirFD`, never through a symbolic link.
+    func readFile(in dirFD: Int32, name: String) -> Result<Int, ErrnoCode> {
+        let fd = openat(dirFD, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        if fd < 0 { return .failure(ErrnoCode(errno)) }
+        defer { close(fd) }
+        return readAll(fd)
+    }
+
+    private func readAll(_ fd: Int32) -> Result<Int, ErrnoCode> {
         var st = stat()
         var expected = -1
         if fstat(fd, &st) == 0 {
