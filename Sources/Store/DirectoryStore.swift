@@ -133,7 +133,13 @@ public enum DirectoryStore {
             guard kind == .directory else { return nil }
         }
         let full = joinPath(root, relative)
-        if fileKind(full, follow: false).0 == .symlink { return nil }
+        switch fileKind(full, follow: false) {
+        case (.regular, _): break
+        case (.missing, let code):
+            if code == ENOENT || code == ENOTDIR { throw .notFound(path: full) }
+            throw .unreadable(path: full, reason: errnoText(code))
+        default: return nil // symbolic links, folders, FIFOs, devices
+        }
         let buffer = ReadBuffer()
         return try readOne(Entry(path: path, relative: relative, sortKey: ""), full: full, buffer: buffer)
     }

@@ -91,6 +91,11 @@ import JSON
         #expect(try DirectoryStore.readDocument(file: "README.md", root: t.path) == nil)
         #expect(try DirectoryStore.readDocument(file: "stray.json", root: t.path) == nil)
         #expect(try DirectoryStore.readDocument(file: "users/.u8.json", root: t.path) == nil)
+        mkfifo(t.url("users/fifo.json"), 0o644)
+        #expect(try DirectoryStore.readDocument(file: "users/fifo.json", root: t.path) == nil)
+        #expect(try DocumentStore.read(at: t.path).documents.count == 6)
+        t.mkdir("users/dir.json")
+        #expect(try DirectoryStore.readDocument(file: "users/dir.json", root: t.path) == nil)
         let gone = storeError { try DirectoryStore.readDocument(file: "users/zz.json", root: t.path) }
         guard case .notFound? = gone else { Issue.record("expected notFound, got \(String(describing: gone))"); return }
     }
