@@ -14,6 +14,9 @@ import Darwin
 /// Enumeration uses readdir and never follows symbolic links below the root (they are
 /// skipped and noted in `ignored`); files are read and parsed in parallel on all cores.
 public enum DirectoryStore {
+    /// Folders this many path segments deep are skipped (Firestore allows 100 levels of
+    /// nesting); a hostile store cannot make paths too long to open.
+    public static let maxDepth = 200
     /// One document file found while walking the store.
     struct Entry {
         var path: DocumentPath
@@ -247,6 +250,11 @@ public enum DirectoryStore {
                     partial.errors.append((entry.sortKey, error))
                 }
             case .directory:
+                guard folder.segments.count + 1 < maxDepth else {
+                    partial.ignored.append(StoreNote(path: rel + name,
+                                                     reason: "nested deeper than \(maxDepth) path segments (Firestore's limit); skipped"))
+                    continue
+                }
                 if atDocumentPosition && !documentFiles.contains(name) {
                     partial.missing.append(DocumentPath(folder.segments + [name]))
                 }

@@ -133,6 +133,17 @@ import JSON
         #expect(store.documents.count == 8)
     }
 
+    @Test func deeplyNestedFoldersAreSkipped() throws {
+        let t = TempDir()
+        let deep = Array(repeating: "a", count: 300).joined(separator: "/")
+        t.write(deep + "/x.json", "{}")
+        t.write("a/b.json", "{}")
+        let store = try DocumentStore.read(at: t.path)
+        #expect(store.documents.map(\.path.description) == ["a/b"])
+        #expect(store.ignored.count == 1)
+        #expect(store.ignored.first?.reason.contains("nested deeper than 200") == true)
+    }
+
     // MARK: errors
 
     @Test func invalidJSONNamesFileLineAndColumn() {
