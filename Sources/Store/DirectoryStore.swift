@@ -98,7 +98,8 @@ public enum DirectoryStore {
 
         var all = top
         for k in 0..<units.count {
-            let p = results.slots[k]
+            var p = Partial()
+            swap(&p, &results.slots[k]) // frees each part as it is merged
             all.documents.append(contentsOf: p.documents)
             all.missing.append(contentsOf: p.missing)
             all.ignored.append(contentsOf: p.ignored)
@@ -110,7 +111,13 @@ public enum DirectoryStore {
         all.documents.sort { $0.key < $1.key }
         all.missing.sort()
         all.ignored.sort { $0.path < $1.path }
-        return DocumentStore(documents: all.documents.map(\.document), format: .directory, path: root,
+        var documents: [Document] = []
+        documents.reserveCapacity(all.documents.count)
+        for k in all.documents.indices {
+            documents.append(all.documents[k].document)
+        }
+        all.documents = []
+        return DocumentStore(documents: documents, format: .directory, path: root,
                              missingParents: all.missing, ignored: all.ignored)
     }
 
