@@ -15,7 +15,7 @@ final class ReadBuffer {
     private(set) var pointer: UnsafeMutableRawPointer
     private(set) var capacity: Int
 
-    init(capacity: Int = 64 * 1024) {
+    init(capacity: Int = 16 * 1024) {
         self.capacity = capacity
         self.pointer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
     }
