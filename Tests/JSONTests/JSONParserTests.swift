@@ -251,3 +251,53 @@ import Foundation
         #expect(throws: JSONError.self) { try JSONParser.parse(Data("{".utf8)) }
     }
 }
+
+@Suite struct JSONRandomRoundTripTests {
+    struct Rng {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return state >> 11
+        }
+        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    }
+
+    static let pieces: [String] = ["a", "Z", " ", "\"", "\\", "/", "\n", "\t", "\u{0}", "\u{1F}", "é", "한", "😀", "\u{2028}", "\u{7F}", "e\u{301}"]
+
+    func randomValue(_ rng: inout Rng, depth: Int) -> JSONValue {
+        switch rng.below(depth > 4 ? 6 : 8) {
+        case 0: return .null
+        case 1: return .bool(rng.below(2) == 0)
+        case 2: return .integer(Int64(bitPattern: rng.next() << 11) >> Int64(rng.below(60)))
+        case 3:
+            let d = Double(bitPattern: rng.next() << 11 | rng.next() >> 42)
+            return .double(d.isFinite ? d : 0.5)
+        case 4, 5:
+            var s = ""
+            for _ in 0..<rng.below(12) { s += Self.pieces[rng.below(Self.pieces.count)] }
+            return .string(s)
+        case 6: return .array((0..<rng.below(5)).map { _ in randomValue(&rng, depth: depth + 1) })
+        default:
+            return .object((0..<rng.below(5)).map { k in ("k\(k)\(Self.pieces[rng.below(Self.pieces.count)])", randomValue(&rng, depth: depth + 1)) })
+        }
+    }
+
+    @Test func randomValuesRoundTrip() throws {
+        var rng = Rng(state: 7)
+        for _ in 0..<500 {
+            let v = randomValue(&rng, depth: 0)
+            #expect(try JSONParser.parse(JSONWriter.write(v)) == v)
+            #expect(try JSONParser.parse(JSONWriter.write(v, pretty: false)) == v)
+        }
+    }
+
+    @Test func truncatedDocumentsFailCleanly() {
+        var rng = Rng(state: 11)
+        for _ in 0..<100 {
+            let bytes = JSONWriter.write(.array([randomValue(&rng, depth: 0), .object([("x", .string("y"))])]))
+            for cut in stride(from: 0, to: bytes.count - 1, by: max(1, bytes.count / 20)) {
+                #expect(throws: JSONError.self) { try JSONParser.parse(Array(bytes[0..<cut])) }
+            }
+        }
+    }
+}
