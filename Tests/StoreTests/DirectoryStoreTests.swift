@@ -144,6 +144,22 @@ import JSON
         #expect(store.ignored.first?.reason.contains("nested deeper than 200") == true)
     }
 
+    @Test func maximallyNestedDocumentsOnWorkerThreads() throws {
+        let t = TempDir()
+        let body = "{\"a\":" + String(repeating: "[{\"b\":", count: 255) + "1" + String(repeating: "}]", count: 255) + "}"
+        for i in 0..<40 {
+            t.write("tweets/t\(i).json", body)
+            t.write("users/u\(i)/user-likes/t\(i).json", body)
+        }
+        let store = try DocumentStore.read(at: t.path)
+        #expect(store.documents.count == 80)
+        let writer = TempDir()
+        try DirectoryStoreWriter.write(store.documents, to: writer.url("out"), force: false)
+        #expect(try DocumentStore.read(at: writer.url("out")).documents == store.documents.map {
+            Document(path: $0.path, fields: $0.fields, source: $0.path.description + ".json")
+        })
+    }
+
     // MARK: errors
 
     @Test func invalidJSONNamesFileLineAndColumn() {
