@@ -11,9 +11,12 @@ import Darwin
 /// The directory store (SPEC 2.1): one JSON file per document, the path mirroring the
 /// Firestore path; a folder beside a document file holds its subcollections.
 ///
-/// Enumeration uses opendir/readdir and never follows symbolic links (they are skipped and
-/// noted in `ignored`); files are read and parsed in parallel on all cores.
+/// Enumeration uses readdir and never follows symbolic links below the root (they are
+/// skipped and noted in `ignored`); files are read and parsed in parallel on all cores.
 public enum DirectoryStore {
+    /// Folders this many path segments deep are skipped (Firestore allows 100 levels of
+    /// nesting); a hostile store cannot make paths too long to open.
+    public static let maxDepth = 200
     /// One document file found while walking the store.
     struct Entry {
         var path: DocumentPath
@@ -24,17 +27,98 @@ public enum DirectoryStore {
         var sortKey: String
     }
 
-    public static func read(root: String) throws(StoreError) -> DocumentStore {
-        var entries: [Entry] = []
+    /// A folder to scan: relative path, its segments, and its sort key (see `Entry`).
+    struct Folder {
+        var relative: String
+        var segments: [String]
+        var key: String
+    }
+
+    /// What one unit of work found.
+    struct Partial {
+        var documents: [(key: String, document: Document)] = []
         var missing: [DocumentPath] = []
         var ignored: [StoreNote] = []
-        try walk(root: root, entries: &entries, missing: &missing, ignored: &ignored)
-        entries.sort { $0.sortKey < $1.sortKey }
-        let documents = try readAll(entries, root: root)
-        missing.sort()
-        ignored.sort { $0.path < $1.path }
+        /// Errors with the sort key of the file or folder, so the first in path order is reported.
+        var errors: [(key: String, error: StoreError)] = []
+    }
+
+    enum Unit {
+        /// Document files directly in a top-level collection, read by path.
+        case files(ArraySlice<Entry>)
+        /// A document's folder of subcollections: walked and read by one thread.
+        case subtree(Folder)
+    }
+
+    /// Reads every document of the directory store at `root`, sorted by path.
+    ///
+    /// The root and the top-level collection folders are listed on the calling thread;
+    /// the files found there and every document folder below (a subtree each) are then
+    /// read on all cores, files opened relative to their open folder.
+    public static func read(root: String) throws(StoreError) -> DocumentStore {
+        var top = Partial()
+        var deferred: [Entry] = []
+        var units: [Unit] = []
+        let collections = scan(Folder(relative: "", segments: [], key: ""), root: root, buffer: nil,
+                               deferred: &deferred, into: &top)
+        for collection in collections {
+            let documentFolders = scan(collection, root: root, buffer: nil, deferred: &deferred, into: &top)
+            units.append(contentsOf: documentFolders.map(Unit.subtree))
+        }
+        let chunk = 256
+        for lo in stride(from: 0, to: deferred.count, by: chunk) {
+            units.append(.files(deferred[lo..<min(lo + chunk, deferred.count)]))
+        }
+
+        let results = Results(count: units.count)
+        let shared = Shared(units: units, root: root)
+        DispatchQueue.concurrentPerform(iterations: units.count) { k in
+            var partial = Partial()
+            let buffer = ReadBuffer()
+            switch shared.units[k] {
+            case .files(let entries):
+                for entry in entries {
+                    let full = joinPath(shared.root, entry.relative)
+                    do throws(StoreError) {
+                        let document = try decode(buffer.readFile(full, noFollow: true), entry: entry, full: full, buffer: buffer)
+                        partial.documents.append((entry.sortKey, document))
+                    } catch {
+                        partial.errors.append((entry.sortKey, error))
+                    }
+                }
+            case .subtree(let folder):
+                var stack = [folder]
+                var none: [Entry] = []
+                while let next = stack.popLast() {
+                    stack.append(contentsOf: scan(next, root: shared.root, buffer: buffer, deferred: &none, into: &partial))
+                }
+            }
+            results.slots[k] = partial
+        }
+
+        var all = top
+        for k in 0..<units.count {
+            var p = Partial()
+            swap(&p, &results.slots[k]) // frees each part as it is merged
+            all.documents.append(contentsOf: p.documents)
+            all.missing.append(contentsOf: p.missing)
+            all.ignored.append(contentsOf: p.ignored)
+            all.errors.append(contentsOf: p.errors)
+        }
+        if let first = all.errors.min(by: { $0.key < $1.key }) {
+            throw first.error
+        }
+        all.documents.sort { $0.key < $1.key }
+        all.missing.sort()
+        all.ignored.sort { $0.path < $1.path }
+        var documents: [Document] = []
+        documents.reserveCapacity(all.documents.count)
+        for k in all.documents.indices {
+            documents.append(all.documents[k].document)
+        }
+        all.documents = []
         return DocumentStore(documents: documents, format: .directory, path: root,
-                             missingParents: missing, ignored: ignored)
+                             missingParents: all.missing, ignored: all.ignored)
     }
 
     /// Reads one document file of the store at `root` (for live reloading). `file` is a
@@ -59,13 +143,20 @@ public enum DirectoryStore {
             guard kind == .directory else { return nil }
         }
         let full = joinPath(root, relative)
+        switch fileKind(full, follow: false) {
+        case (.regular, _): break
+        case (.missing, let code):
+            if code == ENOENT || code == ENOTDIR { throw .notFound(path: full) }
+            throw .unreadable(path: full, reason: errnoText(code))
+        default: return nil // symbolic links, folders, FIFOs, devices
+        }
         let buffer = ReadBuffer()
         return try readOne(Entry(path: path, relative: relative, sortKey: ""), full: full, buffer: buffer)
     }
 
     /// `users/u1.json` → `users/u1`; nil for anything that is not a document file position.
     public static func documentPath(forRelativeFile relative: String) -> DocumentPath? {
-        var segments = relative.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        var segments = splitSlashes(relative).filter { !$0.isEmpty }
         guard var last = segments.last, last.hasSuffix(".json"), segments.count % 2 == 0 else { return nil }
         last.removeLast(5)
         guard !last.isEmpty else { return nil }
@@ -76,147 +167,146 @@ public enum DirectoryStore {
 
     // MARK: walking
 
-    private static func walk(root: String, entries: inout [Entry], missing: inout [DocumentPath],
-                             ignored: inout [StoreNote]) throws(StoreError) {
-        // Explicit stack: hostile stores may nest folders deeply.
-        var stack: [(relative: String, segments: [String], key: String)] = [("", [], "")]
-        var names: [(name: String, kind: FileKind, id: String?)] = []
-        var documentFiles = Set<String>()
+    /// Lists `folder`: notes what is skipped, records a missing parent for a document
+    /// folder without its file, reads each document file (with `buffer`, relative to the open
+    /// folder) or defers it (without), and returns the subfolders to scan.
+    private static func scan(_ folder: Folder, root: String, buffer: ReadBuffer?,
+                             deferred: inout [Entry], into partial: inout Partial) -> [Folder] {
+        let dirPath = folder.relative.isEmpty ? root : joinPath(root, folder.relative)
+        // The root may be a symbolic link the user named; nothing below it is followed.
+        let fd = open(dirPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (folder.relative.isEmpty ? 0 : O_NOFOLLOW))
+        guard fd >= 0, let dir = fdopendir(fd) else {
+            let reason = errnoText()
+            if fd >= 0 { close(fd) }
+            partial.errors.append((folder.key, .unreadable(path: dirPath, reason: reason)))
+            return []
+        }
+        defer { closedir(dir) }
+        let rel = folder.relative.isEmpty ? "" : folder.relative + "/"
         let suffix: [UInt8] = Array(".json".utf8)
-        while let (relative, segments, key) = stack.popLast() {
-            let dirPath = relative.isEmpty ? root : joinPath(root, relative)
-            guard let dir = opendir(dirPath) else {
-                throw .unreadable(path: dirPath, reason: errnoText())
+        var names: [(name: String, kind: FileKind, id: String?)] = []
+        while let ent = readdir(dir) {
+            // (name, id if it ends in .json) or (nil, lossy name) when not UTF-8; nil for dot-names.
+            let decoded = withUnsafeBytes(of: &ent.pointee.d_name) { raw -> (String?, String?)? in
+                let n = raw.firstIndex(of: 0) ?? raw.count
+                guard n > 0, raw[0] != UInt8(ascii: ".") else { return nil }
+                let bytes = UnsafeRawBufferPointer(rebasing: raw[0..<n])
+                guard let name = String(validating: bytes, as: UTF8.self) else {
+                    return (nil, String(decoding: bytes, as: UTF8.self))
+                }
+                if n > 5 && bytes[(n - 5)...].elementsEqual(suffix) {
+                    return (name, String(decoding: UnsafeRawBufferPointer(rebasing: raw[0..<(n - 5)]), as: UTF8.self))
+                }
+                return (name, nil)
             }
-            let rel = relative.isEmpty ? "" : relative + "/"
-            names.removeAll(keepingCapacity: true)
-            while let ent = readdir(dir) {
-                // (name, id if it ends in .json) or (nil, lossy name) when not UTF-8; nil for dot-names.
-                let decoded = withUnsafeBytes(of: &ent.pointee.d_name) { raw -> (String?, String?)? in
-                    let n = raw.firstIndex(of: 0) ?? raw.count
-                    guard n > 0, raw[0] != UInt8(ascii: ".") else { return nil }
-                    let bytes = UnsafeRawBufferPointer(rebasing: raw[0..<n])
-                    guard let name = String(validating: bytes, as: UTF8.self) else {
-                        return (nil, String(decoding: bytes, as: UTF8.self))
-                    }
-                    if n > 5 && bytes[(n - 5)...].elementsEqual(suffix) {
-                        return (name, String(decoding: UnsafeRawBufferPointer(rebasing: raw[0..<(n - 5)]), as: UTF8.self))
-                    }
-                    return (name, nil)
-                }
-                guard let decoded else { continue }
-                guard let name = decoded.0 else {
-                    ignored.append(StoreNote(path: rel + (decoded.1 ?? ""), reason: "name is not valid UTF-8; skipped"))
-                    continue
-                }
-                var kind: FileKind
-                switch Int32(ent.pointee.d_type) {
-                case Int32(DT_DIR): kind = .directory
-                case Int32(DT_REG): kind = .regular
-                case Int32(DT_LNK): kind = .symlink
-                case Int32(DT_UNKNOWN): kind = fileKind(joinPath(dirPath, name), follow: false).0
-                default: kind = .other
-                }
-                names.append((name, kind, decoded.1))
+            guard let decoded else { continue }
+            guard let name = decoded.0 else {
+                partial.ignored.append(StoreNote(path: rel + (decoded.1 ?? ""), reason: "name is not valid UTF-8; skipped"))
+                continue
             }
-            closedir(dir)
+            var kind: FileKind
+            switch Int32(ent.pointee.d_type) {
+            case Int32(DT_DIR): kind = .directory
+            case Int32(DT_REG): kind = .regular
+            case Int32(DT_LNK): kind = .symlink
+            case Int32(DT_UNKNOWN):
+                var st = stat()
+                if fstatat(fd, name, &st, Int32(AT_SYMLINK_NOFOLLOW)) != 0 {
+                    kind = .missing
+                } else {
+                    switch st.st_mode & S_IFMT {
+                    case S_IFDIR: kind = .directory
+                    case S_IFREG: kind = .regular
+                    case S_IFLNK: kind = .symlink
+                    default: kind = .other
+                    }
+                }
+            default: kind = .other
+            }
+            names.append((name, kind, decoded.1))
+        }
 
-            let depth = segments.count + 1 // the depth of this folder's entries
-            let atDocumentPosition = depth % 2 == 0
-            documentFiles.removeAll(keepingCapacity: true)
-            if atDocumentPosition {
-                for (_, kind, id) in names where kind == .regular {
-                    if let id { documentFiles.insert(id) }
-                }
-            }
-            for (name, kind, id) in names {
-                switch kind {
-                case .regular:
-                    guard let id else { continue } // not .json: ignored silently
-                    if atDocumentPosition {
-                        entries.append(Entry(path: DocumentPath(segments + [id]), relative: rel + name,
-                                             sortKey: key.isEmpty ? id : key + "\u{0}" + id))
-                    } else {
-                        ignored.append(StoreNote(path: rel + name,
-                                                 reason: "a .json file where a collection folder is expected; skipped"))
-                    }
-                case .directory:
-                    if atDocumentPosition && !documentFiles.contains(name) {
-                        missing.append(DocumentPath(segments + [name]))
-                    }
-                    stack.append((rel + name, segments + [name], key.isEmpty ? name : key + "\u{0}" + name))
-                case .symlink:
-                    ignored.append(StoreNote(path: rel + name, reason: "symbolic link; not followed"))
-                case .other, .missing:
-                    continue
-                }
+        let atDocumentPosition = (folder.segments.count + 1) % 2 == 0
+        var documentFiles = Set<String>()
+        if atDocumentPosition {
+            for (_, kind, id) in names where kind == .regular {
+                if let id { documentFiles.insert(id) }
             }
         }
+        var subfolders: [Folder] = []
+        for (name, kind, id) in names {
+            switch kind {
+            case .regular:
+                guard let id else { continue } // not .json: ignored silently
+                guard atDocumentPosition else {
+                    partial.ignored.append(StoreNote(path: rel + name,
+                                                     reason: "a .json file where a collection folder is expected; skipped"))
+                    continue
+                }
+                let entry = Entry(path: DocumentPath(folder.segments + [id]), relative: rel + name,
+                                  sortKey: folder.key.isEmpty ? id : folder.key + "\u{0}" + id)
+                guard let buffer else {
+                    deferred.append(entry)
+                    continue
+                }
+                let full = joinPath(root, entry.relative)
+                do throws(StoreError) {
+                    let document = try decode(buffer.readFile(in: fd, name: name), entry: entry, full: full, buffer: buffer)
+                    partial.documents.append((entry.sortKey, document))
+                } catch {
+                    partial.errors.append((entry.sortKey, error))
+                }
+            case .directory:
+                guard folder.segments.count + 1 < maxDepth else {
+                    partial.ignored.append(StoreNote(path: rel + name,
+                                                     reason: "nested deeper than \(maxDepth) path segments (Firestore's limit); skipped"))
+                    continue
+                }
+                if atDocumentPosition && !documentFiles.contains(name) {
+                    partial.missing.append(DocumentPath(folder.segments + [name]))
+                }
+                subfolders.append(Folder(relative: rel + name, segments: folder.segments + [name],
+                                         key: folder.key.isEmpty ? name : folder.key + "\u{0}" + name))
+            case .symlink:
+                partial.ignored.append(StoreNote(path: rel + name, reason: "symbolic link; not followed"))
+            case .other, .missing:
+                continue
+            }
+        }
+        return subfolders
     }
 
     // MARK: reading
 
-    /// Results of the parallel read; each index is written by exactly one chunk.
-    private final class Slots: @unchecked Sendable {
-        let documents: UnsafeMutableBufferPointer<Document?>
-        let errors: UnsafeMutableBufferPointer<StoreError?>
+    /// Results of the parallel read; each index is written by exactly one iteration.
+    private final class Results: @unchecked Sendable {
+        let slots: UnsafeMutableBufferPointer<Partial>
 
-        init(count: Int, chunks: Int) {
-            documents = .allocate(capacity: count)
-            documents.initialize(repeating: nil)
-            errors = .allocate(capacity: chunks)
-            errors.initialize(repeating: nil)
+        init(count: Int) {
+            slots = .allocate(capacity: count)
+            slots.initialize(repeating: Partial())
         }
 
         deinit {
-            documents.deinitialize()
-            documents.deallocate()
-            errors.deinitialize()
-            errors.deallocate()
+            slots.deinitialize()
+            slots.deallocate()
         }
     }
 
     private struct Shared: @unchecked Sendable {
-        let entries: [Entry]
+        let units: [Unit]
         let root: String
     }
 
-    private static func readAll(_ entries: [Entry], root: String) throws(StoreError) -> [Document] {
-        let n = entries.count
-        if n == 0 { return [] }
-        let cores = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-        let chunks = min(n, cores * 8)
-        let slots = Slots(count: n, chunks: chunks)
-        let shared = Shared(entries: entries, root: root)
-        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-            let lo = chunk * n / chunks
-            let hi = (chunk + 1) * n / chunks
-            let buffer = ReadBuffer()
-            for k in lo..<hi {
-                let entry = shared.entries[k]
-                do throws(StoreError) {
-                    slots.documents[k] = try readOne(entry, full: joinPath(shared.root, entry.relative), buffer: buffer)
-                } catch {
-                    slots.errors[chunk] = error
-                    return
-                }
-            }
-        }
-        // The first error in path order, so the message does not depend on scheduling.
-        for chunk in 0..<chunks {
-            if let e = slots.errors[chunk] { throw e }
-        }
-        var documents: [Document] = []
-        documents.reserveCapacity(n)
-        for k in 0..<n {
-            if let d = slots.documents[k] { documents.append(d) }
-        }
-        return documents
+    private static func readOne(_ entry: Entry, full: String, buffer: ReadBuffer) throws(StoreError) -> Document {
+        try decode(buffer.readFile(full, noFollow: true), entry: entry, full: full, buffer: buffer)
     }
 
-    private static func readOne(_ entry: Entry, full: String, buffer: ReadBuffer) throws(StoreError) -> Document {
+    /// The document in `buffer` after a read that returned `read`.
+    private static func decode(_ read: Result<Int, ErrnoCode>, entry: Entry, full: String,
+                               buffer: ReadBuffer) throws(StoreError) -> Document {
         let count: Int
-        switch buffer.readFile(full, noFollow: true) {
+        switch read {
         case .success(let c): count = c
         case .failure(let e):
             if e.code == ENOENT { throw .notFound(path: full) }

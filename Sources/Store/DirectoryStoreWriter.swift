@@ -23,7 +23,14 @@ public enum DirectoryStoreWriter {
     /// Writes `documents` under `dir`. Refuses, before writing anything, any path segment
     /// that is unsafe as a file name. `dir` must be missing or empty unless `force`, which
     /// deletes its contents first (symbolic links inside are removed, never followed).
+    /// Of documents with the same path, the last is written.
     public static func write(_ documents: [Document], to dir: String, force: Bool) throws(StoreError) {
+        // The last of documents with the same path wins (and no file is written twice at once).
+        var last: [DocumentPath: Int] = [:]
+        for (k, d) in documents.enumerated() { last[d.path] = k }
+        let documents = last.count == documents.count
+            ? documents
+            : documents.enumerated().filter { last[$0.element.path] == $0.offset }.map(\.element)
         for document in documents {
             let segments = document.path.segments
             for (k, segment) in segments.enumerated() {
@@ -165,7 +172,7 @@ public enum DirectoryStoreWriter {
         var written = 0
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { raw in
-                Glibc.write(fd, raw.baseAddress! + written, raw.count - written)
+                posixWrite(fd, raw.baseAddress! + written, raw.count - written)
             }
             if n < 0 {
                 if errno == EINTR { continue }

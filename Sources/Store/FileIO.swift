@@ -15,7 +15,7 @@ final class ReadBuffer {
     private(set) var pointer: UnsafeMutableRawPointer
     private(set) var capacity: Int
 
-    init(capacity: Int = 64 * 1024) {
+    init(capacity: Int = 16 * 1024) {
         self.capacity = capacity
         self.pointer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
     }
@@ -41,6 +41,18 @@ final class ReadBuffer {
         let fd = open(path, flags)
         if fd < 0 { return .failure(ErrnoCode(errno)) }
         defer { close(fd) }
+        return readAll(fd)
+    }
+
+    /// Reads the whole file `name` in the open folder `dirFD`, never through a symbolic link.
+    func readFile(in dirFD: Int32, name: String) -> Result<Int, ErrnoCode> {
+        let fd = openat(dirFD, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        if fd < 0 { return .failure(ErrnoCode(errno)) }
+        defer { close(fd) }
+        return readAll(fd)
+    }
+
+    private func readAll(_ fd: Int32) -> Result<Int, ErrnoCode> {
         var st = stat()
         var expected = -1
         if fstat(fd, &st) == 0 {
@@ -95,4 +107,32 @@ func joinPath(_ base: String, _ rel: String) -> String {
     if base.isEmpty { return rel }
     if base.hasSuffix("/") { return base + rel }
     return base + "/" + rel
+}
+
+/// Splits `s` at every "/" byte (empty segments kept), without Character iteration.
+func splitSlashes(_ s: String) -> [String] {
+    var s = s
+    return s.withUTF8 { bytes -> [String] in
+        var parts: [String] = []
+        var start = 0
+        for k in 0..<bytes.count where bytes[k] == UInt8(ascii: "/") {
+            parts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<k]), as: UTF8.self))
+            start = k + 1
+        }
+        parts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]), as: UTF8.self))
+        return parts
+    }
+}
+
+/// Sorts documents by path (the order of `DocumentPath.<`), comparing one NUL-joined
+/// string per document instead of arrays of segments.
+func sortByPath(_ documents: inout [Document]) {
+    var keyed = documents.map { (key: $0.path.segments.joined(separator: "\u{0}"), document: $0) }
+    keyed.sort { $0.key < $1.key }
+    documents = keyed.map(\.document)
+}
+
+/// write(2), named apart from the `write` methods of the store types.
+func posixWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, pointer, count)
 }

@@ -76,7 +76,7 @@ public enum SingleFileStore {
             break
         }
         var documents = decoder.documents
-        documents.sort { $0.path < $1.path }
+        sortByPath(&documents)
         return (format, documents)
     }
 
@@ -120,13 +120,19 @@ public enum SingleFileStore {
 
     /// Strips `projects/P/databases/D/documents/` (and leading slashes) from a REST name or reference.
     public static func stripDatabasePrefix(_ name: String) -> String {
-        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        splitDatabasePrefix(name).joined(separator: "/")
+    }
+
+    /// The segments of a REST name or reference after `projects/P/databases/D/documents/`
+    /// (or after leading slashes when there is no such prefix).
+    static func splitDatabasePrefix(_ name: String) -> [String] {
+        let parts = splitSlashes(name)
         if parts.count >= 5, parts[0] == "projects", parts[2] == "databases", parts[4] == "documents" {
-            return parts[5...].joined(separator: "/")
+            return Array(parts[5...])
         }
-        var s = Substring(name)
-        while s.hasPrefix("/") { s = s.dropFirst() }
-        return String(s)
+        var k = 0
+        while k < parts.count - 1 && parts[k].isEmpty { k += 1 }
+        return k == 0 ? parts : Array(parts[k...])
     }
 }
 
@@ -255,7 +261,7 @@ private struct Decoder {
         guard case .object(let pairs) = value else { return nil }
         var out: [([String], JSONValue)] = []
         for (key, docs) in pairs {
-            let parts = key.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            let parts = splitSlashes(key)
             guard parts.count % 2 == 1, !parts.contains(where: \.isEmpty), case .object = docs else { return nil }
             out.append((parts.count == 1 ? path.segments + parts : parts, docs))
         }
@@ -296,10 +302,12 @@ private struct Decoder {
         guard case .string(let name)? = json["name"] else {
             throw .malformed(file: file, location: location, detail: "the document has no \"name\" string")
         }
-        guard let path = DocumentPath(string: SingleFileStore.stripDatabasePrefix(name)) else {
+        let segments = SingleFileStore.splitDatabasePrefix(name)
+        guard !segments.isEmpty, segments.count % 2 == 0, !segments.contains(where: \.isEmpty) else {
             throw .malformed(file: file, location: location,
                              detail: "\"name\": \"\(name)\" is not a document name (projects/P/databases/D/documents/collection/id…)")
         }
+        let path = DocumentPath(segments)
         var fields = Fields()
         if let f = json["fields"] {
             guard case .object(let pairs) = f else {

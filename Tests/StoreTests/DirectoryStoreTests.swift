@@ -1,0 +1,229 @@
+import Foundation
+import Testing
+import JSON
+@testable import Store
+
+@Suite struct DirectoryStoreTests {
+    func sampleStore() -> TempDir {
+        let t = TempDir()
+        t.write("users/u1.json", #"{"username": "alice", "fullname": "Alice", "n": 3, "x": 1.5, "ok": true, "none": null, "tags": ["a", 2], "m": {"k": "v"}}"#)
+        t.write("users/u10.json", #"{"username": "bob"}"#)
+        t.write("users/u1/user-likes/t1.json", "{}")
+        t.write("users/u1/user-likes/t2.json", #"{"timestamp": "2021-11-05T09:30:00Z"}"#)
+        t.write("tweets/t1.json", #"{"caption": "hi", "timestamp": {"__datatype__": "timestamp", "value": {"_seconds": 1, "_nanoseconds": 0}}, "uid": "u1"}"#)
+        t.write("favorites/u1/favorites/p1.json", #"{"placeName": "Cafe"}"#)
+        // Ignored.
+        t.write("README.md", "# store")
+        t.write("users/.DS_Store", "junk")
+        t.write(".hidden/users/u9.json", "{}")
+        t.write("users/.u8.json", "{}")
+        t.write("users/u1/notes.txt", "x")
+        t.write("stray.json", "{}")
+        t.write("users/u1/user-likes.json", "{}")
+        t.write("users/.json", "{}")
+        return t
+    }
+
+    @Test func readsDocumentsSortedWithFields() throws {
+        let t = sampleStore()
+        let store = try DocumentStore.read(at: t.path)
+        #expect(store.format == .directory)
+        #expect(store.documents.map(\.path.description) == [
+            "favorites/u1/favorites/p1",
+            "tweets/t1",
+            "users/u1",
+            "users/u1/user-likes/t1",
+            "users/u1/user-likes/t2",
+            "users/u10",
+        ])
+        let u1 = store.documents.first { $0.path == path("users/u1") }!
+        #expect(u1.source == "users/u1.json")
+        #expect(u1.fields.pairs.map(\.key) == ["username", "fullname", "n", "x", "ok", "none", "tags", "m"])
+        #expect(u1.fields["username"] == .string("alice"))
+        #expect(u1.fields["n"] == .integer(3))
+        #expect(u1.fields["x"] == .double(1.5))
+        #expect(u1.fields["ok"] == .bool(true))
+        #expect(u1.fields["none"] == .null)
+        #expect(u1.fields["tags"] == .array([.string("a"), .integer(2)]))
+        #expect(u1.fields["m"] == .map(Fields([("k", .string("v"))])))
+        // Tags are not interpreted in a directory store.
+        let t1 = store.documents.first { $0.path == path("tweets/t1") }!
+        guard case .map(let ts)? = t1.fields["timestamp"] else { Issue.record("timestamp should stay a map"); return }
+        #expect(ts["__datatype__"] == .string("timestamp"))
+        #expect(store.documents.first { $0.path == path("users/u1/user-likes/t1") }?.fields.isEmpty == true)
+    }
+
+    @Test func missingParentsAndIgnoredEntries() throws {
+        let t = sampleStore()
+        let store = try DocumentStore.read(at: t.path)
+        #expect(store.missingParents == [path("favorites/u1")])
+        let ignored = store.ignored.map(\.path)
+        #expect(ignored.contains("stray.json"))
+        #expect(ignored.contains("users/u1/user-likes.json"))
+        #expect(!ignored.contains("README.md")) // silently ignored
+        #expect(!store.documents.contains { $0.path.segments.contains { $0.hasPrefix(".") } })
+    }
+
+    @Test func symlinksAreNotFollowed() throws {
+        let t = TempDir()
+        let outside = TempDir()
+        outside.write("secret.json", #"{"username": "secret"}"#)
+        outside.write("tweets/t9.json", #"{"caption": "outside"}"#)
+        t.write("users/u1.json", #"{"username": "a"}"#)
+        try FileManager.default.createSymbolicLink(atPath: t.url("users/u2.json"), withDestinationPath: outside.url("secret.json"))
+        try FileManager.default.createSymbolicLink(atPath: t.url("tweets"), withDestinationPath: outside.url("tweets"))
+        let store = try DocumentStore.read(at: t.path)
+        #expect(store.documents.map(\.path.description) == ["users/u1"])
+        #expect(Set(store.ignored.map(\.path)) == ["tweets", "users/u2.json"])
+        #expect(store.ignored.allSatisfy { $0.reason.contains("symbolic link") })
+        // readDocument refuses them too.
+        #expect(try DirectoryStore.readDocument(file: "users/u2.json", root: t.path) == nil)
+        #expect(try DirectoryStore.readDocument(file: "tweets/t9.json", root: t.path) == nil)
+    }
+
+    @Test func readsOneDocument() throws {
+        let t = sampleStore()
+        let d = try DirectoryStore.readDocument(file: t.url("users/u1/user-likes/t2.json"), root: t.path)
+        #expect(d?.path == path("users/u1/user-likes/t2"))
+        #expect(d?.source == "users/u1/user-likes/t2.json")
+        #expect(d?.fields["timestamp"] == .string("2021-11-05T09:30:00Z"))
+        #expect(try DirectoryStore.readDocument(file: "users/u10.json", root: t.path)?.fields["username"] == .string("bob"))
+        #expect(try DirectoryStore.readDocument(file: "README.md", root: t.path) == nil)
+        #expect(try DirectoryStore.readDocument(file: "stray.json", root: t.path) == nil)
+        #expect(try DirectoryStore.readDocument(file: "users/.u8.json", root: t.path) == nil)
+        mkfifo(t.url("users/fifo.json"), 0o644)
+        #expect(try DirectoryStore.readDocument(file: "users/fifo.json", root: t.path) == nil)
+        #expect(try DocumentStore.read(at: t.path).documents.count == 6)
+        t.mkdir("users/dir.json")
+        #expect(try DirectoryStore.readDocument(file: "users/dir.json", root: t.path) == nil)
+        let gone = storeError { try DirectoryStore.readDocument(file: "users/zz.json", root: t.path) }
+        guard case .notFound? = gone else { Issue.record("expected notFound, got \(String(describing: gone))"); return }
+    }
+
+    @Test func emptyStore() throws {
+        let t = TempDir()
+        let store = try DocumentStore.read(at: t.path)
+        #expect(store.documents.isEmpty)
+        #expect(store.missingParents.isEmpty)
+    }
+
+    @Test func manyDocumentsInParallelKeepOrder() throws {
+        let t = TempDir()
+        for i in 0..<500 {
+            t.write("tweets/t\(i).json", #"{"i": \#(i)}"#)
+        }
+        let store = try DocumentStore.read(at: t.path)
+        #expect(store.documents.count == 500)
+        #expect(store.documents == store.documents.sorted { $0.path < $1.path })
+        #expect(store.documents.map(\.path) == store.documents.map(\.path).sorted())
+        for d in store.documents {
+            #expect(d.fields["i"].map { "t\($0)" } != nil)
+            if case .integer(let i)? = d.fields["i"] { #expect(d.path.id == "t\(i)") }
+        }
+    }
+
+    @Test func nonASCIIIdsSortLikeDocumentPaths() throws {
+        let t = TempDir()
+        for id in ["é", "e\u{301}x", "z", "가", "a", "a-b", "a b"] {
+            t.write("tweets/\(id).json", "{}")
+        }
+        t.write("tweets/a/replies/r.json", "{}")
+        let store = try DocumentStore.read(at: t.path)
+        #expect(store.documents.map(\.path) == store.documents.map(\.path).sorted())
+        #expect(store.documents.count == 8)
+    }
+
+    @Test func deeplyNestedFoldersAreSkipped() throws {
+        let t = TempDir()
+        let deep = Array(repeating: "a", count: 300).joined(separator: "/")
+        t.write(deep + "/x.json", "{}")
+        t.write("a/b.json", "{}")
+        let store = try DocumentStore.read(at: t.path)
+        #expect(store.documents.map(\.path.description) == ["a/b"])
+        #expect(store.ignored.count == 1)
+        #expect(store.ignored.first?.reason.contains("nested deeper than 200") == true)
+    }
+
+    @Test func maximallyNestedDocumentsOnWorkerThreads() throws {
+        let t = TempDir()
+        let body = "{\"a\":" + String(repeating: "[{\"b\":", count: 255) + "1" + String(repeating: "}]", count: 255) + "}"
+        for i in 0..<40 {
+            t.write("tweets/t\(i).json", body)
+            t.write("users/u\(i)/user-likes/t\(i).json", body)
+        }
+        let store = try DocumentStore.read(at: t.path)
+        #expect(store.documents.count == 80)
+        let writer = TempDir()
+        try DirectoryStoreWriter.write(store.documents, to: writer.url("out"), force: false)
+        #expect(try DocumentStore.read(at: writer.url("out")).documents == store.documents.map {
+            Document(path: $0.path, fields: $0.fields, source: $0.path.description + ".json")
+        })
+    }
+
+    // MARK: errors
+
+    @Test func invalidJSONNamesFileLineAndColumn() {
+        let t = TempDir()
+        t.write("users/u1.json", "{}")
+        t.write("tweets/t1.json", "{\n  \"caption\": \"hi\",\n  \"uid\": x\n}")
+        let e = storeError { try DocumentStore.read(at: t.path) }
+        #expect(e?.description == "\(t.path)/tweets/t1.json:3:10: invalid JSON: unexpected character 'x'")
+    }
+
+    @Test func firstErrorInPathOrderIsReported() {
+        let t = TempDir()
+        for i in 0..<200 { t.write("tweets/t\(1000 + i).json", "{}") }
+        t.write("tweets/t1100.json", "[")
+        t.write("tweets/t1150.json", "{")
+        let e = storeError { try DocumentStore.read(at: t.path) }
+        #expect(e?.description.contains("tweets/t1100.json:1:2:") == true)
+    }
+
+    @Test func invalidUTF8NamesTheFile() {
+        let t = TempDir()
+        t.write("users/u1.json", bytes: Array("{\"username\": \"".utf8) + [0xC3, 0x28] + Array("\"}".utf8))
+        let e = storeError { try DocumentStore.read(at: t.path) }
+        #expect(e?.description == "\(t.path)/users/u1.json:1:15: invalid UTF-8: the file must be UTF-8 text (invalid UTF-8 (byte 0xC3))")
+    }
+
+    @Test func deepNestingIsAnError() {
+        let t = TempDir()
+        t.write("users/u1.json", "{\"a\":" + String(repeating: "[", count: 100_000))
+        let e = storeError { try DocumentStore.read(at: t.path) }
+        #expect(e?.description == "\(t.path)/users/u1.json:1:517: invalid JSON: nesting deeper than 512 levels")
+    }
+
+    @Test func documentThatIsNotAnObject() {
+        let t = TempDir()
+        t.write("tweets/t1.json", "[1, 2]")
+        let e = storeError { try DocumentStore.read(at: t.path) }
+        #expect(e?.description == "\(t.path)/tweets/t1.json: document tweets/t1 is an array, not a JSON object")
+    }
+
+    @Test func storeNotFound() {
+        let e = storeError { try DocumentStore.read(at: "/nonexistent/roost-store") }
+        #expect(e?.description == "/nonexistent/roost-store: store not found (expected a folder or a single-file store .json)")
+    }
+
+    @Test func unreadableFile() throws {
+        guard getuid() != 0 else { return } // root reads anything
+        let t = TempDir()
+        let f = t.write("users/u1.json", "{}")
+        chmod(f, 0)
+        defer { chmod(f, 0o644) }
+        let e = storeError { try DocumentStore.read(at: t.path) }
+        #expect(e?.description == "\(f): cannot read: Permission denied")
+    }
+
+    @Test func unreadableFolder() throws {
+        let t = TempDir()
+        t.write("users/u1.json", "{}")
+        // A file where a folder is expected to be opened: opendir fails with ENOTDIR only via races;
+        // use permissions when not root.
+        guard getuid() != 0 else { return }
+        chmod(t.url("users"), 0)
+        defer { chmod(t.url("users"), 0o755) }
+        let e = storeError { try DocumentStore.read(at: t.path) }
+        #expect(e?.description == "\(t.path)/users: cannot read: Permission denied")
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+import JSON
+@testable import Store
+
+@Suite struct DirectoryStoreWriterTests {
+    /// read FILE → write DIR → read DIR gives the same documents, typed values in their plain forms.
+    func roundTrip(_ text: String, format: StoreFormat) throws {
+        let t = TempDir()
+        let file = t.write("in.json", text)
+        let single = try DocumentStore.read(at: file)
+        #expect(single.format == format)
+        try DirectoryStoreWriter.write(single.documents, to: t.url("out"), force: false)
+        let dir = try DocumentStore.read(at: t.url("out"))
+        #expect(dir.format == .directory)
+        #expect(dir.documents.map(\.path) == single.documents.map(\.path))
+        for (a, b) in zip(single.documents, dir.documents) {
+            #expect(plain(a.fields) == b.fields, "\(a.path)")
+            #expect(b.source == a.path.description + ".json")
+        }
+        #expect(dir.ignored.isEmpty)
+    }
+
+    @Test func roundTripNode() throws {
+        try roundTrip(SingleFileStoreTests.node, format: .nodeFirestoreImportExport)
+    }
+
+    @Test func roundTripExportImport() throws {
+        try roundTrip(SingleFileStoreTests.exportImport, format: .firestoreExportImport)
+    }
+
+    @Test func roundTripREST() throws {
+        let docs = "[\(SingleFileStoreTests.restDoc), \(SingleFileStoreTests.restLike), \(SingleFileStoreTests.restUser)]"
+        try roundTrip("{\"documents\": \(docs)}", format: .restDocumentsList)
+        try roundTrip(docs, format: .restDocumentArray)
+        try roundTrip("[{\"document\": \(SingleFileStoreTests.restDoc)}, {\"readTime\": \"x\"}]", format: .restRunQuery)
+    }
+
+    @Test func typedValuesAreWrittenInSPECForms() throws {
+        let t = TempDir()
+        let doc = Document(path: path("tweets/t1"), fields: Fields([
+            ("ts", .timestamp(Timestamp(seconds: 1636104600, nanoseconds: 123456789))),
+            ("whole", .timestamp(Timestamp(seconds: 1636104600))),
+            ("ancient", .timestamp(Timestamp(seconds: -70_000_000_000))),
+            ("geo", .geoPoint(latitude: 37.5, longitude: 127)),
+            ("ref", .reference("users/u1")),
+            ("bytes", .bytes("aGk=")),
+            ("text", .string("line\n\"q\" </script>")),
+        ]), source: "x")
+        try DirectoryStoreWriter.write([doc], to: t.url("out"), force: false)
+        #expect(t.read("out/tweets/t1.json") == """
+        {
+          "ts": "2021-11-05T09:30:00.123456789Z",
+          "whole": "2021-11-05T09:30:00Z",
+          "ancient": {
+            "_seconds": -70000000000,
+            "_nanoseconds": 0
+          },
+          "geo": {
+            "_latitude": 37.5,
+            "_longitude": 127.0
+          },
+          "ref": "users/u1",
+          "bytes": "aGk=",
+          "text": "line\\n\\"q\\" </script>"
+        }
+
+        """)
+        // The written timestamp strings denote exactly the same instants.
+        #expect(RFC3339.parse("2021-11-05T09:30:00.123456789Z") == Timestamp(seconds: 1636104600, nanoseconds: 123456789))
+    }
+
+    @Test func refusesNonEmptyDestinationUnlessForced() throws {
+        let t = TempDir()
+        t.write("out/old/stale.json", "{}")
+        t.write("out/.keep", "")
+        let doc = Document(path: path("users/u1"), fields: Fields([("username", .string("a"))]), source: "x")
+        let e = storeError { try DirectoryStoreWriter.write([doc], to: t.url("out"), force: false) }
+        #expect(e?.description == "\(t.url("out")): folder is not empty; use --force to replace its contents")
+        #expect(t.exists("out/old/stale.json"))
+        #expect(!t.exists("out/users/u1.json"))
+
+        // A symlink inside is removed, its target untouched.
+        let outside = TempDir()
+        outside.write("keep.json", "{}")
+        try FileManager.default.createSymbolicLink(atPath: t.url("out/link"), withDestinationPath: outside.path)
+        try DirectoryStoreWriter.write([doc], to: t.url("out"), force: true)
+        #expect(!t.exists("out/old"))
+        #expect(!t.exists("out/.keep"))
+        #expect(!t.exists("out/link"))
+        #expect(outside.exists("keep.json"))
+        #expect(try DocumentStore.read(at: t.url("out")).documents.map(\.path) == [path("users/u1")])
+    }
+
+    @Test func writesIntoEmptyOrMissingFolder() throws {
+        let t = TempDir()
+        t.mkdir("empty")
+        let doc = Document(path: path("a/b/c/d"), fields: Fields(), source: "x")
+        try DirectoryStoreWriter.write([doc], to: t.url("empty"), force: false)
+        try DirectoryStoreWriter.write([doc], to: t.url("new/nested"), force: false)
+        #expect(t.read("empty/a/b/c/d.json") == "{}\n")
+        #expect(t.read("new/nested/a/b/c/d.json") == "{}\n")
+        let file = t.write("file", "x")
+        let e = storeError { try DirectoryStoreWriter.write([doc], to: file, force: true) }
+        #expect(e?.description == "\(file): exists and is not a folder")
+    }
+
+    @Test func lastOfDuplicatePathsWins() throws {
+        let t = TempDir()
+        let docs = (0..<50).map { i in
+            Document(path: path("users/u1"), fields: Fields([("i", .integer(Int64(i))), ("pad", .string(String(repeating: "x", count: 50 - i)))]), source: "x")
+        }
+        try DirectoryStoreWriter.write(docs, to: t.url("out"), force: false)
+        let store = try DocumentStore.read(at: t.url("out"))
+        #expect(store.documents.count == 1)
+        #expect(store.documents.first?.fields["i"] == .integer(49))
+    }
+
+    @Test func refusesUnsafeIDs() throws {
+        let cases: [([String], String)] = [
+            (["users", ".."], "cannot write document users/..: \"..\" is not allowed as a file name"),
+            (["users", "."], "cannot write document users/.: \".\" is not allowed as a file name"),
+            (["users", ""], "cannot write document users/: \"\" is empty"),
+            (["users", "a/b"], "cannot write document users/a/b: \"a/b\" contains '/'"),
+            (["users", "a\u{0}b"], "cannot write document users/a\u{0}b: \"a\\0b\" contains a NUL character"),
+            (["..", "x"], "cannot write document ../x: \"..\" is not allowed as a file name"),
+            (["users", ".hidden"], "cannot write document users/.hidden: \".hidden\" starts with '.', which the directory store ignores"),
+            (["users", String(repeating: "x", count: 251)], "is longer than 250 bytes"),
+            (["users", "u1", String(repeating: "c", count: 256), "x"], "is longer than 255 bytes"),
+        ]
+        for (segments, message) in cases {
+            let t = TempDir()
+            let good = Document(path: path("users/ok"), fields: Fields(), source: "x")
+            let bad = Document(path: DocumentPath(segments), fields: Fields(), source: "x")
+            let e = storeError { try DirectoryStoreWriter.write([good, bad], to: t.url("out"), force: false) }
+            #expect(e?.description.contains(message) == true, "\(segments): \(String(describing: e))")
+            // Nothing at all is written.
+            #expect(!t.exists("out"))
+        }
+        // Long but allowed.
+        let t = TempDir()
+        let ok = Document(path: DocumentPath(["users", String(repeating: "가", count: 83)]), fields: Fields(), source: "x")
+        try DirectoryStoreWriter.write([ok], to: t.url("out"), force: false)
+    }
+
+    @Test func importedDocumentsStayInsideDestination() throws {
+        // Hostile IDs from a single-file store are refused before anything is written.
+        let t = TempDir()
+        let file = t.write("evil.json", #"{"users": {"..": {"x": 1}, "u1": {"subCollection": {"../../etc": {"passwd": {}}}}}}"#)
+        let store = try DocumentStore.read(at: file)
+        let e = storeError { try DirectoryStoreWriter.write(store.documents, to: t.url("out"), force: false) }
+        #expect(e != nil)
+        #expect(!t.exists("out"))
+    }
+}
+
+@Suite struct RFC3339Tests {
+    @Test func parses() {
+        #expect(RFC3339.parse("1970-01-01T00:00:00Z") == Timestamp(seconds: 0))
+        #expect(RFC3339.parse("2021-11-05T09:30:00Z") == Timestamp(seconds: 1636104600))
+        #expect(RFC3339.parse("2021-11-05t09:30:00z") == Timestamp(seconds: 1636104600))
+        #expect(RFC3339.parse("2021-11-05T18:30:00+09:00") == Timestamp(seconds: 1636104600))
+        #expect(RFC3339.parse("2021-11-05T04:00:00-05:30") == Timestamp(seconds: 1636104600))
+        #expect(RFC3339.parse("2021-11-05T09:30:00.5Z") == Timestamp(seconds: 1636104600, nanoseconds: 500_000_000))
+        #expect(RFC3339.parse("2021-11-05T09:30:00.123456789123Z") == Timestamp(seconds: 1636104600, nanoseconds: 123_456_789))
+        #expect(RFC3339.parse("1969-12-31T23:59:59.999Z") == Timestamp(seconds: -1, nanoseconds: 999_000_000))
+        #expect(RFC3339.parse("2024-02-29T00:00:00Z") != nil)
+        #expect(RFC3339.parse("0001-01-01T00:00:00Z") == Timestamp(seconds: -62135596800))
+        #expect(RFC3339.parse("9999-12-31T23:59:59Z") == Timestamp(seconds: 253402300799))
+    }
+
+    @Test func rejects() {
+        for s in ["", "2021-11-05", "2021-11-05T09:30:00", "2021-13-01T00:00:00Z", "2023-02-29T00:00:00Z",
+                  "2021-11-05T24:00:00Z", "2021-11-05T09:30:00.Z", "2021-11-05T09:30:00Zjunk", "21-11-05T09:30:00Z",
+                  "2021-11-05T09:30:00+0900", "１９７０-01-01T00:00:00Z"] {
+            #expect(RFC3339.parse(s) == nil, "\(s)")
+        }
+    }
+
+    @Test func formatsAndRoundTrips() {
+        #expect(RFC3339.format(Timestamp(seconds: 0)) == "1970-01-01T00:00:00Z")
+        #expect(RFC3339.format(Timestamp(seconds: 1636104600, nanoseconds: 1)) == "2021-11-05T09:30:00.000000001Z")
+        #expect(RFC3339.format(Timestamp(seconds: -1, nanoseconds: 999_000_000)) == "1969-12-31T23:59:59.999000000Z")
+        #expect(RFC3339.format(Timestamp(seconds: 253402300800)) == nil)
+        var seed: UInt64 = 42
+        for _ in 0..<2000 {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            let s = Int64(bitPattern: seed >> 1) % 253402300799
+            let n = Int32((seed >> 7) % 1_000_000_000)
+            let t = Timestamp(seconds: s, nanoseconds: seed % 3 == 0 ? 0 : n)
+            #expect(RFC3339.parse(RFC3339.format(t)!) == t)
+        }
+    }
+}
