@@ -400,7 +400,7 @@ struct SeededGenerator: RandomNumberGenerator {
 /// mentions, favorites with coordinates in every form, and enough tweets to paginate.
 let richStore: [Document] = {
     var docs: [Document] = [
-        user("uMina", "mina", fullname: "Mina Park", bio: "Designer. **Seoul**, #design, friend of @bob.",
+        user("uMina", "mina", fullname: "Mina Park", bio: "Designer. **Seoul**, #Swift, friend of @bob.",
              image: "https://example.com/mina.jpg", email: "mina.secret@private.example"),
         user("uBob", "bob", fullname: "Bob Lee", email: "bob.secret@private.example"),
         user("uCarol", "carol", email: "carol.secret@private.example"),

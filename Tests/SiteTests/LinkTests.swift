@@ -1,0 +1,208 @@
+import Foundation
+import Model
+import Site
+import Store
+import Testing
+
+/// SPEC 3: "links work from `file://`, from a web server at `/`, and under a sub-path";
+/// "every link points at a file that was written".
+@Suite struct Links {
+    @Test(arguments: ["/", "/sub/", "https://example.com/project/"])
+    func everyRelativeLinkNamesAWrittenFile(baseURL: String) throws {
+        let site = try render(richStore, config: SiteConfig(baseURL: baseURL))
+        let problems = brokenLinks(in: site, baseURL: baseURL)
+        #expect(problems.isEmpty, "\(problems.prefix(20).joined(separator: "\n"))")
+    }
+
+    @Test func linksWithAViewer() throws {
+        let site = try render(richStore, config: SiteConfig(viewer: "u-uKor"))
+        let problems = brokenLinks(in: site, baseURL: "/")
+        #expect(problems.isEmpty, "\(problems.prefix(20).joined(separator: "\n"))")
+    }
+
+    @Test func relativeLinksDoNotDependOnTheBaseURL() throws {
+        let root = relativeLinks(in: try render(richStore, config: SiteConfig(baseURL: "/")))
+        let sub = relativeLinks(in: try render(richStore, config: SiteConfig(baseURL: "/sub/")))
+        let absolute = relativeLinks(in: try render(richStore, config: SiteConfig(baseURL: "https://example.com/x/")))
+        #expect(Set(root.keys) == Set(sub.keys))
+        for (path, links) in root {
+            #expect(sub[path] == links, "\(path)")
+            #expect(absolute[path] == links, "\(path)")
+        }
+    }
+
+    @Test func everyPageHasARelativeBase() throws {
+        let site = try render(richStore, config: SiteConfig(baseURL: "/sub/"))
+        #expect(try baseHref(site.page("index.html")) == "./")
+        #expect(try baseHref(site.page("page/2/index.html")) == "../../")
+        #expect(try baseHref(site.page("u/mina/likes/index.html")) == "../../../")
+        #expect(try baseHref(site.page("tags/서울/index.html")) == "../../")
+        // Servers show 404.html at any URL: its base is the base URL.
+        #expect(try baseHref(site.page("404.html")) == "/sub/")
+    }
+
+    @Test func notFoundPageLinksAreRootRelative() throws {
+        for baseURL in ["/", "/sub/"] {
+            let site = try render(richStore, config: SiteConfig(baseURL: baseURL))
+            let html = try site.page("404.html")
+            #expect(html.contains("<a href=\"index.html\">Go to the latest tweets</a>"))
+            #expect(html.contains("<link rel=\"stylesheet\" href=\"static/style.css\">"))
+        }
+    }
+
+    @Test func canonicalLinksUseTheBaseURL() throws {
+        let site = try render(richStore, config: SiteConfig(baseURL: "https://example.com/sub/"))
+        #expect(try site.page("index.html").contains("<link rel=\"canonical\" href=\"https://example.com/sub/\">"))
+        #expect(try site.page("t/a1/index.html").contains("<link rel=\"canonical\" href=\"https://example.com/sub/t/a1/\">"))
+        #expect(try site.page("tags/서울/index.html")
+            .contains("<link rel=\"canonical\" href=\"https://example.com/sub/tags/%EC%84%9C%EC%9A%B8/\">"))
+    }
+
+    /// Feeds and the sitemap carry absolute URLs under the base URL, each naming a written page.
+    @Test(arguments: ["/sub/", "https://example.com/sub/", "/"])
+    func feedAndSitemapURLsStartWithTheBaseURL(baseURL: String) throws {
+        let site = try render(richStore, config: SiteConfig(baseURL: baseURL))
+        let written = Set(site.paths)
+        let xmlFiles = site.paths.filter { $0.hasSuffix(".xml") }
+        #expect(xmlFiles.contains("feed.xml") && xmlFiles.contains("sitemap.xml") && xmlFiles.contains("u/mina/feed.xml"))
+        for file in xmlFiles {
+            let urls = xmlURLs(site.files[file]!)
+            #expect(!urls.isEmpty, "\(file)")
+            for url in urls {
+                #expect(url.hasPrefix(baseURL), "\(file): \(url)")
+                guard url.hasPrefix(baseURL), let path = percentDecoded(String(url.dropFirst(baseURL.count))) else { continue }
+                let target = path.isEmpty || path.hasSuffix("/") ? path + "index.html" : path
+                #expect(written.contains(target), "\(file): \(url) names no written file")
+            }
+        }
+    }
+
+    @Test func sitemapListsEveryHTMLPageButThe404() throws {
+        let site = try render(richStore, config: SiteConfig(baseURL: "https://example.com/"))
+        let locs = xmlURLs(try site.page("sitemap.xml"))
+        let expected = site.htmlPaths.filter { $0 != "404.html" }
+            .map { "https://example.com/" + String($0.dropLast("index.html".count)) }
+        #expect(locs.compactMap(percentDecoded) == expected)
+    }
+
+    @Test func atomFeeds() throws {
+        let site = try render(richStore, config: SiteConfig(baseURL: "https://example.com/"))
+        let feed = try site.page("feed.xml")
+        #expect(feed.hasPrefix("<?xml"))
+        #expect(feed.contains("xml:base=\"https://example.com/\""))
+        // The 20 newest tweets, newest first.
+        let entries = feed.components(separatedBy: "<entry>").dropFirst()
+        #expect(entries.count == 20)
+        #expect(entries.first?.contains("<id>https://example.com/t/f19/</id>") == true)
+        // A user's feed: their tweets and replies, newest first.
+        let mina = try site.page("u/mina/feed.xml")
+        let ids = xmlURLs(mina).filter { $0.contains("/t/") && !$0.contains("<") }
+        #expect(ids.first == "https://example.com/t/f19/")
+        #expect(Set(ids).contains("https://example.com/t/r4/") == false, "r4 is older than the 20 newest")
+        let seo = try site.page("u/u-uSeo/feed.xml")
+        #expect(seo.contains("<id>https://example.com/t/s1/</id>"))
+    }
+
+    /// Writes the rich store's site (or `ROOST_DUMP_STORE=hostile`) to `$ROOST_DUMP_SITE` for a look by hand.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["ROOST_DUMP_SITE"] != nil))
+    func dump() throws {
+        let folder = ProcessInfo.processInfo.environment["ROOST_DUMP_SITE"]!
+        let hostile = ProcessInfo.processInfo.environment["ROOST_DUMP_STORE"] == "hostile"
+        let site = try render(hostile ? Escaping.hostile : richStore, config: SiteConfig(viewer: hostile ? nil : "mina"))
+        for (path, text) in site.files {
+            let file = URL(fileURLWithPath: folder).appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: file)
+        }
+    }
+}
+
+/// SPEC 3: "The same store and templates give byte-identical output."
+@Suite struct Determinism {
+    @Test func sameStoreTwice() throws {
+        let config = SiteConfig(baseURL: "/sub/", viewer: "mina")
+        let first = try render(richStore, config: config)
+        let second = try render(richStore, config: config)
+        #expect(first.paths == second.paths)
+        for path in first.paths { #expect(first.files[path] == second.files[path], "\(path)") }
+    }
+
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func shuffledDocuments(seed: UInt64) throws {
+        var generator = SeededGenerator(seed: seed)
+        let shuffled = richStore.shuffled(using: &generator)
+        #expect(shuffled.map(\.path) != richStore.map(\.path))
+        let first = try render(richStore)
+        let second = try render(shuffled)
+        #expect(first.paths == second.paths)
+        for path in first.paths { #expect(first.files[path] == second.files[path], "\(path)") }
+    }
+
+    @Test func renderingThePlanConcurrently() async throws {
+        // SiteRenderer is Sendable and documented as thread-safe: pages rendered at once are the same.
+        let renderer = try SiteRenderer(snapshot: Snapshot(documents: richStore), config: SiteConfig(), templates: defaultTemplates)
+        let serial = try renderer.plan.pages.map { try renderer.render($0) }
+        let parallel = try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
+            for (i, page) in renderer.plan.pages.enumerated() {
+                group.addTask { (i, try renderer.render(page)) }
+            }
+            var result = [[UInt8]](repeating: [], count: renderer.plan.pages.count)
+            for try await (i, bytes) in group { result[i] = bytes }
+            return result
+        }
+        #expect(serial == parallel)
+    }
+}
+
+/// The sample store in `content/` (SPEC 1).
+@Suite struct SampleStore {
+    static func documents() throws -> [Document] {
+        try DocumentStore.read(at: packageRoot + "/content").documents
+    }
+
+    @Test func rendersCompletely() throws {
+        let documents = try Self.documents()
+        let site = try render(documents)
+        let permalinks = site.paths.filter { $0.hasPrefix("t/") && $0.hasSuffix("/index.html") }
+        #expect(permalinks.count == 60)
+        #expect(site.paths.contains("404.html") && site.paths.contains("feed.xml") && site.paths.contains("sitemap.xml"))
+    }
+
+    @Test(arguments: ["/", "/sub/"])
+    func linkWalkerPasses(baseURL: String) throws {
+        let site = try render(try Self.documents(), config: SiteConfig(baseURL: baseURL))
+        let problems = brokenLinks(in: site, baseURL: baseURL)
+        #expect(problems.isEmpty, "\(problems.prefix(20).joined(separator: "\n"))")
+    }
+
+    @Test func noEmailIsWritten() throws {
+        let documents = try Self.documents()
+        let emails = documents.compactMap { doc -> String? in
+            if case .string(let email)? = doc.fields["email"] { return email } else { return nil }
+        }
+        #expect(!emails.isEmpty)
+        let site = try render(documents)
+        for email in emails { #expect(site.paths(containing: email).isEmpty, "\(email)") }
+    }
+
+    @Test func likeCountsAreDerived() throws {
+        let documents = try Self.documents()
+        // Counted here from the documents: likes by users who exist.
+        let users = Set(documents.filter { $0.path.segments.count == 2 && $0.path.segments[0] == "users" }.map(\.path.id))
+        var counts: [String: Int] = [:]
+        for doc in documents {
+            let s = doc.path.segments
+            if s.count == 4, s[0] == "users", s[2] == "user-likes", users.contains(s[1]) { counts[s[3], default: 0] += 1 }
+        }
+        let site = try render(documents)
+        let index = cardsByTweet(in: site)
+        let tweetIDs = documents.filter { $0.path.segments.count == 2 && $0.path.segments[0] == "tweets" }.map(\.path.id)
+        for id in tweetIDs {
+            let found = index[id] ?? []
+            #expect(!found.isEmpty, "\(id)")
+            for (path, card) in found {
+                #expect(attributeValues("data-likes", in: card) == ["\(counts[id] ?? 0)"], "\(id) on \(path)")
+            }
+        }
+    }
+}
