@@ -206,3 +206,99 @@ import Testing
         }
     }
 }
+
+/// The link walker on stores with unusual names.
+@Suite struct LinksInOddStores {
+    @Test func hostileStore() throws {
+        for baseURL in ["/", "/sub/"] {
+            let site = try render(Escaping.hostile, config: SiteConfig(baseURL: baseURL))
+            let problems = brokenLinks(in: site, baseURL: baseURL)
+            #expect(problems.isEmpty, "\(problems.prefix(20).joined(separator: "\n"))")
+        }
+    }
+
+    /// Tags whose lowercase form is not ASCII: the page a caption links to is the page written.
+    @Test func unicodeTags() throws {
+        let site = try render([
+            user("uMina", "mina"),
+            tweet("t1", by: "uMina", at: at(minute: 1), "#ÄPFEL #Straße #İstanbul #ΣΟΦΙΑ #café_2024 #서울_2024"),
+            tweet("t2", by: "uMina", at: at(minute: 2), "#äpfel #STRASSE #istanbul #σοφια #CAFÉ_2024"),
+        ])
+        let problems = brokenLinks(in: site, baseURL: "/")
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+        // One page per lowercased tag, with both tweets where the lowercase forms agree.
+        #expect(try tweetIDs(site.page("tags/äpfel/index.html")) == ["t2", "t1"])
+        #expect(try tweetIDs(site.page("tags/café_2024/index.html")) == ["t2", "t1"])
+        #expect(try tweetIDs(site.page("tags/서울_2024/index.html")) == ["t1"])
+    }
+
+    @Test func aTagUsedTwiceInOneTweetListsItOnce() throws {
+        let site = try render([user("uMina", "mina"), tweet("t1", by: "uMina", at: at(minute: 1), "#a #A #a")])
+        #expect(try tweetIDs(site.page("tags/a/index.html")) == ["t1"])
+        #expect(try site.page("tags/a/index.html").contains("Tweets: 1"))
+    }
+
+    /// Odd IDs and uids: hashed folders, still linked consistently.
+    @Test func oddIDs() throws {
+        let longID = String(repeating: "x", count: 201)
+        let site = try render([
+            user("uid with spaces", "seo.yeon"), user("ü", "mina"),
+            tweet("..", by: "uid with spaces", at: at(minute: 1)),
+            tweet(longID, by: "ü", at: at(minute: 2), replyTo: ".."),
+            tweet("한글", by: "ü", at: at(minute: 3), replyTo: longID),
+            tweet("a.b", by: "ü", at: at(minute: 4)),
+            tweet("~x", by: "ü", at: at(minute: 5)),
+            like("ü", ".."),
+        ])
+        #expect(brokenLinks(in: site, baseURL: "/").isEmpty, "\(brokenLinks(in: site, baseURL: "/"))")
+        for path in site.paths {
+            for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
+                #expect(!segment.isEmpty && segment != "." && segment != ".." && segment.utf8.count <= 200, "\(path)")
+            }
+        }
+        #expect(site.paths.filter { $0.hasPrefix("t/") }.count == 5)
+        #expect(site.paths.filter { $0.hasPrefix("u/") && $0.hasSuffix("/feed.xml") }.count == 2)
+    }
+
+    /// A bio's `#tag` links to the tag page, which exists only when a tweet has the tag.
+    @Test func bioTagsLinkToWrittenPages() throws {
+        let site = try render([user("uMina", "mina", bio: "I post about #design"),
+                               tweet("t1", by: "uMina", at: at(minute: 1), "no tags here")])
+        let problems = brokenLinks(in: site, baseURL: "/")
+        withKnownIssue("BUG: bios are rendered with the caption renderer (Sources/Site/SiteContext.swift), so a bio's #tag links to tags/{tag}/index.html even when no tweet has the tag and the page is never written") {
+            #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+        }
+    }
+}
+
+/// Times on cards (SPEC 2.4, docs/templates.md `published`, `publishedDisplay`).
+@Suite struct Times {
+    @Test(arguments: [
+        ("2024-06-10T12:00:00+09:00", "2024-06-10T03:00:00Z", "Jun 10, 2024, 03:00 UTC"),
+        ("2024-01-01T00:00:00.999Z", "2024-01-01T00:00:00Z", "Jan 1, 2024, 00:00 UTC"),
+        ("1969-12-31T23:59:59.5Z", "1969-12-31T23:59:59Z", "Dec 31, 1969, 23:59 UTC"),
+        ("2023-12-31T23:30:00-01:00", "2024-01-01T00:30:00Z", "Jan 1, 2024, 00:30 UTC"),
+    ])
+    func publishedInUTC(input: String, iso: String, display: String) throws {
+        let site = try render([user("uMina", "mina"), tweet("t1", by: "uMina", at: input)])
+        let card = try #require(card("t1", in: try site.page("t/t1/index.html")))
+        #expect(card.contains("<time class=\"dt-published\" datetime=\"\(iso)\">\(display)</time>"))
+    }
+
+    @Test func otherTimestampFormsOrderTheFeed() throws {
+        let site = try render([
+            user("uMina", "mina"),
+            doc("tweets/n", [("caption", .string("number")), ("timestamp", .integer(1_700_000_000)), ("uid", .string("uMina"))]),
+            doc("tweets/s", [("caption", .string("seconds")), ("uid", .string("uMina")),
+                             ("timestamp", object(["_seconds": .integer(1_700_000_100), "_nanoseconds": .integer(0)]))]),
+            tweet("r", by: "uMina", at: "2023-11-14T22:13:00Z"), // 1_699_999_980
+        ])
+        #expect(try tweetIDs(site.page("index.html")) == ["s", "n", "r"])
+    }
+
+    @Test func tiesAreBrokenByIDInCodePointOrder() throws {
+        let ids = ["b", "B", "a", "é", "z", "Z", "_", "10", "9"]
+        let site = try render([user("uMina", "mina")] + ids.map { tweet($0, by: "uMina", at: at(minute: 5)) })
+        #expect(try tweetIDs(site.page("index.html")) == ["10", "9", "B", "Z", "_", "a", "b", "z", "é"])
+    }
+}
