@@ -115,6 +115,25 @@ import Testing
         #expect(!html.contains("This tweet's parent was deleted."))
     }
 
+    /// SPEC 3: ties are broken by ID ascending; replies read oldest first.
+    @Test func repliesAtTheSameTimeAreInIDOrder() throws {
+        let site = try render([
+            user("uMina", "mina"),
+            tweet("p", by: "uMina", at: at(minute: 1)),
+            tweet("rb", by: "uMina", at: at(minute: 5), replyTo: "p"),
+            tweet("ra", by: "uMina", at: at(minute: 5), replyTo: "p"),
+            tweet("rc", by: "uMina", at: at(minute: 3), replyTo: "p"),
+        ])
+        let html = try site.page("t/p/index.html")
+        #expect(tweetIDs(html).first == "p")
+        #expect(tweetIDs(html).dropFirst().first == "rc")
+        // Newest-first lists put ra before rb; the oldest-first list should too.
+        #expect(try tweetIDs(site.page("u/mina/replies/index.html")) == ["ra", "rb", "rc"])
+        withKnownIssue("BUG: Snapshot reverses the feed-order reply list (Sources/Model/SnapshotBuilder.swift), so replies with equal timestamps come out by ID descending") {
+            #expect(tweetIDs(html) == ["p", "rc", "ra", "rb"])
+        }
+    }
+
     @Test func replyToAMissingTweetStillBuilds() throws {
         let html = try site.page("t/r3/index.html")
         #expect(tweetIDs(html) == ["r3"])
