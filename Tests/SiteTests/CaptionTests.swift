@@ -44,6 +44,14 @@ import Testing
         #expect(a3.contains("<a class=\"mention\" href=\"u/u-uMoonA/index.html\">@Moon</a>"))
     }
 
+    @Test func mentionsIgnoreCaseWhenUnambiguous() throws {
+        let site = try render([user("uBob", "bob"), user("uMoonA", "Moon"), user("uMoonB", "moon"),
+                               tweet("t1", by: "uBob", at: at(minute: 1), "@BOB @MOON @moon")])
+        let caption = try #require(section(try site.page("t/t1/index.html"), from: "<div class=\"e-content caption\">", to: "</div>"))
+        #expect(attributeValues("href", in: caption) == ["u/bob/index.html", "u/u-uMoonB/index.html"])
+        #expect(caption.contains("@MOON "))
+    }
+
     @Test func unknownMentionsAndCodeSpansAreNotLinked() throws {
         let a2 = try #require(card("a2", in: try site.page("t/a2/index.html")))
         #expect(a2.contains("says @nobody"))

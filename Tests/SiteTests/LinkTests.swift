@@ -315,3 +315,64 @@ import Testing
         #expect(try tweetIDs(site.page("index.html")) == ["10", "9", "B", "Z", "_", "a", "b", "z", "é"])
     }
 }
+
+/// Cheap well-formedness checks on every page of several stores.
+@Suite struct Markup {
+    static let elements = ["html", "head", "body", "header", "footer", "main", "nav", "div", "article", "section", "ul", "ol",
+                           "li", "p", "a", "span", "h1", "h2", "h3", "time", "data", "strong", "em", "code", "pre",
+                           "blockquote", "title", "svg", "script"]
+
+    /// Element name → opened minus closed, for the elements above (one pass over the bytes).
+    static func imbalance(_ html: String) -> [String: Int] {
+        let wanted = Set(elements)
+        var counts: [String: Int] = [:]
+        let bytes = Array(html.utf8)
+        var i = 0
+        while i < bytes.count {
+            guard bytes[i] == UInt8(ascii: "<") else { i += 1; continue }
+            var j = i + 1
+            let closing = j < bytes.count && bytes[j] == UInt8(ascii: "/")
+            if closing { j += 1 }
+            let start = j
+            while j < bytes.count, (bytes[j] >= 97 && bytes[j] <= 122) || (bytes[j] >= 48 && bytes[j] <= 57) { j += 1 }
+            if j > start, j < bytes.count, bytes[j] == UInt8(ascii: " ") || bytes[j] == UInt8(ascii: ">") {
+                let name = String(decoding: bytes[start..<j], as: UTF8.self)
+                if wanted.contains(name) { counts[name, default: 0] += closing ? -1 : 1 }
+            }
+            i = j
+        }
+        return counts.filter { $0.value != 0 }
+    }
+
+    static func stores() throws -> [(String, [Document])] {
+        [("rich", richStore), ("hostile", Escaping.hostile), ("sample", try SampleStore.documents())]
+    }
+
+    @Test func balancedElementsAndNoTemplateLeftovers() throws {
+        for (name, store) in try Self.stores() {
+            let site = try render(store, config: SiteConfig(viewer: name == "rich" ? "mina" : nil))
+            for path in site.htmlPaths {
+                let html = site.files[path]!
+                #expect(html.hasPrefix("<!doctype html>"), "\(name) \(path)")
+                #expect(Self.imbalance(html).isEmpty, "\(name) \(path): \(Self.imbalance(html))")
+                for leftover in ["{{", "}}", "Optional(", "src=\"\""] {
+                    #expect(!html.contains(leftover), "\(name) \(path): \(leftover)")
+                }
+                #expect(html.ranges(of: "<base ").count == 1, "\(name) \(path): one <base>")
+                #expect(html.ranges(of: "<h1").count == 1, "\(name) \(path): one <h1>")
+            }
+            for path in site.paths where path.hasSuffix(".xml") {
+                #expect(site.files[path]!.hasPrefix("<?xml"), "\(name) \(path)")
+                #expect(!site.files[path]!.contains("{{"), "\(name) \(path)")
+            }
+        }
+    }
+
+    @Test func permalinkShowsEveryReply() throws {
+        var docs = [user("uMina", "mina"), tweet("p", by: "uMina", at: at(minute: 0))]
+        for i in 0..<25 { docs.append(tweet("r\(i < 10 ? "0" : "")\(i)", by: "uMina", at: at(minute: 1 + i), replyTo: "p")) }
+        let site = try render(docs)
+        #expect(try tweetIDs(site.page("t/p/index.html")) == ["p"] + (0..<25).map { "r\($0 < 10 ? "0" : "")\($0)" })
+        #expect(try card("p", in: site.page("t/p/index.html"))?.contains("<span class=\"count\">25</span>") == true)
+    }
+}
