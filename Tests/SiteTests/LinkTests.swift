@@ -85,6 +85,18 @@ import Testing
         }
     }
 
+    /// The sitemap protocol wants absolute `<loc>` URLs and Atom (RFC 4287) absolute `<id>` IRIs;
+    /// with a path-only base URL (the default `/`) the renderer writes paths.
+    @Test func pathOnlyBaseURLStillGivesAbsoluteFeedIDs() throws {
+        let site = try render(richStore, config: SiteConfig(baseURL: "/"))
+        let sitemap = xmlURLs(try site.page("sitemap.xml"))
+        let feedIDs = xmlURLs(try site.page("feed.xml")).filter { !$0.isEmpty }
+        withKnownIssue("BUG: with a path-only --base-url (default \"/\"), sitemap.xml <loc> and Atom <id>/<link> values are bare paths (\"/t/a1/\"), not absolute URLs; SiteConfig.hasAbsoluteBase exists but nothing uses it") {
+            #expect(sitemap.allSatisfy { $0.hasPrefix("http") }, "\(sitemap.prefix(3))")
+            #expect(feedIDs.allSatisfy { $0.hasPrefix("http") || $0.hasPrefix("tag:") }, "\(feedIDs.prefix(3))")
+        }
+    }
+
     @Test func sitemapListsEveryHTMLPageButThe404() throws {
         let site = try render(richStore, config: SiteConfig(baseURL: "https://example.com/"))
         let locs = xmlURLs(try site.page("sitemap.xml"))
