@@ -1,0 +1,445 @@
+import Foundation
+import Model
+import Mustache
+import Site
+import Store
+import Testing
+
+// MARK: - The package and its default theme
+
+/// The package root, from this file's path (`<root>/Tests/SiteTests/Fixtures.swift`).
+let packageRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url.path
+}()
+
+/// The default theme, loaded once for the whole suite.
+let defaultTemplates: TemplateLibrary = {
+    do { return try TemplateLibrary(directory: packageRoot + "/templates") } catch {
+        fatalError("cannot load \(packageRoot)/templates: \(error)")
+    }
+}()
+
+/// `static/…` paths of the theme's assets (copied to the output as they are).
+let staticAssets: Set<String> = {
+    let root = packageRoot + "/templates/static"
+    var found: Set<String> = []
+    let enumerator = FileManager.default.enumerator(atPath: root)
+    while let relative = enumerator?.nextObject() as? String {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDirectory), !isDirectory.boolValue {
+            found.insert("static/" + relative)
+        }
+    }
+    return found
+}()
+
+// MARK: - Documents
+
+func doc(_ path: String, _ fields: [(String, Value)] = []) -> Document {
+    Document(path: DocumentPath(string: path)!, fields: Fields(fields.map { (key: $0.0, value: $0.1) }),
+             source: path + ".json")
+}
+
+/// `users/{uid}`; the e-mail defaults to `{uid}@private.example` (it must never be written).
+func user(_ uid: String, _ username: String, fullname: String? = nil, bio: String? = nil,
+          image: String? = nil, email: String? = nil) -> Document {
+    var fields: [(String, Value)] = [("username", .string(username)),
+                                     ("email", .string(email ?? "\(uid)@private.example"))]
+    if let fullname { fields.append(("fullname", .string(fullname))) }
+    if let bio { fields.append(("bio", .string(bio))) }
+    if let image { fields.append(("profileImageUrl", .string(image))) }
+    return doc("users/\(uid)", fields)
+}
+
+/// `tweets/{id}`; `time` is an RFC 3339 string.
+func tweet(_ id: String, by uid: String, at time: String, _ caption: String = "hello",
+           replyTo: String? = nil, likes: Int64? = nil) -> Document {
+    var fields: [(String, Value)] = [("caption", .string(caption)), ("timestamp", .string(time)), ("uid", .string(uid))]
+    if let replyTo { fields.append(("replyTo", .string(replyTo))) }
+    if let likes { fields.append(("likes", .integer(likes))) }
+    return doc("tweets/\(id)", fields)
+}
+
+/// `users/{uid}/user-likes/{tweetID}`, with or without a like timestamp.
+func like(_ uid: String, _ tweetID: String, at time: String? = nil) -> Document {
+    doc("users/\(uid)/user-likes/\(tweetID)", time.map { [("timestamp", .string($0))] } ?? [])
+}
+
+/// `favorites/{uid}/favorites/{id}`.
+func favorite(_ uid: String, _ id: String, _ name: String, address: String? = nil, coordinate: Value? = nil) -> Document {
+    var fields: [(String, Value)] = [("placeName", .string(name))]
+    if let address { fields.append(("address", .string(address))) }
+    if let coordinate { fields.append(("coordinate", coordinate)) }
+    return doc("favorites/\(uid)/favorites/\(id)", fields)
+}
+
+/// A JSON-ish object value: `object(["latitude": .double(1)])` keeps the given order.
+func object(_ pairs: KeyValuePairs<String, Value>) -> Value {
+    .map(Fields(pairs.map { (key: $0.key, value: $0.value) }))
+}
+
+/// An RFC 3339 time `minutes` after 2024-01-01T00:00:00Z (less than 24 hours).
+func at(minute minutes: Int) -> String {
+    precondition((0..<1440).contains(minutes))
+    let h = minutes / 60, m = minutes % 60
+    return "2024-01-01T\(h < 10 ? "0" : "")\(h):\(m < 10 ? "0" : "")\(m):00Z"
+}
+
+// MARK: - Rendering
+
+/// Every output file of one build, by path, as text.
+struct RenderedSite {
+    let plan: SitePlan
+    /// Paths in plan order.
+    let paths: [String]
+    let files: [String: String]
+
+    subscript(_ path: String) -> String? { files[path] }
+
+    /// The page, or a test failure naming the missing path.
+    func page(_ path: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> String {
+        try #require(files[path], "no page \(path)", sourceLocation: sourceLocation)
+    }
+
+    var htmlPaths: [String] { paths.filter { $0.hasSuffix(".html") } }
+
+    /// Every file whose text contains `needle`.
+    func paths(containing needle: String) -> [String] {
+        paths.filter { files[$0]!.contains(needle) }
+    }
+}
+
+func render(_ documents: [Document], config: SiteConfig = SiteConfig(),
+            sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> RenderedSite {
+    try render(snapshot: Snapshot(documents: documents), config: config, sourceLocation: sourceLocation)
+}
+
+func render(snapshot: Snapshot, config: SiteConfig = SiteConfig(),
+            sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> RenderedSite {
+    let renderer = try SiteRenderer(snapshot: snapshot, config: config, templates: defaultTemplates)
+    var files: [String: String] = [:]
+    var paths: [String] = []
+    for page in renderer.plan.pages {
+        let bytes = try renderer.render(page)
+        #expect(files[page.path] == nil, "two pages at \(page.path)", sourceLocation: sourceLocation)
+        files[page.path] = String(decoding: bytes, as: UTF8.self)
+        paths.append(page.path)
+    }
+    return RenderedSite(plan: renderer.plan, paths: paths, files: files)
+}
+
+// MARK: - Reading HTML
+
+/// Undoes the escaping of attribute values and text (`&amp;` `&lt;` `&gt;` `&quot;` `&#39;` and numeric refs).
+func unescapeHTML(_ text: String) -> String {
+    guard text.contains("&") else { return text }
+    var out = ""
+    var rest = text[...]
+    while let amp = rest.firstIndex(of: "&") {
+        out += rest[..<amp]
+        let after = rest[amp...]
+        guard let semi = after.firstIndex(of: ";"), after.distance(from: amp, to: semi) <= 10 else {
+            out += "&"; rest = rest[rest.index(after: amp)...]; continue
+        }
+        let name = String(after[after.index(after: amp)..<semi])
+        var scalar: Unicode.Scalar?
+        switch name {
+        case "amp": scalar = "&"
+        case "lt": scalar = "<"
+        case "gt": scalar = ">"
+        case "quot": scalar = "\""
+        case "apos": scalar = "'"
+        default:
+            if name.hasPrefix("#x") || name.hasPrefix("#X") {
+                scalar = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
+            } else if name.hasPrefix("#") {
+                scalar = UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init)
+            }
+        }
+        if let scalar {
+            out.unicodeScalars.append(scalar)
+            rest = rest[rest.index(after: semi)...]
+        } else {
+            out += "&"; rest = rest[rest.index(after: amp)...]
+        }
+    }
+    out += rest
+    return out
+}
+
+/// The (unescaped) values of every `name="…"` attribute, in document order.
+func attributeValues(_ name: String, in html: String) -> [String] {
+    var values: [String] = []
+    let needle = " \(name)=\""
+    var rest = html[...]
+    while let range = rest.range(of: needle) {
+        let valueStart = range.upperBound
+        guard let end = rest[valueStart...].firstIndex(of: "\"") else { break }
+        values.append(unescapeHTML(String(rest[valueStart..<end])))
+        rest = rest[rest.index(after: end)...]
+    }
+    return values
+}
+
+/// The tweet IDs of the cards on a page, in order.
+func tweetIDs(_ html: String) -> [String] { attributeValues("data-tweet-id", in: html) }
+
+/// Every card (`<article …>…</article>`) on a page, in order.
+func cards(_ html: String) -> [String] {
+    var found: [String] = []
+    var rest = html[...]
+    while let start = rest.range(of: "<article "), let end = rest[start.lowerBound...].range(of: "</article>") {
+        found.append(String(rest[start.lowerBound..<end.upperBound]))
+        rest = rest[end.upperBound...]
+    }
+    return found
+}
+
+/// The card of tweet `id` on a page (the first, if several).
+func card(_ id: String, in html: String) -> String? {
+    cards(html).first { tweetIDs($0).first == id }
+}
+
+/// The text between the first `start` and the next `end` after it.
+func section(_ html: String, from start: String, to end: String) -> String? {
+    guard let s = html.range(of: start), let e = html[s.upperBound...].range(of: end) else { return nil }
+    return String(html[s.lowerBound..<e.upperBound])
+}
+
+/// The `href` of the first `<a … rel="next|prev" …>`.
+func pagerLink(_ rel: String, in html: String) -> String? {
+    guard let nav = section(html, from: "<nav class=\"pager\"", to: "</nav>") else { return nil }
+    guard let r = nav.range(of: "rel=\"\(rel)\" href=\"") else { return nil }
+    let rest = nav[r.upperBound...]
+    return unescapeHTML(String(rest[..<rest.firstIndex(of: "\"")!]))
+}
+
+// MARK: - Paths and links
+
+/// Decodes `%XX` escapes (as UTF-8); nil when malformed.
+func percentDecoded(_ text: String) -> String? {
+    var bytes: [UInt8] = []
+    var utf8 = Array(text.utf8)[...]
+    while let b = utf8.first {
+        utf8 = utf8.dropFirst()
+        if b == UInt8(ascii: "%") {
+            guard utf8.count >= 2, let v = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(v)
+            utf8 = utf8.dropFirst(2)
+        } else {
+            bytes.append(b)
+        }
+    }
+    return String(validating: bytes, as: UTF8.self)
+}
+
+/// The folder segments of a file path from the root (`u/mina/index.html` → `["u", "mina"]`).
+func folderSegments(of path: String) -> [String] {
+    Array(path.split(separator: "/", omittingEmptySubsequences: false).dropLast().map(String.init))
+}
+
+/// Resolves a relative reference (no scheme, not starting with `/`) against a folder.
+/// Returns the segments, with a trailing "" when the result is a folder; nil above the root.
+func resolve(_ reference: String, against folder: [String]) -> [String]? {
+    var segments = folder
+    let parts = reference.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    for (i, part) in parts.enumerated() {
+        let isLast = i == parts.count - 1
+        switch part {
+        case ".": if isLast { segments.append("") }
+        case "..":
+            guard !segments.isEmpty else { return nil }
+            segments.removeLast()
+            if isLast { segments.append("") }
+        case "" where !isLast: continue // `a//b`: treat as one separator
+        default: segments.append(part)
+        }
+    }
+    return segments
+}
+
+/// What `href` and `src` of a page point at, relative ones only: not a scheme, not `#…`, not `/…`.
+func isRelativeLink(_ value: String) -> Bool {
+    let lower = value.lowercased()
+    if lower.hasPrefix("http:") || lower.hasPrefix("https:") || lower.hasPrefix("mailto:") || value.hasPrefix("#")
+        || value.hasPrefix("/") { return false }
+    // Any other scheme is not relative either (and should not be there).
+    if let colon = value.firstIndex(of: ":"), !value[..<colon].contains("/") { return false }
+    return true
+}
+
+/// The page's `<base href>`.
+func baseHref(_ html: String) -> String? {
+    guard let tag = section(html, from: "<base ", to: ">") else { return nil }
+    return attributeValues("href", in: tag).first
+}
+
+/// The page without its `<base>` element.
+func withoutBase(_ html: String) -> String {
+    guard let tag = section(html, from: "<base ", to: ">") else { return html }
+    return html.replacingOccurrences(of: tag, with: "")
+}
+
+/// Every `href`/`src` value of a page, in order.
+func links(_ html: String) -> [String] {
+    var values: [String] = []
+    for name in ["href", "src"] { values += attributeValues(name, in: html) }
+    return values
+}
+
+/// Walks every HTML page's links (SPEC 3: "every link points at a file that was written").
+/// Returns one line per problem.
+func brokenLinks(in site: RenderedSite, baseURL: String) -> [String] {
+    let written = Set(site.paths).union(staticAssets)
+    var problems: [String] = []
+    func exists(_ segments: [String]) -> Bool {
+        guard let last = segments.last, !last.isEmpty else { return false } // a folder: file:// shows a listing
+        return written.contains(segments.joined(separator: "/"))
+    }
+    for path in site.htmlPaths {
+        let html = site.files[path]!
+        guard let base = baseHref(html) else {
+            problems.append("\(path): no <base href>")
+            continue
+        }
+        var baseFolder: [String]
+        if path == "404.html" {
+            // Servers show 404.html at any URL: its base is the base URL itself.
+            guard base == baseURL else {
+                problems.append("\(path): <base href=\"\(base)\">, expected the base URL \(baseURL)")
+                continue
+            }
+            baseFolder = []
+        } else {
+            guard isRelativeLink(base), let resolved = resolve(base, against: folderSegments(of: path)) else {
+                problems.append("\(path): <base href=\"\(base)\"> is not a relative path inside the site")
+                continue
+            }
+            baseFolder = resolved
+            if baseFolder.last == "" { baseFolder.removeLast() }
+            if !baseFolder.isEmpty { problems.append("\(path): <base href=\"\(base)\"> is not the site root") }
+        }
+        for link in links(withoutBase(html)) {
+            var target = link
+            if let cut = target.firstIndex(where: { $0 == "?" || $0 == "#" }) { target = String(target[..<cut]) }
+            if link.hasPrefix("/") {
+                // Root-relative (the canonical link): must be under the base URL and name a page.
+                guard baseURL.hasPrefix("/"), link.hasPrefix(baseURL) else {
+                    problems.append("\(path): \(link) is not under the base URL \(baseURL)")
+                    continue
+                }
+                guard let decoded = percentDecoded(String(target.dropFirst(baseURL.count))),
+                      let segments = resolve(decoded, against: []) else {
+                    problems.append("\(path): \(link) cannot be resolved")
+                    continue
+                }
+                let file = segments.last == "" ? Array(segments.dropLast()) + ["index.html"] : segments
+                if !exists(file) { problems.append("\(path): \(link) → \(file.joined(separator: "/")) was not written") }
+                continue
+            }
+            guard isRelativeLink(link) else { continue }
+            guard let decoded = percentDecoded(target) else {
+                problems.append("\(path): \(link) is not valid percent-encoding")
+                continue
+            }
+            guard let segments = resolve(decoded, against: baseFolder) else {
+                problems.append("\(path): \(link) leaves the site")
+                continue
+            }
+            if !exists(segments) {
+                problems.append("\(path): \"\(link)\" → \"\(segments.joined(separator: "/"))\" was not written")
+            }
+        }
+    }
+    return problems
+}
+
+/// The relative links of every page, for comparing builds under different base URLs.
+func relativeLinks(in site: RenderedSite) -> [String: [String]] {
+    var result: [String: [String]] = [:]
+    for path in site.htmlPaths {
+        result[path] = links(withoutBase(site.files[path]!)).filter(isRelativeLink)
+    }
+    return result
+}
+
+/// Absolute URLs in the XML files: `href`, `<id>`, `<uri>`, `<loc>` values.
+func xmlURLs(_ xml: String) -> [String] {
+    var urls = attributeValues("href", in: xml)
+    for tag in ["id", "uri", "loc"] {
+        var rest = xml[...]
+        while let open = rest.range(of: "<\(tag)>"), let close = rest[open.upperBound...].range(of: "</\(tag)>") {
+            urls.append(unescapeHTML(String(rest[open.upperBound..<close.lowerBound])))
+            rest = rest[close.upperBound...]
+        }
+    }
+    return urls
+}
+
+// MARK: - Determinism
+
+/// A small seeded generator (SplitMix64), so shuffles are the same on every run.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+// MARK: - A store with a bit of everything
+
+/// Users of every handle kind, replies (to existing, deleted, and author-less tweets),
+/// likes (counted, of missing users, of missing tweets), tags (mixed case, Korean),
+/// mentions, favorites with coordinates in every form, and enough tweets to paginate.
+let richStore: [Document] = {
+    var docs: [Document] = [
+        user("uMina", "mina", fullname: "Mina Park", bio: "Designer. **Seoul**, #Swift, friend of @bob.",
+             image: "https://example.com/mina.jpg", email: "mina.secret@private.example"),
+        user("uBob", "bob", fullname: "Bob Lee", email: "bob.secret@private.example"),
+        user("uCarol", "carol", email: "carol.secret@private.example"),
+        user("uSeo", "seo.yeon", fullname: "Seo Yeon"),
+        user("uKor", "서연", fullname: "김서연"),
+        user("uMoonA", "Moon", fullname: "Moon A"),
+        user("uMoonB", "moon", fullname: "Moon B"),
+        user("uQuiet", "quiet"),
+        tweet("a1", by: "uMina", at: at(minute: 10), "Hello #Swift world, @bob!", likes: 99),
+        tweet("a2", by: "uBob", at: at(minute: 11), "#swift is great, `@MainActor` too, says @nobody"),
+        tweet("a3", by: "uCarol", at: at(minute: 12), "서울 여행 #서울 with @mina and @Moon"),
+        tweet("r1", by: "uBob", at: at(minute: 13), "Nice one @mina", replyTo: "a1"),
+        tweet("r2", by: "uCarol", at: at(minute: 14), "Agreed", replyTo: "a1"),
+        tweet("r3", by: "uBob", at: at(minute: 15), "Whatever that was", replyTo: "deleted1"),
+        tweet("g1", by: "uGhost", at: at(minute: 16), "Nobody knows me"),
+        tweet("r4", by: "uMina", at: at(minute: 17), "Who are you?", replyTo: "g1"),
+        tweet("s1", by: "uSeo", at: at(minute: 18), "Dots in my name"),
+        tweet("k1", by: "uKor", at: at(minute: 19), "안녕하세요 #서울"),
+        tweet("m1", by: "uMoonA", at: at(minute: 20), "Upper moon"),
+        tweet("m2", by: "uMoonB", at: at(minute: 21), "lower moon"),
+        like("uMina", "a2", at: at(minute: 40)),
+        like("uMina", "a3"),
+        like("uMina", "deleted2", at: at(minute: 50)),
+        like("uBob", "a1", at: at(minute: 30)),
+        like("uBob", "a3"),
+        like("uCarol", "a1"),
+        like("uGhost", "a1"),
+        favorite("uMina", "p1", "Zoo", address: "1 Zoo Road", coordinate: object(["latitude": .double(37.5), "longitude": .integer(127)])),
+        favorite("uMina", "p2", "Café Onion", address: "8 Achasan-ro",
+                 coordinate: object(["latitude": .string("37.5446"), "longitude": .string("127.0559")])),
+        favorite("uMina", "p3", "Apple Store", coordinate: object(["latitude": .double(-33.8688), "longtitude": .double(151.2093)])),
+        favorite("uMina", "p4", "Bar", coordinate: .geoPoint(latitude: 48.8584, longitude: 2.2945)),
+        favorite("uMina", "p5", "Bar", coordinate: object(["__datatype__": .string("geopoint"),
+                                                           "value": object(["_latitude": .double(51.5), "_longitude": .double(-0.125)])])),
+        favorite("uMina", "p0", "Ölmühle", coordinate: object(["_latitude": .double(52.52), "_longitude": .double(13.405)])),
+    ]
+    // Enough of Mina's tweets that the feed and her Tweets tab have a second page.
+    for i in 0..<20 {
+        docs.append(tweet("f\(i < 10 ? "0" : "")\(i)", by: "uMina", at: at(minute: 100 + i), "Filler \(i) #filler"))
+    }
+    return docs
+}()
