@@ -19,14 +19,15 @@
 /// URLs from the Markdown are percent-encoded where needed.
 public struct MarkdownRenderer: Sendable {
     private let mentionURL: @Sendable (String) -> String?
-    private let tagURL: @Sendable (String) -> String
+    private let tagURL: @Sendable (String) -> String?
 
     /// - Parameters:
     ///   - mentionURL: the handle as written (without "@") → the URL of the
     ///     profile, or nil if there is no such user (then no link).
-    ///   - tagURL: the tag, lowercased, without "#" → the URL of the tag page.
+    ///   - tagURL: the tag, lowercased, without "#" → the URL of the tag page,
+    ///     or nil if there is none (then no link: a bio's tag no tweet has).
     public init(mentionURL: @escaping @Sendable (String) -> String?,
-                tagURL: @escaping @Sendable (String) -> String) {
+                tagURL: @escaping @Sendable (String) -> String?) {
         self.mentionURL = mentionURL
         self.tagURL = tagURL
     }
@@ -44,7 +45,7 @@ private let externalRel: StaticString = " rel=\"nofollow ugc noopener\""
 /// The state of one rendering.
 private struct Renderer {
     let mentionURL: (String) -> String?
-    let tagURL: (String) -> String
+    let tagURL: (String) -> String?
     var out: HTMLWriter
 
     private enum Frame {
@@ -64,7 +65,7 @@ private struct Renderer {
     /// Images we are inside: their content is alt text, written as plain text.
     private var altDepth = 0
 
-    init(mentionURL: @escaping (String) -> String?, tagURL: @escaping (String) -> String, capacity: Int) {
+    init(mentionURL: @escaping (String) -> String?, tagURL: @escaping (String) -> String?, capacity: Int) {
         self.mentionURL = mentionURL
         self.tagURL = tagURL
         self.out = HTMLWriter(capacity: capacity)
@@ -265,11 +266,16 @@ private struct Renderer {
                     out.escaped(handle)
                 }
             case .hashtag(let tag):
-                out.raw("<a class=\"hashtag\" href=\"")
-                out.escaped(tagURL(tag.lowercased()))
-                out.raw("\">#")
-                out.escaped(tag)
-                out.raw("</a>")
+                if let url = tagURL(tag.lowercased()) {
+                    out.raw("<a class=\"hashtag\" href=\"")
+                    out.escaped(url)
+                    out.raw("\">#")
+                    out.escaped(tag)
+                    out.raw("</a>")
+                } else {
+                    out.raw("#")
+                    out.escaped(tag)
+                }
             case .url(let url):
                 out.raw("<a href=\"")
                 out.href(url)

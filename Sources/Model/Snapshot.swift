@@ -26,6 +26,7 @@ public struct Snapshot: Sendable {
     let userByUID: [String: Int]
     let userByHandle: [String: Int]
     let tweetByID: [String: Int]
+    let tagByName: [String: Int]
     /// Exact username → user, for mentions.
     let userByUsername: [String: Int]
     /// Lowercased username → user, only where no other user shares it.
@@ -34,6 +35,8 @@ public struct Snapshot: Sendable {
     public func user(uid: String) -> Int? { userByUID[uid] }
     public func user(handle: String) -> Int? { userByHandle[handle] }
     public func tweet(id: String) -> Int? { tweetByID[id] }
+    /// The index in `tags` of a lowercased hashtag.
+    public func tag(named tag: String) -> Int? { tagByName[tag] }
 
     /// The user an `@name` in a caption means: the exact username, else the one
     /// username equal to it ignoring case; nil when none (or several) match.

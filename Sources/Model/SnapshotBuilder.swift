@@ -71,7 +71,13 @@ extension Snapshot {
                 }
             }
         }
-        for i in relations.indices { relations[i].replies.reverse() }
+        // Replies read down a conversation: oldest first, ties by ID (ascending, as everywhere).
+        for i in relations.indices where !relations[i].replies.isEmpty {
+            relations[i].replies.sort {
+                let a = tweets[$0], b = tweets[$1]
+                return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : codePointOrder(a.id, b.id)
+            }
+        }
 
         // Likes: only those of existing users for existing tweets count (SPEC 4).
         var likes: [Like] = []
@@ -145,6 +151,7 @@ extension Snapshot {
         self.userByUID = userByUID
         self.userByHandle = userByHandle
         self.tweetByID = tweetByID
+        self.tagByName = Dictionary(uniqueKeysWithValues: tags.enumerated().map { ($1.tag, $0) })
         self.userByUsername = userByUsername
         self.userByFoldedUsername = userByFoldedUsername
     }

@@ -1,3 +1,4 @@
+import Markdown
 import Model
 import Store
 import Mustache
@@ -42,7 +43,8 @@ struct AtomFeedView: MustacheObject {
                 guard let user = view.user else { return .string(site.config.title) }
                 let u = snapshot.users[user]
                 return .string("\(u.fullname) (@\(u.username)) · \(site.config.title)")
-            case "id", "alternateURL": return .string(site.absoluteURL(folder))
+            case "id": return .string(site.atomID(folder))
+            case "alternateURL": return .string(site.absoluteURL(folder))
             case "selfURL": return .string(site.absoluteURL(view.user.map { site.paths.userFeed($0) } ?? "feed.xml"))
             case "baseURL": return .string(site.config.baseURL)
             case "updated":
@@ -67,12 +69,49 @@ struct AtomEntryView: MustacheObject {
         case "title":
             let name = author.map { snapshot.users[$0].fullname } ?? "Unknown user"
             return .string("\(name): \(PlainText.excerpt(tweet.caption, limit: 80))")
-        case "id", "url": return .string(site.absoluteURL(site.paths.tweet(index)))
+        case "id": return .string(site.atomID(site.paths.tweet(index)))
+        case "url": return .string(site.absoluteURL(site.paths.tweet(index)))
         case "published": return .string(DateText.iso(tweet.timestamp))
         case "authorName": return .string(author.map { snapshot.users[$0].fullname } ?? "Unknown user")
         case "authorURL": return author.map { .string(site.absoluteURL(site.paths.user($0))) }
         case "contentHTML": return .string(site.captions[index])
         default: return nil
         }
+    }
+}
+
+extension SiteContext {
+    /// Atom ids must be absolute IRIs (RFC 4287). With an absolute base URL, the page's URL;
+    /// with a path-only one (the default `/`), a name-based `urn:uuid:` that stays the same
+    /// from build to build.
+    func atomID(_ folder: String) -> String {
+        config.hasAbsoluteBase ? absoluteURL(folder) : "urn:uuid:" + NameUUID.make(config.baseURL + folder)
+    }
+}
+
+/// A UUID made from a name (two 64-bit FNV-1a hashes with different offsets, each mixed
+/// by SplitMix64's finalizer so that similar names differ everywhere, shaped as a version 8
+/// "custom" UUID): stable, and unique enough to identify a page.
+enum NameUUID {
+    static func make(_ name: String) -> String {
+        func fnv(_ offset: UInt64) -> UInt64 {
+            var hash = offset
+            for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            hash = (hash ^ (hash >> 30)) &* 0xbf58_476d_1ce4_e5b9
+            hash = (hash ^ (hash >> 27)) &* 0x94d0_49bb_1331_11eb
+            return hash ^ (hash >> 31)
+        }
+        var high = fnv(0xcbf2_9ce4_8422_2325), low = fnv(0x8422_2325_cbf2_9ce4)
+        high = (high & ~0xF000) | 0x8000                              // version 8
+        low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000   // RFC 4122 variant
+        let hex = String(high, radix: 16).leftPadded(16) + String(low, radix: 16).leftPadded(16)
+        let c = Array(hex)
+        return [c[0..<8], c[8..<12], c[12..<16], c[16..<20], c[20..<32]].map { String($0) }.joined(separator: "-")
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

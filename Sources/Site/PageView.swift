@@ -14,17 +14,18 @@ struct PageView: MustacheObject {
     let kindFlag: String
     /// The page's own keys.
     let values: [String: MustacheValue]
-    /// `<base href>`: relative for every page, except 404.html, which servers show at any URL.
-    var root: String? = nil
+    /// 404.html: servers show it at any URL, so its `<base>` is the base URL itself (links
+    /// relative to where it lies would break) and it is nobody's canonical copy.
+    var isServedAtAnyURL = false
 
     func value(forKey key: String) -> MustacheValue? {
         if let value = values[key] { return value }
         switch key {
-        case "root": return .string(root ?? SitePaths.root(of: path))
+        case "root": return .string(isServedAtAnyURL ? site.config.baseURL : SitePaths.root(of: path))
         case "path": return .string(Slug.percentEncoded(path))
         case "title": return .string(title)
         case "description": return .string(description)
-        case "absoluteURL": return .string(site.absoluteURL(folder))
+        case "absoluteURL": return isServedAtAnyURL ? nil : .string(site.absoluteURL(folder))
         case "site": return SiteInfo(site: site).mustacheValue
         case "viewer": return site.viewer.map { UserView(site: site, index: $0).mustacheValue }
         case "generator": return .string("Roost \(SiteRenderer.version)")

@@ -24,7 +24,8 @@ final class SiteContext: Sendable {
         self.viewer = viewer
         let markdown = MarkdownRenderer(
             mentionURL: { name in snapshot.user(mentioned: name).map { SitePaths.href(paths.user($0)) } },
-            tagURL: { tag in SitePaths.href(paths.tagFolder(tag)) })
+            // Only tags some tweet has have a page (a bio may name others).
+            tagURL: { tag in snapshot.tag(named: tag) != nil ? SitePaths.href(paths.tagFolder(tag)) : nil })
         captions = snapshot.tweets.parallelMap { markdown.render($0.caption) }
         bios = snapshot.users.map { $0.bio.map(markdown.render) }
         var liked = [Bool](repeating: false, count: snapshot.tweets.count)

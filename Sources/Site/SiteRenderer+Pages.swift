@@ -1,3 +1,4 @@
+import Markdown
 import Model
 import Mustache
 
@@ -86,8 +87,7 @@ extension SiteRenderer {
 
         case .notFound:
             var notFound = view("", "Page not found · \(siteTitle)", "This page does not exist.", "isNotFound", [:])
-            // Servers show 404.html at any URL, so its links cannot be relative to where it is.
-            notFound.root = site.config.baseURL
+            notFound.isServedAtAnyURL = true
             return ("404", notFound)
 
         case .atom, .sitemap, .sitemapPart:

@@ -1,3 +1,4 @@
+import Markdown
 import Model
 import Mustache
 
@@ -44,30 +45,5 @@ struct ReplyTarget: MustacheObject {
         case "author": parent.map { UserView(site: site, index: site.snapshot.tweetRelations[$0].author).mustacheValue }
         default: nil
         }
-    }
-}
-
-/// Captions as one line of plain text, for titles and feed entries.
-enum PlainText {
-    static func excerpt(_ markdown: String, limit: Int) -> String {
-        var out = ""
-        var lastWasSpace = true
-        var count = 0
-        for character in markdown {
-            if count >= limit {
-                while out.last == " " { out.removeLast() }
-                return out + "…"
-            }
-            if character.isWhitespace {
-                if !lastWasSpace { out.append(" "); count += 1 }
-                lastWasSpace = true
-            } else if !"*_`>".contains(character) {
-                out.append(character)
-                lastWasSpace = false
-                count += 1
-            }
-        }
-        while out.last == " " { out.removeLast() }
-        return out
     }
 }

@@ -1,0 +1,26 @@
+import Markdown
+import Testing
+
+@Suite("PlainText: captions as one line of text")
+struct PlainTextTests {
+    @Test func keepsLiteralCharactersAndDropsMarkup() {
+        #expect(PlainText.excerpt("snake_case_name: 2*3 > 5, `a` **b**", limit: 80) == "snake_case_name: 2*3 > 5, a b")
+        #expect(PlainText.excerpt("# Title\n\n- one\n- two\n\n> quoted _text_", limit: 80) == "Title one two quoted text")
+        #expect(PlainText.excerpt("<b>raw</b> & [link](https://x.example)", limit: 80) == "<b>raw</b> & link")
+    }
+
+    @Test func cutsLongTextAtAWordBoundary() {
+        let text = String(repeating: "word ", count: 40)
+        let cut = PlainText.excerpt(text, limit: 22)
+        #expect(cut == "word word word word…")
+        #expect(PlainText.excerpt(String(repeating: "가", count: 100), limit: 10) == String(repeating: "가", count: 10) + "…")
+    }
+}
+
+@Suite("MarkdownRenderer: tags without a page")
+struct UnknownTagTests {
+    @Test func aTagWithoutAPageIsNotLinked() {
+        let renderer = MarkdownRenderer(mentionURL: { _ in nil }, tagURL: { $0 == "swift" ? "tags/swift/" : nil })
+        #expect(renderer.render("#design and #Swift") == "<p>#design and <a class=\"hashtag\" href=\"tags/swift/\">#Swift</a></p>\n")
+    }
+}
