@@ -11,7 +11,7 @@ struct AtomFeedView: MustacheObject {
 
     static let entryCount = 20
 
-    static func page(site: SiteContext, user: Int?, cards: [String]) -> AtomFeedView {
+    static func page(site: SiteContext, user: Int?) -> AtomFeedView {
         let snapshot = site.snapshot
         guard let user else {
             return AtomFeedView(site: site, user: nil, entries: Array(snapshot.tweets.indices.prefix(entryCount)))

@@ -15,8 +15,12 @@ final class SiteContext: Sendable {
     let viewer: Int?
     /// Per tweet: the viewer liked it.
     let viewerLiked: [Bool]
+    /// What mention and hashtag links in Markdown depend on: every username and handle, every tag.
+    let linkTargets: Int
 
-    init(snapshot: Snapshot, config: SiteConfig, viewer: Int?) {
+    /// - Parameter previous: the context of the last build of a live preview; captions and bios
+    ///   whose text is unchanged are taken from it when the link targets are the same.
+    init(snapshot: Snapshot, config: SiteConfig, viewer: Int?, previous: SiteContext? = nil) {
         self.snapshot = snapshot
         self.config = config
         let paths = SitePaths(snapshot: snapshot)
@@ -26,8 +30,24 @@ final class SiteContext: Sendable {
             mentionURL: { name in snapshot.user(mentioned: name).map { SitePaths.href(paths.user($0)) } },
             // Only tags some tweet has have a page (a bio may name others).
             tagURL: { tag in snapshot.tag(named: tag) != nil ? SitePaths.href(paths.tagFolder(tag)) : nil })
-        captions = snapshot.tweets.parallelMap { markdown.render($0.caption) }
-        bios = snapshot.users.map { $0.bio.map(markdown.render) }
+        var targets = Hasher()
+        for user in snapshot.users { targets.combine(user.username); targets.combine(user.handle) }
+        for tag in snapshot.tags { targets.combine(tag.tag) }
+        linkTargets = targets.finalize()
+        if let previous, previous.linkTargets == linkTargets, previous.config == config {
+            let old = previous.snapshot
+            captions = snapshot.tweets.parallelMap { tweet in
+                if let i = old.tweet(id: tweet.id), old.tweets[i].caption == tweet.caption { return previous.captions[i] }
+                return markdown.render(tweet.caption)
+            }
+            bios = snapshot.users.map { user in
+                if let i = old.user(uid: user.uid), old.users[i].bio == user.bio { return previous.bios[i] }
+                return user.bio.map(markdown.render)
+            }
+        } else {
+            captions = snapshot.tweets.parallelMap { markdown.render($0.caption) }
+            bios = snapshot.users.map { $0.bio.map(markdown.render) }
+        }
         var liked = [Bool](repeating: false, count: snapshot.tweets.count)
         if let viewer {
             for t in snapshot.userActivity[viewer].likes { liked[t] = true }

@@ -13,8 +13,13 @@ public final class SiteRenderer: Sendable {
     let templates: TemplateLibrary
     /// The card partial, rendered once per tweet.
     let cards: [String]
+    /// What each card shows (see Signatures.swift).
+    let cardSignatures: [Int]
 
-    public init(snapshot: Snapshot, config: SiteConfig, templates: TemplateLibrary, templateFolder: String = "templates") throws(SiteError) {
+    /// - Parameter previous: the renderer of the last build of a live preview with the same
+    ///   templates: captions and cards whose inputs did not change are taken from it.
+    public init(snapshot: Snapshot, config: SiteConfig, templates: TemplateLibrary, templateFolder: String = "templates",
+                reusing previous: SiteRenderer? = nil) throws(SiteError) {
         for name in Self.requiredTemplates where templates.template(named: name) == nil {
             throw .missingTemplate(name: name, folder: templateFolder)
         }
@@ -26,12 +31,18 @@ public final class SiteRenderer: Sendable {
             }
             viewer = index
         }
-        let site = SiteContext(snapshot: snapshot, config: config, viewer: viewer)
+        let site = SiteContext(snapshot: snapshot, config: config, viewer: viewer, previous: previous?.site)
         self.site = site
         self.templates = templates
         self.plan = SitePlan(snapshot: snapshot, config: config)
+        let signatures = Array(snapshot.tweets.indices).parallelMap(site.cardSignature)
+        self.cardSignatures = signatures
         let rendered = Array(snapshot.tweets.indices).parallelMap { index in
-            Result { () throws -> String in
+            if let previous, let old = previous.site.snapshot.tweet(id: snapshot.tweets[index].id),
+               previous.cardSignatures[old] == signatures[index] {
+                return Result<String, any Error>.success(previous.cards[old])
+            }
+            return Result { () throws -> String in
                 String(decoding: try templates.render("partials/card", TweetView(site: site, index: index, card: nil)),
                        as: UTF8.self)
             }
@@ -54,7 +65,7 @@ public final class SiteRenderer: Sendable {
             case .sitemap, .sitemapPart:
                 return Sitemap(site: site, plan: plan).render(page.kind)
             case .atom(let user):
-                return try templates.render("atom", AtomFeedView.page(site: site, user: user, cards: cards))
+                return try templates.render("atom", AtomFeedView.page(site: site, user: user))
             default:
                 let (template, view) = pageView(page)
                 return try templates.render(template, view)

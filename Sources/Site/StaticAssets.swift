@@ -1,17 +1,17 @@
 import Foundation
 
 /// The theme's `static/` folder: copied as is to `static/` in the output.
-struct StaticAssets {
-    struct File {
+public struct StaticAssets: Sendable {
+    public struct File: Sendable {
         /// Relative to the static folder, `/`-separated.
-        let path: String
-        let bytes: [UInt8]
+        public let path: String
+        public let bytes: [UInt8]
     }
 
-    let files: [File]
+    public let files: [File]
 
     /// A theme without a static folder has no assets; an unreadable file is an error.
-    init(folder: String) throws {
+    public init(folder: String) throws {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -34,7 +34,7 @@ struct StaticAssets {
     }
 }
 
-struct AssetError: Error, CustomStringConvertible {
-    let path: String
-    var description: String { "\(path): cannot read this static file" }
+public struct AssetError: Error, CustomStringConvertible {
+    public let path: String
+    public var description: String { "\(path): cannot read this static file" }
 }

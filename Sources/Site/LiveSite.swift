@@ -1,0 +1,213 @@
+import Foundation
+import Model
+import Mustache
+import Store
+import Synchronization
+
+/// One store kept live for `roost serve`: documents are decoded once and again only when
+/// their file changes; pages are rendered when requested, from the newest good state.
+/// What is served is always what a full build of that state would write.
+public final class LiveSite: Sendable {
+    public let storePath: String
+    public let templatesPath: String
+    public let config: SiteConfig
+
+    /// A file that changed under the store or the templates folder.
+    public struct Change: Hashable, Sendable {
+        public enum Origin: Sendable { case store, templates }
+        public enum Kind: Sendable { case created, modified, deleted }
+        public var origin: Origin
+        /// Relative to the store (or templates) folder; empty for a single-file store itself.
+        public var path: String
+        public var kind: Kind
+
+        public init(_ origin: Origin, _ path: String, _ kind: Kind) {
+            self.origin = origin
+            self.path = path
+            self.kind = kind
+        }
+    }
+
+    /// The newest state that rendered without errors: what is served.
+    private struct Rendering: Sendable {
+        let renderer: SiteRenderer
+        let pages: [String: Page]
+        let assets: [String: [UInt8]]
+        let signatures: [String: Int]
+    }
+
+    private struct State {
+        var decoded: [DocumentPath: DecodedDocument] = [:]
+        /// Store files that cannot be read right now (invalid JSON mid-edit), with their error.
+        var unreadable: [String: String] = [:]
+        var templates: TemplateLibrary?
+        var templateError: String?
+        var assets: [String: [UInt8]] = [:]
+        var rendering: Rendering?
+    }
+
+    private let state = Mutex(State())
+
+    /// What one update did, for the log and the browser.
+    public struct Update: Sendable {
+        /// Paths of pages whose bytes may differ now (`["*"]`: all of them).
+        public var changedPages: [String]
+        /// Why the last good state is still served, if it is.
+        public var error: String?
+        /// `tweets/t42 modified → 31 pages updated (12 ms)`.
+        public var summary: String
+    }
+
+    public init(store: String, templates: String, config: SiteConfig) {
+        self.storePath = store
+        self.templatesPath = templates
+        self.config = config
+    }
+
+    // MARK: Serving
+
+    /// The bytes of a page or static file (`u/mina/index.html`), or nil.
+    public func file(at path: String) -> [UInt8]? {
+        let (rendering, page) = state.withLock { state in (state.rendering, state.rendering?.pages[path]) }
+        guard let rendering else { return nil }
+        if let page { return try? rendering.renderer.render(page) }
+        return rendering.assets[path]
+    }
+
+    // MARK: Updating
+
+    /// Reads everything: the first build, or after a change too big to follow file by file.
+    public func loadAll() -> Update {
+        let start = ContinuousClock.now
+        do {
+            let store = try DocumentStore.read(at: storePath)
+            let decoded = store.documents.parallelMap(DecodedDocument.init)
+            state.withLock { state in
+                state.decoded = Dictionary(zip(store.documents.map(\.path), decoded), uniquingKeysWith: { $1 })
+                state.unreadable = [:]
+            }
+        } catch {
+            state.withLock { $0.unreadable = [storePath: "\(error)"] }
+        }
+        reloadTemplates()
+        return refresh(templatesChanged: true, start: start, what: "\(storePath) loaded")
+    }
+
+    /// Applies a batch of changes from the watcher.
+    public func apply(_ changes: Set<Change>) -> Update {
+        let start = ContinuousClock.now
+        var templatesChanged = false
+        var needsFullRead = false
+        var described: [String] = []
+        for change in changes.sorted(by: { $0.path < $1.path }) {
+            if change.origin == .templates {
+                templatesChanged = true
+                described.append("templates/\(change.path) \(change.kind)")
+                continue
+            }
+            guard change.path.hasSuffix(".json"), let path = DirectoryStore.documentPath(forRelativeFile: change.path) else {
+                // A single-file store, or a folder of a directory store: read it all again.
+                // Other files (an editor's temporary file) are not part of the store.
+                if change.path.isEmpty || holdsDocuments(change) {
+                    needsFullRead = true
+                    described.append("\(change.path.isEmpty ? storePath : change.path) \(change.kind)")
+                }
+                continue
+            }
+            described.append("\(path) \(change.kind)")
+            let file = storePath + "/" + change.path
+            do {
+                // A file deleted, or gone again by the time the batch is read, is a deleted document.
+                var document: Document?
+                if change.kind != .deleted {
+                    do { document = try DirectoryStore.readDocument(file: file, root: storePath) } catch .notFound(_) {}
+                }
+                state.withLock { state in
+                    state.unreadable[change.path] = nil
+                    state.decoded[path] = document.map(DecodedDocument.init)
+                }
+            } catch {
+                state.withLock { $0.unreadable[change.path] = "\(error)" }
+            }
+        }
+        let what = described.count <= 3 ? described.joined(separator: ", ") : "\(described.count) files changed"
+        if needsFullRead {
+            var update = loadAll()
+            update.summary = what + " → " + update.summary
+            return update
+        }
+        if templatesChanged { reloadTemplates() }
+        return refresh(templatesChanged: templatesChanged, start: start, what: what)
+    }
+
+    /// A folder that was created, or deleted while documents were under it.
+    private func holdsDocuments(_ change: Change) -> Bool {
+        if change.kind != .deleted {
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: storePath + "/" + change.path, isDirectory: &isDirectory)
+                && isDirectory.boolValue
+        }
+        let prefix = change.path + "/"
+        return state.withLock { $0.decoded.keys.contains { $0.description.hasPrefix(prefix) } }
+    }
+
+    private func reloadTemplates() {
+        do {
+            let templates = try TemplateLibrary(directory: templatesPath)
+            let assets = try StaticAssets(folder: templatesPath + "/static")
+            state.withLock { state in
+                state.templates = templates
+                state.templateError = nil
+                state.assets = Dictionary(uniqueKeysWithValues: assets.files.map { ("static/" + $0.path, $0.bytes) })
+            }
+        } catch {
+            state.withLock { $0.templateError = "\(error)" }
+        }
+    }
+
+    /// Derives the snapshot again and swaps in a new rendering if it has no errors.
+    private func refresh(templatesChanged: Bool, start: ContinuousClock.Instant, what: String) -> Update {
+        let (decoded, unreadable, templates, templateError, assets, previous) = state.withLock { state in
+            (Array(state.decoded.values), state.unreadable, state.templates, state.templateError, state.assets,
+             state.rendering)
+        }
+        func failed(_ message: String) -> Update {
+            Update(changedPages: [], error: message, summary: "\(what) → error, still serving the last good build:\n\(message)")
+        }
+        if let (file, error) = unreadable.min(by: { $0.key < $1.key }) {
+            return failed(file == storePath ? error : "\(error)")
+        }
+        if let templateError { return failed(templateError) }
+        guard let templates else { return failed("\(templatesPath): no templates") }
+        let snapshot = Snapshot(decoded: decoded)
+        let errors = snapshot.errors
+        if !errors.isEmpty {
+            return failed(errors.prefix(10).map { "\($0)" }.joined(separator: "\n")
+                + (errors.count > 10 ? "\n… and \(errors.count - 10) more" : ""))
+        }
+        do {
+            let renderer = try SiteRenderer(snapshot: snapshot, config: config, templates: templates,
+                                            templateFolder: templatesPath,
+                                            reusing: templatesChanged ? nil : previous?.renderer)
+            let signatures = renderer.pageSignatures()
+            let pages = Dictionary(uniqueKeysWithValues: renderer.plan.pages.map { ($0.path, $0) })
+            let rendering = Rendering(renderer: renderer, pages: pages, assets: assets, signatures: signatures)
+            var changed: [String]
+            if templatesChanged || previous == nil {
+                changed = ["*"]
+            } else {
+                let old = previous!.signatures
+                changed = signatures.compactMap { old[$0.key] == $0.value ? nil : $0.key }
+                changed += old.keys.filter { signatures[$0] == nil }
+                changed.sort()
+            }
+            state.withLock { $0.rendering = rendering }
+            let milliseconds = Int((ContinuousClock.now - start) / .milliseconds(1))
+            let count = changed == ["*"] ? pages.count : changed.count
+            let pagesText = "\(changed == ["*"] ? "all " : "")\(count) page\(count == 1 ? "" : "s")"
+            return Update(changedPages: changed, error: nil, summary: "\(what) → \(pagesText) updated (\(milliseconds) ms)")
+        } catch {
+            return failed("\(error)")
+        }
+    }
+}

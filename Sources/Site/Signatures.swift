@@ -1,0 +1,118 @@
+import Model
+
+/// Fingerprints of what cards and pages show, computed from the model without rendering:
+/// equal fingerprints mean equal bytes. A live preview uses them to re-render only the cards
+/// that changed and to tell which pages an edit touched. They are `Hasher` values, so they
+/// compare only within one process.
+extension SiteContext {
+    /// Everything `partials/card` can show of a tweet (docs/templates.md, "A tweet").
+    func cardSignature(_ t: Int) -> Int {
+        let tweet = snapshot.tweets[t]
+        let relations = snapshot.tweetRelations[t]
+        var h = Hasher()
+        h.combine(tweet.id)
+        h.combine(tweet.caption)
+        h.combine(captions[t])
+        h.combine(tweet.timestamp)
+        h.combine(tweet.isReply)
+        h.combine(relations.likers.count)
+        h.combine(viewerLiked[t])
+        h.combine(relations.replies.count)
+        combineIdentity(of: relations.author, into: &h)
+        if tweet.isReply {
+            h.combine(relations.parent.map { snapshot.tweets[$0].id })
+            combineIdentity(of: relations.parent.flatMap { snapshot.tweetRelations[$0].author }, into: &h)
+        }
+        return h.finalize()
+    }
+
+    /// Everything a profile header shows of a user.
+    func userSignature(_ u: Int) -> Int {
+        var h = Hasher()
+        combineIdentity(of: u, into: &h)
+        h.combine(bios[u])
+        let activity = snapshot.userActivity[u]
+        h.combine(activity.tweets.count)
+        h.combine(activity.replies.count)
+        h.combine(activity.likes.count)
+        h.combine(activity.favorites.count)
+        return h.finalize()
+    }
+
+    /// What a card shows of a user: name, username, handle (its links), picture.
+    private func combineIdentity(of user: Int?, into h: inout Hasher) {
+        guard let user else { return h.combine(false) }
+        let u = snapshot.users[user]
+        h.combine(true)
+        h.combine(u.fullname)
+        h.combine(u.username)
+        h.combine(u.handle)
+        h.combine(u.profileImageURL)
+    }
+}
+
+extension SiteRenderer {
+    /// Each page's fingerprint, by path.
+    public func pageSignatures() -> [String: Int] {
+        let snapshot = site.snapshot
+        var global = Hasher()
+        global.combine(site.viewer.map(site.userSignature))
+        let globalSignature = global.finalize()
+        let users = snapshot.users.indices.map(site.userSignature)
+        var sitemap = Hasher()
+        for page in plan.pages { sitemap.combine(page.path) }
+        for tweet in snapshot.tweets { sitemap.combine(tweet.timestamp) }
+        let sitemapSignature = sitemap.finalize()
+
+        var signatures: [String: Int] = [:]
+        signatures.reserveCapacity(plan.pages.count)
+        for page in plan.pages {
+            var h = Hasher()
+            h.combine(globalSignature)
+            h.combine(page.path)
+            func cards(_ items: some Collection<Int>) { for t in items { h.combine(cardSignatures[t]) } }
+            func slice(_ items: [Int], _ number: Int) {
+                let size = site.config.pageSize
+                h.combine(items.count)  // the pager's page count
+                cards(items.dropFirst((number - 1) * size).prefix(size))
+            }
+            switch page.kind {
+            case .feed(let number):
+                slice(Array(snapshot.tweets.indices), number)
+            case .tweet(let t):
+                h.combine(snapshot.tweets[t].caption)
+                h.combine(snapshot.tweetRelations[t].author.map { snapshot.users[$0].fullname })
+                cards([t])
+                cards(snapshot.tweetRelations[t].parent.map { [$0] } ?? [])
+                cards(snapshot.tweetRelations[t].replies)
+            case .profile(let user, let tab, let number):
+                h.combine(users[user])
+                let activity = snapshot.userActivity[user]
+                slice(tab == .tweets ? activity.tweets : tab == .replies ? activity.replies : activity.likes, number)
+            case .favorites(let user):
+                h.combine(users[user])
+                for place in snapshot.userActivity[user].favorites {
+                    h.combine(place.id)
+                    h.combine(place.name)
+                    h.combine(place.address)
+                    h.combine(place.coordinate?.latitude)
+                    h.combine(place.coordinate?.longitude)
+                }
+            case .tag(let index, let number):
+                h.combine(snapshot.tags[index].tag)
+                slice(snapshot.tags[index].tweets, number)
+            case .atom(let user):
+                h.combine(user.map { users[$0] })
+                for t in AtomFeedView.page(site: site, user: user).entries {
+                    h.combine(cardSignatures[t])
+                }
+            case .sitemap, .sitemapPart:
+                h.combine(sitemapSignature)
+            case .notFound:
+                break
+            }
+            signatures[page.path] = h.finalize()
+        }
+        return signatures
+    }
+}
