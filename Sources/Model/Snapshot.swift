@@ -12,7 +12,7 @@ public struct Snapshot: Sendable {
     public let users: [User]
     /// Newest first, ties by ID.
     public let tweets: [Tweet]
-    /// Like documents of existing users for existing tweets, in path order.
+    /// Like documents of existing users for existing tweets, by user (uid order), then tweet (feed order).
     public let likes: [Like]
     /// Per tweet (same index as `tweets`).
     public let tweetRelations: [TweetRelations]

@@ -25,8 +25,6 @@ extension Snapshot {
             case nil: break
             }
         }
-        decodedLikes.sort { $0.uid != $1.uid ? codePointOrder($0.uid, $1.uid) : codePointOrder($0.tweetID, $1.tweetID) }
-
         // Users, their handles and look-ups.
         var users = decodedUsers.sorted { codePointOrder($0.uid, $1.uid) }
         diagnostics += Self.assignHandles(&users)
@@ -43,8 +41,12 @@ extension Snapshot {
             userByFoldedUsername[user.username.lowercased()] = i
         }
 
-        // Tweets in feed order.
-        let tweets = decodedTweets.sorted(by: Self.feedOrder)
+        // Tweets in feed order: indices sorted, so the comparisons move no strings.
+        let order = decodedTweets.indices.sorted { a, b in
+            let ta = decodedTweets[a].timestamp, tb = decodedTweets[b].timestamp
+            return ta != tb ? ta > tb : codePointOrder(decodedTweets[a].id, decodedTweets[b].id)
+        }
+        let tweets = order.map { decodedTweets[$0] }
         var tweetByID: [String: Int] = [:]
         tweetByID.reserveCapacity(tweets.count)
         for (i, tweet) in tweets.enumerated() { tweetByID[tweet.id] = i }
@@ -52,16 +54,16 @@ extension Snapshot {
         var relations = [TweetRelations](repeating: TweetRelations(), count: tweets.count)
         var activity = [UserActivity](repeating: UserActivity(), count: users.count)
         // Feed order, so every per-user list and reply list comes out newest first.
-        for (i, tweet) in tweets.enumerated() {
-            var path: String { "tweets/\(tweet.id)" }  // only for diagnostics: computed when needed
-            if let author = userByUID[tweet.authorUID] {
+        for i in tweets.indices {
+            var path: String { "tweets/\(tweets[i].id)" }  // only for diagnostics: computed when needed
+            if let author = userByUID[tweets[i].authorUID] {
                 relations[i].author = author
-                if tweet.isReply { activity[author].replies.append(i) } else { activity[author].tweets.append(i) }
+                if tweets[i].isReply { activity[author].replies.append(i) } else { activity[author].tweets.append(i) }
             } else {
                 diagnostics.append(Diagnostic(.tweetByMissingUser, path: path, field: "uid",
-                                              "author users/\(tweet.authorUID) does not exist"))
+                                              "author users/\(tweets[i].authorUID) does not exist"))
             }
-            if let parentID = tweet.replyTo {
+            if let parentID = tweets[i].replyTo {
                 if let parent = tweetByID[parentID] {
                     relations[i].parent = parent
                     relations[parent].replies.append(i)
@@ -73,16 +75,17 @@ extension Snapshot {
         }
         // Replies read down a conversation: oldest first, ties by ID (ascending, as everywhere).
         for i in relations.indices where !relations[i].replies.isEmpty {
-            relations[i].replies.sort {
-                let a = tweets[$0], b = tweets[$1]
-                return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : codePointOrder(a.id, b.id)
+            relations[i].replies.sort { a, b in
+                let ta = tweets[a].timestamp, tb = tweets[b].timestamp
+                return ta != tb ? ta < tb : codePointOrder(tweets[a].id, tweets[b].id)
             }
         }
 
         // Likes: only those of existing users for existing tweets count (SPEC 4).
-        var likes: [Like] = []
+        var counted: [(user: Int, tweet: Int, like: Int)] = []
+        counted.reserveCapacity(decodedLikes.count)
         var likedByUser = [[(tweet: Int, time: Timestamp)]](repeating: [], count: users.count)
-        for like in decodedLikes {
+        for (index, like) in decodedLikes.enumerated() {
             var path: String { "users/\(like.uid)/user-likes/\(like.tweetID)" }
             guard let user = userByUID[like.uid] else {
                 diagnostics.append(Diagnostic(.likeByMissingUser, path: path, "liker users/\(like.uid) does not exist"))
@@ -92,11 +95,13 @@ extension Snapshot {
                 diagnostics.append(Diagnostic(.likeOfMissingTweet, path: path, "liked tweets/\(like.tweetID) does not exist"))
                 continue
             }
-            likes.append(like)
+            counted.append((user, tweet, index))
             relations[tweet].likers.append(user)
             likedByUser[user].append((tweet, like.timestamp ?? tweets[tweet].timestamp))
         }
         for i in relations.indices where relations[i].likers.count > 1 { relations[i].likers.sort() }
+        counted.sort { $0.user != $1.user ? $0.user < $1.user : $0.tweet < $1.tweet }
+        let likes = counted.map { decodedLikes[$0.like] }
         for (user, liked) in likedByUser.enumerated() {
             activity[user].likes = liked.sorted {
                 $0.time != $1.time ? $0.time > $1.time : codePointOrder(tweets[$0.tweet].id, tweets[$1.tweet].id)
@@ -104,9 +109,9 @@ extension Snapshot {
         }
 
         // Stored counters against the derived counts.
-        for (i, tweet) in tweets.enumerated() {
-            guard let stored = tweet.storedLikes else { continue }
-            var path: String { "tweets/\(tweet.id)" }
+        for i in tweets.indices {
+            guard let stored = tweets[i].storedLikes else { continue }
+            var path: String { "tweets/\(tweets[i].id)" }
             if stored < 0 {
                 diagnostics.append(Diagnostic(.negativeCounter, path: path, field: "likes", "stored likes is \(stored)"))
             } else if stored != relations[i].likers.count {
@@ -136,8 +141,8 @@ extension Snapshot {
 
         // Hashtags.
         var tagged: [String: [Int]] = [:]
-        for (i, tweet) in tweets.enumerated() {
-            for tag in tweet.hashtags { tagged[tag, default: []].append(i) }
+        for i in tweets.indices {
+            for tag in tweets[i].hashtags { tagged[tag, default: []].append(i) }
         }
         let tags = tagged.keys.sorted(by: codePointOrder).map { HashtagIndex(tag: $0, tweets: tagged[$0]!) }
 
@@ -154,11 +159,6 @@ extension Snapshot {
         self.tagByName = Dictionary(uniqueKeysWithValues: tags.enumerated().map { ($1.tag, $0) })
         self.userByUsername = userByUsername
         self.userByFoldedUsername = userByFoldedUsername
-    }
-
-    /// Newest first; ties by ID in code point order (SPEC 3).
-    static func feedOrder(_ a: Tweet, _ b: Tweet) -> Bool {
-        a.timestamp != b.timestamp ? a.timestamp > b.timestamp : codePointOrder(a.id, b.id)
     }
 
     static func decodeUser(_ document: Document) -> (User?, [Diagnostic]) {
