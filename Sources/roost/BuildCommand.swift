@@ -8,7 +8,7 @@ import Store
 enum BuildCommand: Command {
     static let name = "build"
     static let summary = "render the store into a static site"
-    static let options: Set<String> = ["store", "templates", "output", "base-url", "page-size", "viewer"]
+    static let options: Set<String> = ["store", "templates", "output", "base-url", "page-size", "viewer", "shard"]
     static let flags: Set<String> = ["strict", "quiet"]
     static let help = """
     usage: roost build [options]
@@ -27,6 +27,9 @@ enum BuildCommand: Command {
       --page-size N      tweets per page (default: 20)
       --viewer HANDLE    render the site as this user sees it: their likes filled
       --strict           fail on warnings (dangling references), not only on errors
+      --shard K/N        write only part K of N of the site (a stable split by URL), so N
+                         machines can each build a part; copied together, the parts are
+                         the whole site
       --quiet            print nothing but errors
     """
 
@@ -42,7 +45,8 @@ enum BuildCommand: Command {
                                pageSize: try arguments.integer("page-size", default: 20, range: 1...10_000),
                                viewer: arguments.value("viewer")),
             strict: arguments.flag("strict"),
-            quiet: arguments.flag("quiet"))
+            quiet: arguments.flag("quiet"),
+            shard: try arguments.value("shard").map(Shard.init(parsing:)))
         return try SiteBuild(options).run()
     }
 }
@@ -54,4 +58,28 @@ struct BuildOptions {
     var config: SiteConfig
     var strict: Bool
     var quiet: Bool
+    var shard: Shard?
+}
+
+/// `--shard K/N`: part K (1-based) of N of the site's files, split by a stable hash of each
+/// file's path, so every machine of a job runner agrees on the split without talking.
+struct Shard {
+    let index: Int
+    let count: Int
+
+    init(parsing text: String) throws(UsageError) {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(k) else {
+            throw UsageError("--shard takes K/N with 1 ≤ K ≤ N, like 2/4; not '\(text)'")
+        }
+        index = k
+        count = n
+    }
+
+    /// FNV-1a of the path: the same on every machine and in every build.
+    func contains(_ path: String) -> Bool {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return Int(hash % UInt64(count)) == index - 1
+    }
 }

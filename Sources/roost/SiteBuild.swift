@@ -35,11 +35,16 @@ struct SiteBuild {
         phases.end("captions and cards")
 
         let writer = try SiteWriter(outputDirectory: options.output)
-        let pages = renderer.plan.pages
+        var pages = renderer.plan.pages
+        var assetFiles = assets.files
+        if let shard = options.shard {
+            pages = pages.filter { shard.contains($0.path) }
+            assetFiles = assetFiles.filter { shard.contains("static/" + $0.path) }
+        }
         let progress = Progress(total: pages.count, enabled: !options.quiet)
         do {
             try render(pages, with: renderer, into: writer, progress: progress)
-            for file in assets.files {
+            for file in assetFiles {
                 _ = try writer.write("static/" + file.path, file.bytes)
             }
         } catch {
@@ -54,7 +59,8 @@ struct SiteBuild {
         phases.report()
         if !options.quiet {
             let seconds = (clock.now - start) / .seconds(1)
-            Console.out("\(options.output): \(pages.count) pages and \(assets.files.count) static files; "
+            let part = options.shard.map { " (shard \($0.index)/\($0.count))" } ?? ""
+            Console.out("\(options.output)\(part): \(pages.count) pages and \(assetFiles.count) static files; "
                 + "\(summary.written) written, \(summary.unchanged) unchanged, \(summary.removed) removed "
                 + "in \(String(format3: seconds)) s")
         }
