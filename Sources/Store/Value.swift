@@ -5,7 +5,7 @@
 /// tag timestamps, geopoints, references and bytes, which keep their type here.
 /// Interpreting an untagged value (an RFC 3339 string as a timestamp, say) is
 /// the model's job, not the store's.
-public indirect enum Value: Sendable, Equatable {
+public enum Value: Sendable, Equatable {
     case null
     case bool(Bool)
     case integer(Int64)

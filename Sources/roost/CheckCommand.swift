@@ -32,14 +32,9 @@ enum CheckCommand: Command {
         }
         let path = arguments.value("store", default: "content")
         var phases = PhaseTimer()
-        let store = try DocumentStore.read(at: path)
-        phases.end("read store")
-        let decoded = store.documents.parallelMap(DecodedDocument.init)
-        phases.end("decode documents")
-        let snapshot = Snapshot(decoded: decoded)
-        phases.end("derive")
+        let (snapshot, source) = try Snapshot.read(at: path, phases: { phases.end($0) })
         defer { phases.report() }
-        let report = CheckReport(storePath: path, store: store, snapshot: snapshot)
+        let report = CheckReport(storePath: path, source: source, snapshot: snapshot)
         Console.out(arguments.flag("json") ? report.json : report.text)
         let failing = report.count(.error) + (arguments.flag("strict") ? report.count(.warning) : 0)
         return failing > 0 ? ExitStatus.failure : ExitStatus.success
@@ -49,7 +44,7 @@ enum CheckCommand: Command {
 /// What `check` prints: diagnostics grouped by severity, then kind.
 struct CheckReport {
     let storePath: String
-    let store: DocumentStore
+    let source: Snapshot.Source
     let snapshot: Snapshot
 
     func count(_ severity: Diagnostic.Severity) -> Int {
@@ -57,7 +52,7 @@ struct CheckReport {
     }
 
     private var counts: [(String, Int)] {
-        [("documents", store.documents.count), ("users", snapshot.users.count), ("tweets", snapshot.tweets.count),
+        [("documents", source.documentCount), ("users", snapshot.users.count), ("tweets", snapshot.tweets.count),
          ("likes", snapshot.likes.count), ("favorites", snapshot.userActivity.reduce(0) { $0 + $1.favorites.count }),
          ("hashtags", snapshot.tags.count)]
     }
@@ -65,7 +60,7 @@ struct CheckReport {
     private static func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
 
     var text: String {
-        var lines = ["\(storePath): \(store.format.description); "
+        var lines = ["\(storePath): \(source.format.description); "
             + counts.map { "\($0.1) \($0.0)" }.joined(separator: ", ")]
         for severity in Diagnostic.Severity.allCases {
             let found = snapshot.diagnostics.filter { $0.severity == severity }
@@ -94,7 +89,7 @@ struct CheckReport {
         }
         let value = JSONValue.object([
             ("store", .string(storePath)),
-            ("format", .string(store.format.description)),
+            ("format", .string(source.format.description)),
             ("counts", .object(counts.map { ($0.0, .integer(Int64($0.1))) })),
             ("errors", .integer(Int64(count(.error)))),
             ("warnings", .integer(Int64(count(.warning)))),

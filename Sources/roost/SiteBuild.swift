@@ -22,10 +22,7 @@ struct SiteBuild {
         let clock = ContinuousClock()
         let start = clock.now
         var phases = PhaseTimer()
-        let store = try DocumentStore.read(at: options.store)
-        phases.end("read store")
-        let snapshot = Snapshot(documents: store.documents)
-        phases.end("snapshot")
+        let (snapshot, _) = try Snapshot.read(at: options.store, phases: { phases.end($0) })
         guard report(snapshot.diagnostics) else { return ExitStatus.failure }
 
         let templates = try TemplateLibrary(directory: options.templates)
