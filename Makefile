@@ -3,7 +3,7 @@
 SWIFT ?= swift
 ROOST := .build/release/roost
 
-.PHONY: all deps build site test clean
+.PHONY: all deps build site test clean fuzz
 
 all: site
 
@@ -21,3 +21,8 @@ test: deps
 
 clean:
 	rm -rf .build public
+
+# Fuzzing (Fuzz/README.md): builds the libFuzzer targets and runs each for FUZZ_SECONDS.
+FUZZ_SECONDS ?= 60
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/fuzz.sh
