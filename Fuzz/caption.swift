@@ -123,16 +123,19 @@ private func browserView(_ attribute: Attribute) -> [UInt8] {
     return decoded
 }
 
-/// The URL scheme (lowercase), or nil for a relative URL.
+/// The URL scheme (lowercase), or nil for a relative URL. As the URL standard parses it: an
+/// ASCII letter, then letters, digits, `+`, `-`, `.`, up to the `:` (`%5Cjavascript:x` is a path).
 private func scheme(of url: [UInt8]) -> String? {
-    for (k, b) in url.enumerated() {
+    guard let first = url.first, (97...122).contains(first) || (65...90).contains(first) else { return nil }
+    for (k, b) in url.enumerated().dropFirst() {
         switch b {
         case UInt8(ascii: ":"):
-            return k == 0 ? nil : String(decoding: url[..<k], as: UTF8.self)
-        case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "\\"):
-            return nil
-        default:
+            return String(decoding: url[..<k], as: UTF8.self)
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
             continue
+        default:
+            return nil
         }
     }
     return nil
