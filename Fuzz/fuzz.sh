@@ -51,7 +51,8 @@ if [ "${FUZZ_PARALLEL:-0}" = 1 ]; then
 else
     for t in $targets; do run "$t" || failed=1; done
 fi
-if ls Fuzz/crashes/* >/dev/null 2>&1; then
-    echo "crash/timeout/oom inputs in Fuzz/crashes/:"; ls -l Fuzz/crashes/
+found=$(find Fuzz/crashes -maxdepth 1 -type f | sort)
+if [ -n "$found" ]; then
+    echo "crash/timeout/oom inputs (reproduce: Fuzz/build/<target> <file>):"; echo "$found"
 fi
 exit $failed
