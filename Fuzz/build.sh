@@ -26,8 +26,14 @@ exe() { # target swiftc-arguments… (paths relative to the repository root)
 
 targets=${*:-store-reader caption template}
 for t in $targets; do
-    # Up to date when the binary is newer than every source it is built from.
-    if [ -x "$OUT/$t" ] && [ -z "$(find Sources Fuzz/*.swift Fuzz/build.sh -newer "$OUT/$t" -name '*.swift' -o -newer "$OUT/$t" -name build.sh | head -1)" ]; then
+    # Up to date when the binary is newer than every file it is built from.
+    case $t in
+    store-reader) inputs="Sources/JSON Sources/Store" ;;
+    caption) inputs="Sources/Markdown Sources/CCmark" ;;
+    template) inputs="Sources/Mustache" ;;
+    *) inputs="" ;;
+    esac
+    if [ -x "$OUT/$t" ] && [ -z "$(find $inputs "Fuzz/$t.swift" Fuzz/build.sh -newer "$OUT/$t" | head -1)" ]; then
         continue
     fi
     echo "building $t" >&2
