@@ -5,7 +5,7 @@ SWIFT ?= swift
 ROOST := .build/release/roost
 VALIDATE_SITE := .build/validate-site
 
-.PHONY: all deps test-deps build site test validate clean
+.PHONY: all deps test-deps build site test validate clean fuzz
 
 all: site
 
@@ -35,3 +35,8 @@ validate:
 
 clean:
 	rm -rf .build public
+
+# Fuzzing (Fuzz/README.md): builds the libFuzzer targets and runs each for FUZZ_SECONDS.
+FUZZ_SECONDS ?= 60
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/fuzz.sh
