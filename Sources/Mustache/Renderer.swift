@@ -82,7 +82,11 @@ struct Renderer {
             case .block(let block):
                 if let argument = overrides[block.name] {
                     skipNextIndent = !block.isStandalone
-                    try render(argument.stripped, into: &out, indent: indent + block.indent, overrides: overrides)
+                    // An argument never substitutes itself: a block of the same name inside it
+                    // renders its own content (else `{{$b}}{{$b}}x{{/b}}{{/b}}` recursed forever — found by fuzzing).
+                    var inner = overrides
+                    inner[block.name] = nil
+                    try render(argument.stripped, into: &out, indent: indent + block.indent, overrides: inner)
                     skipNextIndent = false
                 } else {
                     try render(block.content, into: &out, indent: indent, overrides: overrides)

@@ -65,4 +65,14 @@ import Testing
         let library = try TemplateLibrary(templates: ["page": "{{>page}}"])
         #expect(throws: MustacheError.self) { try library.render("page", MustacheValue.null) }
     }
+
+    /// Found by fuzzing (Fuzz/README.md): an argument holding a block of its own name
+    /// overflowed the stack. The inner block renders its own content.
+    @Test func anArgumentDoesNotSubstituteItself() throws {
+        let library = try TemplateLibrary(templates: [
+            "base": "{{$b}}default{{/b}}",
+            "page": "{{<base}}{{$b}}[{{$b}}x{{/b}}]{{/b}}{{/base}}",
+        ])
+        #expect(try library.renderString("page", MustacheValue.null) == "[x]")
+    }
 }
