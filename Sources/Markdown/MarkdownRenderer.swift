@@ -38,6 +38,17 @@ public struct MarkdownRenderer: Sendable {
         Cmark.walk(markdown) { renderer.handle($0) }
         return renderer.out.string
     }
+
+    /// The HTML fragment and `PlainText.excerpt(markdown, limit:)`, from one parse.
+    public func render(_ markdown: String, excerptLimit limit: Int) -> (html: String, excerpt: String) {
+        var renderer = Renderer(mentionURL: mentionURL, tagURL: tagURL, capacity: markdown.utf8.count + markdown.utf8.count / 4 + 16)
+        var collector = PlainTextCollector(limit: limit)
+        Cmark.walk(markdown) { event in
+            renderer.handle(event)
+            collector.handle(event)
+        }
+        return (renderer.out.string, collector.result)
+    }
 }
 
 private let externalRel: StaticString = " rel=\"nofollow ugc noopener\""

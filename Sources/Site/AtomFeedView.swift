@@ -1,4 +1,3 @@
-import Markdown
 import Model
 import Store
 import Mustache
@@ -68,7 +67,7 @@ struct AtomEntryView: MustacheObject {
         switch key {
         case "title":
             let name = author.map { snapshot.users[$0].fullname } ?? "Unknown user"
-            return .string("\(name): \(PlainText.excerpt(tweet.caption, limit: 80))")
+            return .string("\(name): \(site.excerpts[index])")
         case "id": return .string(site.atomID(site.paths.tweet(index)))
         case "url": return .string(site.absoluteURL(site.paths.tweet(index)))
         case "published": return .string(DateText.iso(tweet.timestamp))

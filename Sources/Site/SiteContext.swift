@@ -9,6 +9,8 @@ final class SiteContext: Sendable {
     let paths: SitePaths
     /// Caption HTML per tweet.
     let captions: [String]
+    /// The caption's first words as plain text, per tweet (titles, feed entries).
+    let excerpts: [String]
     /// Bio HTML per user.
     let bios: [String?]
     /// The `--viewer`, by user index.
@@ -36,16 +38,22 @@ final class SiteContext: Sendable {
         linkTargets = targets.finalize()
         if let previous, previous.linkTargets == linkTargets, previous.config == config {
             let old = previous.snapshot
-            captions = snapshot.tweets.parallelMap { tweet in
-                if let i = old.tweet(id: tweet.id), old.tweets[i].caption == tweet.caption { return previous.captions[i] }
-                return markdown.render(tweet.caption)
+            let rendered = snapshot.tweets.parallelMap { tweet in
+                if let i = old.tweet(id: tweet.id), old.tweets[i].caption == tweet.caption {
+                    return (previous.captions[i], previous.excerpts[i])
+                }
+                return markdown.render(tweet.caption, excerptLimit: Self.excerptLimit)
             }
+            captions = rendered.map(\.0)
+            excerpts = rendered.map(\.1)
             bios = snapshot.users.map { user in
                 if let i = old.user(uid: user.uid), old.users[i].bio == user.bio { return previous.bios[i] }
                 return user.bio.map(markdown.render)
             }
         } else {
-            captions = snapshot.tweets.parallelMap { markdown.render($0.caption) }
+            let rendered = snapshot.tweets.parallelMap { markdown.render($0.caption, excerptLimit: Self.excerptLimit) }
+            captions = rendered.map(\.0)
+            excerpts = rendered.map(\.1)
             bios = snapshot.users.map { $0.bio.map(markdown.render) }
         }
         var liked = [Bool](repeating: false, count: snapshot.tweets.count)
@@ -54,6 +62,9 @@ final class SiteContext: Sendable {
         }
         viewerLiked = liked
     }
+
+    /// Characters of a caption in titles and feed entry titles.
+    static let excerptLimit = 80
 
     /// `baseURL` + the folder: the page's public address.
     func absoluteURL(_ folder: String) -> String {

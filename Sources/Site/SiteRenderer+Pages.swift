@@ -1,4 +1,3 @@
-import Markdown
 import Model
 import Mustache
 
@@ -25,7 +24,7 @@ extension SiteRenderer {
             let tweet = snapshot.tweets[index]
             let relations = snapshot.tweetRelations[index]
             let author = relations.author.map { snapshot.users[$0].fullname } ?? "Unknown user"
-            let excerpt = PlainText.excerpt(tweet.caption, limit: 80)
+            let excerpt = site.excerpts[index]
             var values: [String: MustacheValue] = [
                 "tweet": TweetView(site: site, index: index, card: cards[index]).mustacheValue,
                 "replies": tweets(relations.replies[...]),

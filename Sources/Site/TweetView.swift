@@ -1,4 +1,3 @@
-import Markdown
 import Model
 import Mustache
 
@@ -21,7 +20,7 @@ struct TweetView: MustacheObject {
         case "published": .string(DateText.iso(tweet.timestamp))
         case "publishedDisplay": .string(DateText.display(tweet.timestamp))
         case "captionHTML": .string(site.captions[index])
-        case "captionText": .string(PlainText.excerpt(tweet.caption, limit: 80))
+        case "captionText": .string(site.excerpts[index])
         case "likes": .int(relations.likers.count)
         case "liked": .bool(site.viewerLiked[index])
         case "isReply": .bool(tweet.isReply)

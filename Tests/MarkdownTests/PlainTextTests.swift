@@ -24,3 +24,14 @@ struct UnknownTagTests {
         #expect(renderer.render("#design and #Swift") == "<p>#design and <a class=\"hashtag\" href=\"tags/swift/\">#Swift</a></p>\n")
     }
 }
+
+@Suite("MarkdownRenderer: HTML and excerpt from one parse")
+struct RenderWithExcerptTests {
+    @Test(arguments: ["plain *text*", "# Head\n\n- a\n- b", "```\ncode  block\n```\nafter", String(repeating: "긴 글 ", count: 60)])
+    func agreesWithTheSeparateFunctions(_ markdown: String) {
+        let renderer = MarkdownRenderer(mentionURL: { _ in nil }, tagURL: { _ in nil })
+        let both = renderer.render(markdown, excerptLimit: 80)
+        #expect(both.html == renderer.render(markdown))
+        #expect(both.excerpt == PlainText.excerpt(markdown, limit: 80))
+    }
+}
