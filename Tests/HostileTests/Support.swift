@@ -274,11 +274,12 @@ func tags(_ html: String) -> [Tag] {
 
 /// Decodes `&amp;` `&lt;` `&gt;` `&quot;` `&#39;` `&apos;` and numeric references.
 func decodeReferences(_ text: String) -> String {
-    guard text.contains("&") else { return text }
-    var out = ""
-    var rest = Substring(text)
+    guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
+    // Scalars, not Characters: "&gt;" followed by a combining mark is still a reference.
+    var out = String.UnicodeScalarView()
+    var rest = Substring(text).unicodeScalars
     while let amp = rest.firstIndex(of: "&") {
-        out += rest[..<amp]
+        out.append(contentsOf: rest[..<amp])
         let after = rest[rest.index(after: amp)...]
         if let semi = after.prefix(12).firstIndex(of: ";") {
             let name = String(after[..<semi])
@@ -300,16 +301,16 @@ func decodeReferences(_ text: String) -> String {
                 }
             }
             if let scalar {
-                out.unicodeScalars.append(scalar)
+                out.append(scalar)
                 rest = after[after.index(after: semi)...]
                 continue
             }
         }
-        out += "&"
+        out.append("&")
         rest = after
     }
-    out += rest
-    return out
+    out.append(contentsOf: rest)
+    return String(out)
 }
 
 /// Attributes whose value a browser loads or navigates to.
@@ -477,41 +478,40 @@ func xmlError(_ bytes: [UInt8]) -> String? {
             || (0x10000...0x10FFFF).contains(v)
         if !allowed { return "character U+\(String(v, radix: 16, uppercase: true)) is not allowed in XML" }
     }
+    // Scalars, not Characters: "<" or ">" followed by a combining mark is still markup.
     var stack: [String] = []
-    var rest = Substring(text)
+    var rest = Substring(text).unicodeScalars
     while let open = rest.firstIndex(of: "<") {
-        let textPart = rest[..<open]
-        if let problem = referenceProblem(textPart) { return problem }
+        if let problem = referenceProblem(Substring(String(String.UnicodeScalarView(rest[..<open])))) { return problem }
         guard let close = rest[open...].firstIndex(of: ">") else { return "unclosed tag" }
-        let inner = rest[rest.index(after: open)..<close]
+        let inner = String(String.UnicodeScalarView(rest[rest.index(after: open)..<close]))
         rest = rest[rest.index(after: close)...]
-        if inner.hasPrefix("?") { continue }
-        if inner.hasPrefix("!--") { continue }
+        if inner.hasPrefix("?") || inner.hasPrefix("!--") { continue }
         if inner.hasPrefix("/") {
             let name = inner.dropFirst().trimmingCharacters(in: .whitespaces)
             guard stack.popLast() == name else { return "</\(name)> does not close the open element" }
             continue
         }
-        let name = String(inner.prefix { !$0.isWhitespace && $0 != "/" })
-        if inner.contains("<") { return "< in a tag" }
-        var quote: Character?
-        for c in inner {
+        let name = String(inner.unicodeScalars.prefix { $0 != " " && $0 != "\n" && $0 != "/" }.map(Character.init))
+        if inner.unicodeScalars.contains("<") { return "< in a tag" }
+        var quote: Unicode.Scalar?
+        for c in inner.unicodeScalars {
             if let q = quote { if c == q { quote = nil } } else if c == "\"" || c == "'" { quote = c }
         }
         if quote != nil { return "unbalanced quotes in <\(name)>" }
-        if let problem = referenceProblem(inner) { return problem }
+        if let problem = referenceProblem(Substring(inner)) { return problem }
         if !inner.hasSuffix("/") { stack.append(name) }
     }
-    if let problem = referenceProblem(rest) { return problem }
+    if let problem = referenceProblem(Substring(String(String.UnicodeScalarView(rest)))) { return problem }
     return stack.isEmpty ? nil : "unclosed <\(stack.last!)>"
 }
 
 private func referenceProblem(_ text: Substring) -> String? {
-    var rest = text
+    var rest = text.unicodeScalars
     while let amp = rest.firstIndex(of: "&") {
         let after = rest[rest.index(after: amp)...]
         guard let semi = after.prefix(10).firstIndex(of: ";") else { return "a bare & in \(text.prefix(40).debugDescription)" }
-        let name = after[..<semi]
+        let name = String(String.UnicodeScalarView(after[..<semi]))
         if !["amp", "lt", "gt", "quot", "apos"].contains(name) {
             guard name.hasPrefix("#"), let v = name.hasPrefix("#x") ? UInt32(name.dropFirst(2), radix: 16) : UInt32(name.dropFirst()),
                   v == 0x9 || v == 0xA || v == 0xD || (0x20...0xD7FF).contains(v) || (0xE000...0xFFFD).contains(v)
