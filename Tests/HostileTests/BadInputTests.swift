@@ -169,7 +169,8 @@ struct BadInputTests {
 
     @Test func aOneMegabyteCaption() throws {
         let folder = Self.base()
-        let unit = "word **bold** _it_ #tag @mina https://example.com/x <b>raw</b> [l](https://e.x) `code` \n"
+        let unit = String(repeating: "plain words of a long caption, ", count: 30)
+        + "**bold** _it_ #tag @mina https://example.com/x <b>raw</b> [l](https://e.x) `code` \n"
         let caption = String(repeating: unit, count: 1_048_576 / unit.utf8.count + 1)
         folder.document("tweets/big.json", ["caption": json(caption), "timestamp": json("2024-02-01T00:00:00Z"), "uid": json("u1")])
         let clock = ContinuousClock()
