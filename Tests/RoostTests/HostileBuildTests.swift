@@ -119,9 +119,7 @@ struct KilledBuildTests {
         if !FileManager.default.fileExists(atPath: folder + "/tweets") {
             try! generateStore(at: folder, users: 200, tweets: 2_000, seed: 1)
         }
-        atexit {
-            try? FileManager.default.removeItem(atPath: FileManager.default.temporaryDirectory.path + "/roost-hostile-store-\(getpid())")
-        }
+        atexit { removeTree(FileManager.default.temporaryDirectory.path + "/roost-hostile-store-\(getpid())") }
         return folder
     }()
 
@@ -133,7 +131,7 @@ struct KilledBuildTests {
     }
 
     @Test func aKilledBuildLeavesWholeFilesAndTheNextBuildRepairs() throws {
-        let t = try TemporaryFolder()
+        let t = try ScratchFolder()
         let clock = ContinuousClock()
         // The two full builds: the old site and the new one.
         #expect(try RoostProcess.run(Self.buildArguments(t.path("old"), Self.oldOptions)).status == 0)
@@ -171,7 +169,7 @@ struct KilledBuildTests {
     }
 
     @Test func aSecondBuildIntoTheSameOutputRefuses() throws {
-        let t = try TemporaryFolder()
+        let t = try ScratchFolder()
         let first = try RoostChild(Self.buildArguments(t.path("out"), Self.newOptions), logs: t.path("first"))
         // Wait until the first build holds the lock.
         let deadline = ContinuousClock.now + .seconds(30)
@@ -188,7 +186,7 @@ struct KilledBuildTests {
         #expect(second.stderr.contains("being written by another roost build"), "\(second.stderr)")
         #expect(second.stderr.contains(t.path("out")), "\(second.stderr)")
         // The first build's site is whole: the new version of every file.
-        let clean = try TemporaryFolder()
+        let clean = try ScratchFolder()
         #expect(try RoostProcess.run(Self.buildArguments(clean.path("out"), Self.newOptions)).status == 0)
         let expected = fullListing(clean.path("out")), got = fullListing(t.path("out"))
         #expect(got == expected, "\(differences(expected, got))")
