@@ -80,6 +80,41 @@ struct BadInputTests {
         #expect(errors.allSatisfy { $0.description.hasPrefix("\($0.path): field 'timestamp': ") })
     }
 
+    /// The same in the single-file formats, whose values are typed: NaN and infinities can be written there.
+    @Test func timestampsOutOfRangeInExports() throws {
+        let rest: [(String, String)] = [
+            ("nan", #"{"doubleValue": "NaN"}"#), ("inf", #"{"doubleValue": "Infinity"}"#), ("ninf", #"{"doubleValue": "-Infinity"}"#),
+            ("int64Max", #"{"integerValue": "9223372036854775807"}"#),
+            ("year0", #"{"timestampValue": "0000-01-01T00:00:00Z"}"#), ("year10000", #"{"timestampValue": "10000-01-01T00:00:00Z"}"#),
+            ("negNanos", #"{"mapValue": {"fields": {"seconds": {"integerValue": "0"}, "nanoseconds": {"integerValue": "-1"}}}}"#),
+            ("string", #"{"stringValue": "NaN"}"#),
+        ]  // (an integerValue beyond Int64 is refused by the reader, naming file, document and field)
+        let folder = StoreFolder()
+        var cases: [(file: String, id: String)] = []
+        for (id, value) in rest {
+            folder.write("rest-\(id).json", #"[{"name": "projects/p/databases/(default)/documents/tweets/\#(id)", "fields": {"caption": {"stringValue": "x"}, "uid": {"stringValue": "u1"}, "timestamp": \#(value)}}]"#)
+            cases.append(("rest-\(id).json", id))
+        }
+        let node = [("negNanos", #"{"_seconds": 0, "_nanoseconds": -5}"#), ("hugeSeconds", #"{"_seconds": 1e30, "_nanoseconds": 0}"#),
+                    ("year10000", #"{"_seconds": 253402300800, "_nanoseconds": 0}"#), ("nanos1e9", #"{"_seconds": 0, "_nanoseconds": 1000000000}"#)]
+        for (id, value) in node {
+            folder.write("node-\(id).json", #"{"__collections__": {"tweets": {"\#(id)": {"caption": "x", "uid": "u1", "timestamp": {"__datatype__": "timestamp", "value": \#(value)}}}}}"#)
+            cases.append(("node-\(id).json", id))
+        }
+        for (file, id) in cases {
+            switch build(folder.path + "/" + file) {
+            case .storeError(let error):
+                // A typed value the reader refuses: the file, the document and the field are named.
+                let message = "\(error)"
+                #expect(message.contains(file) && message.contains("tweets/\(id)") && message.contains("timestamp"), "\(message)")
+            case .dataErrors(let errors, _):
+                #expect(errors.contains { $0.path == "tweets/\(id)" && $0.field == "timestamp" }, "\(file): \(errors)")
+            case let other:
+                Issue.record("\(file): \(other.summary)")
+            }
+        }
+    }
+
     /// The edges of the range are fine, and shown with the right year.
     @Test func timestampsAtTheEdgesBuild() throws {
         let folder = StoreFolder()
