@@ -200,6 +200,20 @@ struct BadInputTests {
         #expect(errors.map { "\($0.path).\($0.field ?? "")" }.sorted() == ["tweets/d1.caption", "tweets/d2.timestamp", "users/d4.bio"])
     }
 
+    /// Reply cycles (a tweet replying to itself, a → b → a), duplicate keys and a user who
+    /// likes their own tweet: no loop, no crash, every page whole.
+    @Test func replyCyclesAndDuplicateKeys() throws {
+        let folder = Self.base()
+        folder.write("tweets/self.json", #"{"caption": "me", "timestamp": 1, "uid": "u1", "replyTo": "self"}"#)
+        folder.write("tweets/a.json", #"{"caption": "a", "timestamp": 2, "uid": "u1", "replyTo": "b"}"#)
+        folder.write("tweets/b.json", #"{"caption": "b", "timestamp": 3, "uid": "u1", "replyTo": "a"}"#)
+        folder.write("tweets/c.json", #"{"caption": "<x-hostile>", "caption": "safe", "timestamp": 4, "uid": "u1", "uid": "u1"}"#)
+        folder.write("users/u1/user-likes/self.json", "{}")
+        let site = try requireSite(folder.path)
+        #expect(site.snapshot.tweets.count == 5)
+        #expect(siteProblems(site, forbidden: ["<x-hostile"]).isEmpty, "\(lines(siteProblems(site, forbidden: ["<x-hostile"])))")
+    }
+
     // MARK: big and deep files
 
     @Test func aOneMegabyteCaption() throws {
