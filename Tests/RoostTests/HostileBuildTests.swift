@@ -240,3 +240,37 @@ struct PrivacyTests {
         }
     }
 }
+
+/// `roost import` writes IDs as file names: hostile IDs never write outside `--to`.
+@Suite("roost import: hostile IDs", .timeLimit(.minutes(1)))
+struct HostileImportTests {
+    @Test(arguments: ["..", ".", "", "../../escaped", "a/b", "/abs", "nul\u{0}x", "x\\..\\..\\y", ".hidden", String(repeating: "z", count: 300)])
+    func anIDThatIsNotAFileNameIsRefusedOrKeptInside(id: String) throws {
+        let t = try TemporaryFolder()
+        var escapedID = ""
+        for scalar in id.unicodeScalars {
+            switch scalar {
+            case "\"": escapedID += "\\\""
+            case "\\": escapedID += "\\\\"
+            case "\u{0}": escapedID += "\\u0000"
+            default: escapedID.unicodeScalars.append(scalar)
+            }
+        }
+        try t.write("deep/er/export.json", """
+            {"__collections__": {"tweets": {"\(escapedID)": {"caption": "x", "timestamp": 0, "uid": "u1"}},
+              "users": {"u1": {"username": "a", "__collections__": {"user-likes": {"\(escapedID)": {}}}}}}}
+            """)
+        let result = try RoostProcess.run(["import", t.path("deep/er/export.json"), "--to", t.path("deep/er/store")])
+        // Nothing appears outside the destination (besides the export itself).
+        let outside = fullListing(t.path()).keys.filter { !$0.hasPrefix("deep/er/store/") && $0 != "deep/er/store/" }
+        #expect(Set(outside) == ["deep/", "deep/er/", "deep/er/export.json"], "\(id.debugDescription): \(outside.sorted())")
+        if result.status == 0 {
+            // Imported: the store reads back with the same IDs.
+            let check = try RoostProcess.run(["check", "--store", t.path("deep/er/store")])
+            #expect(check.status == 0, "\(check.stdout) \(check.stderr)")
+        } else {
+            #expect(result.status == 1, "\(id.debugDescription): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("tweets/") || result.stderr.contains("user-likes/"), "names the document: \(result.stderr)")
+        }
+    }
+}
