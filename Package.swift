@@ -39,5 +39,6 @@ let package = Package(
         .testTarget(name: "OutputTests", dependencies: ["Output"]),
         .testTarget(name: "PreviewTests", dependencies: ["Preview"]),
         .testTarget(name: "RoostTests", dependencies: ["roost", "JSON"]),
+        .testTarget(name: "HostileTests", dependencies: ["Store", "Model", "Site", "Mustache", "Output"]),
     ]
 )

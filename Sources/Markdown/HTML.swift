@@ -29,21 +29,32 @@ struct HTMLWriter {
         text.withUTF8 { escaped($0) }
     }
 
+    /// Characters that neither HTML nor XML 1.0 allow in a document (C0 controls but tab,
+    /// line feed and carriage return; DEL and C1 controls; U+FFFE, U+FFFF) become U+FFFD.
     mutating func escaped(_ source: UnsafeBufferPointer<UInt8>) {
         var chunkStart = 0
-        for index in 0 ..< source.count {
+        var index = 0
+        while index < source.count {
             let replacement: StaticString
+            var length = 1
             switch source[index] {
             case UInt8(ascii: "&"): replacement = "&amp;"
             case UInt8(ascii: "<"): replacement = "&lt;"
             case UInt8(ascii: ">"): replacement = "&gt;"
             case UInt8(ascii: "\""): replacement = "&quot;"
             case UInt8(ascii: "'"): replacement = "&#39;"
-            default: continue
+            case 0x09, 0x0A, 0x0D: index += 1; continue
+            case 0x00 ..< 0x20, 0x7F: replacement = "\u{FFFD}"
+            case 0xC2 where index + 1 < source.count && (0x80 ... 0x9F).contains(source[index + 1]):
+                replacement = "\u{FFFD}"; length = 2
+            case 0xEF where index + 2 < source.count && source[index + 1] == 0xBF && source[index + 2] >= 0xBE:
+                replacement = "\u{FFFD}"; length = 3
+            default: index += 1; continue
             }
             if index > chunkStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[chunkStart ..< index])) }
             raw(replacement)
-            chunkStart = index + 1
+            index += length
+            chunkStart = index
         }
         if source.count > chunkStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[chunkStart...])) }
     }

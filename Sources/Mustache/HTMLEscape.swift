@@ -1,6 +1,9 @@
 /// Appending values to the output buffer, escaping HTML while appending.
 enum HTMLEscape {
-    /// Appends `bytes`, replacing `& < > " '` with entities.
+    /// Appends `bytes`, replacing `& < > " '` with entities, and characters that neither
+    /// HTML nor XML 1.0 allow in a document (C0 controls but tab, line feed and carriage
+    /// return; DEL and C1 controls; U+FFFE, U+FFFF) with U+FFFD, so that a value from the
+    /// store cannot make a page invalid or an Atom feed ill-formed.
     @inline(__always)
     static func append(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         var runStart = 0
@@ -8,13 +11,25 @@ enum HTMLEscape {
         let n = bytes.count
         while i < n {
             let b = bytes[i]
-            // All five special bytes are below 0x3F; most text is not.
-            if b < 0x3F, let entity = entity(b) {
-                if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
-                out.append(contentsOf: entity)
-                runStart = i + 1
+            // All special bytes are below 0x3F, or 0x7F, 0xC2 or 0xEF; most text is none.
+            var replacement: StaticString?
+            var length = 1
+            if b < 0x3F {
+                replacement = entity(b)
+                if replacement == nil, b < 0x20, b != 0x09, b != 0x0A, b != 0x0D { replacement = "\u{FFFD}" }
+            } else if b == 0x7F {
+                replacement = "\u{FFFD}"
+            } else if b == 0xC2, i + 1 < n, (0x80...0x9F).contains(bytes[i + 1]) {
+                replacement = "\u{FFFD}"; length = 2
+            } else if b == 0xEF, i + 2 < n, bytes[i + 1] == 0xBF, bytes[i + 2] == 0xBE || bytes[i + 2] == 0xBF {
+                replacement = "\u{FFFD}"; length = 3
             }
-            i += 1
+            if let replacement {
+                if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
+                out.append(contentsOf: replacement)
+                runStart = i + length
+            }
+            i += length
         }
         if runStart < n { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<n])) }
     }
@@ -82,6 +97,6 @@ enum HTMLEscape {
 extension Array where Element == UInt8 {
     @inline(__always)
     mutating func append(contentsOf s: StaticString) {
-        append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+        s.withUTF8Buffer { append(contentsOf: $0) }  // (a one-scalar literal has no utf8Start)
     }
 }
