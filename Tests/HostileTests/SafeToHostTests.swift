@@ -86,12 +86,6 @@ struct SafeToHostTests {
         }
         #expect(count > 10)
         #expect(fromUsers.isEmpty, "\(lines(fromUsers))")
-        withKnownIssue("""
-            FINDING: templates/favorites.mustache writes the OpenStreetMap link of a favorite place with \
-            rel="nofollow noopener": no "ugc", though its target is made from the user's coordinate \
-            (should be rel="nofollow ugc noopener", like links in captions and bios)
-            """) {
-            #expect(fromTheme.isEmpty, "\(fromTheme.count) map links, e.g. \(fromTheme.first ?? "")")
-        }
+        #expect(fromTheme.isEmpty, "\(fromTheme.count) map links, e.g. \(fromTheme.first ?? "")")
     }
 }
