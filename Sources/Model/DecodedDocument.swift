@@ -13,7 +13,13 @@ public struct DecodedDocument: Sendable {
 
     /// nil for documents of other collections and documents with errors.
     let entity: Entity?
-    let diagnostics: [Diagnostic]
+    public let diagnostics: [Diagnostic]
+
+    /// The tweet, when the document is a usable tweet.
+    public var tweet: Tweet? {
+        if case .tweet(let tweet)? = entity { return tweet }
+        return nil
+    }
 
     public init(_ document: Document) {
         let s = document.path.segments

@@ -11,7 +11,7 @@ public struct Snapshot: Sendable {
     /// By uid, in code point order.
     public let users: [User]
     /// Newest first, ties by ID.
-    public let tweets: [Tweet]
+    public internal(set) var tweets: [Tweet]
     /// Like documents of existing users for existing tweets, by user (uid order), then tweet (feed order).
     public let likes: [Like]
     /// Per tweet (same index as `tweets`).

@@ -33,7 +33,7 @@ public final class LiveSite: Sendable {
         let renderer: SiteRenderer
         let pages: [String: Page]
         let assets: [String: [UInt8]]
-        let signatures: [String: Int]
+        let signatures: PageSignatures
     }
 
     private struct State {
@@ -44,6 +44,8 @@ public final class LiveSite: Sendable {
         var templateError: String?
         var assets: [String: [UInt8]] = [:]
         var rendering: Rendering?
+        /// The rendering shows every document as decoded now (false after a failed update).
+        var renderingIsCurrent = false
     }
 
     private let state = Mutex(State())
@@ -90,7 +92,7 @@ public final class LiveSite: Sendable {
             state.withLock { $0.unreadable = [storePath: "\(error)"] }
         }
         reloadTemplates()
-        return refresh(templatesChanged: true, start: start, what: "\(storePath) loaded")
+        return refresh(templatesChanged: true, contentEdits: nil, start: start, what: "\(storePath) loaded")
     }
 
     /// Applies a batch of changes from the watcher.
@@ -99,6 +101,8 @@ public final class LiveSite: Sendable {
         var templatesChanged = false
         var needsFullRead = false
         var described: [String] = []
+        // Tweets whose new content changes nothing derived: the fast path, if all changes are such.
+        var contentEdits: [Tweet]? = []
         for change in changes.sorted(by: { $0.path < $1.path }) {
             if change.origin == .templates {
                 templatesChanged = true
@@ -122,12 +126,20 @@ public final class LiveSite: Sendable {
                 if change.kind != .deleted {
                     do { document = try DirectoryStore.readDocument(file: file, root: storePath) } catch .notFound(_) {}
                 }
-                state.withLock { state in
+                let new = document.map(DecodedDocument.init)
+                let old = state.withLock { state in
                     state.unreadable[change.path] = nil
-                    state.decoded[path] = document.map(DecodedDocument.init)
+                    defer { state.decoded[path] = new }
+                    return state.decoded[path]
+                }
+                if let tweet = new?.tweet, old?.tweet != nil, old?.diagnostics == new?.diagnostics {
+                    contentEdits?.append(tweet)
+                } else {
+                    contentEdits = nil
                 }
             } catch {
                 state.withLock { $0.unreadable[change.path] = "\(error)" }
+                contentEdits = nil
             }
         }
         let what = described.count <= 3 ? described.joined(separator: ", ") : "\(described.count) files changed"
@@ -137,7 +149,8 @@ public final class LiveSite: Sendable {
             return update
         }
         if templatesChanged { reloadTemplates() }
-        return refresh(templatesChanged: templatesChanged, start: start, what: what)
+        return refresh(templatesChanged: templatesChanged, contentEdits: templatesChanged ? nil : contentEdits,
+                       start: start, what: what)
     }
 
     /// A folder that was created, or deleted while documents were under it.
@@ -166,19 +179,48 @@ public final class LiveSite: Sendable {
     }
 
     /// Derives the snapshot again and swaps in a new rendering if it has no errors.
-    private func refresh(templatesChanged: Bool, start: ContinuousClock.Instant, what: String) -> Update {
-        let (decoded, unreadable, templates, templateError, assets, previous) = state.withLock { state in
-            (Array(state.decoded.values), state.unreadable, state.templates, state.templateError, state.assets,
-             state.rendering)
+    /// `contentEdits`: the batch only changed these tweets' content (see `Snapshot.replacingContent`).
+    private func refresh(templatesChanged: Bool, contentEdits: [Tweet]?, start: ContinuousClock.Instant,
+                         what: String) -> Update {
+        let (unreadable, templates, templateError, assets, previous, previousIsCurrent) = state.withLock { state in
+            (state.unreadable, state.templates, state.templateError, state.assets, state.rendering,
+             state.renderingIsCurrent)
         }
         func failed(_ message: String) -> Update {
-            Update(changedPages: [], error: message, summary: "\(what) → error, still serving the last good build:\n\(message)")
+            state.withLock { $0.renderingIsCurrent = false }
+            return Update(changedPages: [], error: message, summary: "\(what) → error, still serving the last good build:\n\(message)")
+        }
+        func finished(_ rendering: Rendering, _ changed: [String]) -> Update {
+            state.withLock { state in
+                state.rendering = rendering
+                state.renderingIsCurrent = true
+            }
+            let milliseconds = Int((ContinuousClock.now - start) / .milliseconds(1))
+            let count = changed == ["*"] ? rendering.pages.count : changed.count
+            let pagesText = "\(changed == ["*"] ? "all " : "")\(count) page\(count == 1 ? "" : "s")"
+            return Update(changedPages: changed, error: nil, summary: "\(what) → \(pagesText) updated (\(milliseconds) ms)")
         }
         if let (file, error) = unreadable.min(by: { $0.key < $1.key }) {
             return failed(file == storePath ? error : "\(error)")
         }
         if let templateError { return failed(templateError) }
         guard let templates else { return failed("\(templatesPath): no templates") }
+
+        // Fast path: only content changed, and the last rendering was of the state before this batch.
+        if let contentEdits, let previous, previousIsCurrent,
+           let (snapshot, changedTweets) = previous.renderer.site.snapshot.replacingContent(of: contentEdits) {
+            do {
+                let renderer = try previous.renderer.updatingContent(of: changedTweets, in: snapshot)
+                var signatures = previous.signatures
+                let changed = renderer.updateSignatures(&signatures, changed: changedTweets).sorted()
+                return finished(Rendering(renderer: renderer, pages: previous.pages, assets: assets, signatures: signatures),
+                                changed)
+            } catch {
+                return failed("\(error)")
+            }
+        }
+
+        let decoded = state.withLock { Array($0.decoded.values) }
         let snapshot = Snapshot(decoded: decoded)
         let errors = snapshot.errors
         if !errors.isEmpty {
@@ -196,16 +238,12 @@ public final class LiveSite: Sendable {
             if templatesChanged || previous == nil {
                 changed = ["*"]
             } else {
-                let old = previous!.signatures
-                changed = signatures.compactMap { old[$0.key] == $0.value ? nil : $0.key }
-                changed += old.keys.filter { signatures[$0] == nil }
+                let old = previous!.signatures.byPath, new = signatures.byPath
+                changed = new.compactMap { old[$0.key] == $0.value ? nil : $0.key }
+                changed += old.keys.filter { new[$0] == nil }
                 changed.sort()
             }
-            state.withLock { $0.rendering = rendering }
-            let milliseconds = Int((ContinuousClock.now - start) / .milliseconds(1))
-            let count = changed == ["*"] ? pages.count : changed.count
-            let pagesText = "\(changed == ["*"] ? "all " : "")\(count) page\(count == 1 ? "" : "s")"
-            return Update(changedPages: changed, error: nil, summary: "\(what) → \(pagesText) updated (\(milliseconds) ms)")
+            return finished(rendering, changed)
         } catch {
             return failed("\(error)")
         }

@@ -51,68 +51,112 @@ extension SiteContext {
     }
 }
 
+/// Each page's fingerprint by path, and which pages show each tweet.
+public struct PageSignatures: Sendable {
+    public internal(set) var byPath: [String: Int]
+    /// Per tweet, the plan indices of the pages whose fingerprint includes it.
+    let pagesShowing: [[Int32]]
+}
+
 extension SiteRenderer {
-    /// Each page's fingerprint, by path.
-    public func pageSignatures() -> [String: Int] {
+    /// What every page's fingerprint shares: the viewer, the users' headers, the sitemap.
+    private struct SharedInputs {
+        let global: Int
+        let users: [Int]
+        let sitemap: Int
+    }
+
+    private func sharedInputs() -> SharedInputs {
         let snapshot = site.snapshot
         var global = Hasher()
         global.combine(site.viewer.map(site.userSignature))
-        let globalSignature = global.finalize()
-        let users = snapshot.users.indices.map(site.userSignature)
         var sitemap = Hasher()
         for page in plan.pages { sitemap.combine(page.path) }
         for tweet in snapshot.tweets { sitemap.combine(tweet.timestamp) }
-        let sitemapSignature = sitemap.finalize()
+        return SharedInputs(global: global.finalize(), users: snapshot.users.indices.map(site.userSignature),
+                            sitemap: sitemap.finalize())
+    }
 
-        var signatures: [String: Int] = [:]
-        signatures.reserveCapacity(plan.pages.count)
-        for page in plan.pages {
-            var h = Hasher()
-            h.combine(globalSignature)
-            h.combine(page.path)
-            func cards(_ items: some Collection<Int>) { for t in items { h.combine(cardSignatures[t]) } }
-            func slice(_ items: [Int], _ number: Int) {
-                let size = site.config.pageSize
-                h.combine(items.count)  // the pager's page count
-                cards(items.dropFirst((number - 1) * size).prefix(size))
-            }
-            switch page.kind {
-            case .feed(let number):
-                slice(Array(snapshot.tweets.indices), number)
-            case .tweet(let t):
-                h.combine(snapshot.tweets[t].caption)
-                h.combine(snapshot.tweetRelations[t].author.map { snapshot.users[$0].fullname })
-                cards([t])
-                cards(snapshot.tweetRelations[t].parent.map { [$0] } ?? [])
-                cards(snapshot.tweetRelations[t].replies)
-            case .profile(let user, let tab, let number):
-                h.combine(users[user])
-                let activity = snapshot.userActivity[user]
-                slice(tab == .tweets ? activity.tweets : tab == .replies ? activity.replies : activity.likes, number)
-            case .favorites(let user):
-                h.combine(users[user])
-                for place in snapshot.userActivity[user].favorites {
-                    h.combine(place.id)
-                    h.combine(place.name)
-                    h.combine(place.address)
-                    h.combine(place.coordinate?.latitude)
-                    h.combine(place.coordinate?.longitude)
-                }
-            case .tag(let index, let number):
-                h.combine(snapshot.tags[index].tag)
-                slice(snapshot.tags[index].tweets, number)
-            case .atom(let user):
-                h.combine(user.map { users[$0] })
-                for t in AtomFeedView.page(site: site, user: user).entries {
-                    h.combine(cardSignatures[t])
-                }
-            case .sitemap, .sitemapPart:
-                h.combine(sitemapSignature)
-            case .notFound:
-                break
-            }
-            signatures[page.path] = h.finalize()
+    /// Every page's fingerprint.
+    public func pageSignatures() -> PageSignatures {
+        let inputs = sharedInputs()
+        var byPath: [String: Int] = [:]
+        byPath.reserveCapacity(plan.pages.count)
+        var showing = [[Int32]](repeating: [], count: site.snapshot.tweets.count)
+        for (p, page) in plan.pages.enumerated() {
+            byPath[page.path] = signature(of: page, inputs) { showing[$0].append(Int32(p)) }
         }
-        return signatures
+        return PageSignatures(byPath: byPath, pagesShowing: showing)
+    }
+
+    /// After `updatingContent(of: changed, …)`: recomputes the fingerprints of the pages that
+    /// show a changed tweet and returns the paths whose fingerprint differs.
+    public func updateSignatures(_ signatures: inout PageSignatures, changed: [Int]) -> [String] {
+        let inputs = sharedInputs()
+        var candidates = Set<Int32>()
+        for t in changed { candidates.formUnion(signatures.pagesShowing[t]) }
+        var updated: [String] = []
+        for p in candidates.sorted() {
+            let page = plan.pages[Int(p)]
+            let new = signature(of: page, inputs) { _ in }
+            if signatures.byPath[page.path] != new {
+                signatures.byPath[page.path] = new
+                updated.append(page.path)
+            }
+        }
+        return updated
+    }
+
+    /// A page's fingerprint; `shows` is told every tweet whose card or content it includes.
+    private func signature(of page: Page, _ inputs: SharedInputs, shows: (Int) -> Void) -> Int {
+        let snapshot = site.snapshot
+        var h = Hasher()
+        h.combine(inputs.global)
+        h.combine(page.path)
+        func cards(_ items: some Collection<Int>) {
+            for t in items {
+                h.combine(cardSignatures[t])
+                shows(t)
+            }
+        }
+        func slice(_ items: [Int], _ number: Int) {
+            let size = site.config.pageSize
+            h.combine(items.count)  // the pager's page count
+            cards(items.dropFirst((number - 1) * size).prefix(size))
+        }
+        switch page.kind {
+        case .feed(let number):
+            slice(Array(snapshot.tweets.indices), number)
+        case .tweet(let t):
+            h.combine(snapshot.tweets[t].caption)
+            h.combine(snapshot.tweetRelations[t].author.map { snapshot.users[$0].fullname })
+            cards([t])
+            cards(snapshot.tweetRelations[t].parent.map { [$0] } ?? [])
+            cards(snapshot.tweetRelations[t].replies)
+        case .profile(let user, let tab, let number):
+            h.combine(inputs.users[user])
+            let activity = snapshot.userActivity[user]
+            slice(tab == .tweets ? activity.tweets : tab == .replies ? activity.replies : activity.likes, number)
+        case .favorites(let user):
+            h.combine(inputs.users[user])
+            for place in snapshot.userActivity[user].favorites {
+                h.combine(place.id)
+                h.combine(place.name)
+                h.combine(place.address)
+                h.combine(place.coordinate?.latitude)
+                h.combine(place.coordinate?.longitude)
+            }
+        case .tag(let index, let number):
+            h.combine(snapshot.tags[index].tag)
+            slice(snapshot.tags[index].tweets, number)
+        case .atom(let user):
+            h.combine(user.map { inputs.users[$0] })
+            cards(AtomFeedView.page(site: site, user: user).entries)
+        case .sitemap, .sitemapPart:
+            h.combine(inputs.sitemap)
+        case .notFound:
+            break
+        }
+        return h.finalize()
     }
 }

@@ -63,6 +63,28 @@ final class SiteContext: Sendable {
         viewerLiked = liked
     }
 
+    /// A copy of `previous` for a snapshot whose tweets at `changed` have new content and
+    /// nothing else differs (`Snapshot.replacingContent`): only their Markdown is rendered.
+    init(previous: SiteContext, snapshot: Snapshot, changed: [Int]) {
+        self.snapshot = snapshot
+        config = previous.config
+        paths = SitePaths(snapshot: snapshot)
+        viewer = previous.viewer
+        viewerLiked = previous.viewerLiked
+        linkTargets = previous.linkTargets
+        bios = previous.bios
+        let paths = self.paths
+        let markdown = MarkdownRenderer(
+            mentionURL: { name in snapshot.user(mentioned: name).map { SitePaths.href(paths.user($0)) } },
+            tagURL: { tag in snapshot.tag(named: tag) != nil ? SitePaths.href(paths.tagFolder(tag)) : nil })
+        var captions = previous.captions, excerpts = previous.excerpts
+        for t in changed {
+            (captions[t], excerpts[t]) = markdown.render(snapshot.tweets[t].caption, excerptLimit: Self.excerptLimit)
+        }
+        self.captions = captions
+        self.excerpts = excerpts
+    }
+
     /// Characters of a caption in titles and feed entry titles.
     static let excerptLimit = 80
 

@@ -47,6 +47,12 @@ public struct SitePlan: Sendable {
         self.config = config
     }
 
+    init(pages: [Page], paths: SitePaths, config: SiteConfig) {
+        self.pages = pages
+        self.paths = paths
+        self.config = config
+    }
+
     /// The HTML pages a sitemap lists, in plan order.
     public var sitemapPages: [Page] { pages.filter { $0.path.hasSuffix(SitePaths.index) } }
 }

@@ -58,6 +58,32 @@ public final class SiteRenderer: Sendable {
         self.cards = cards
     }
 
+    private init(plan: SitePlan, site: SiteContext, templates: TemplateLibrary, cards: [String], cardSignatures: [Int]) {
+        self.plan = plan
+        self.site = site
+        self.templates = templates
+        self.cards = cards
+        self.cardSignatures = cardSignatures
+    }
+
+    /// This renderer for `snapshot`, made from `self`'s by `Snapshot.replacingContent(of:)`:
+    /// only the changed tweets' captions and cards are rendered again.
+    public func updatingContent(of changed: [Int], in snapshot: Snapshot) throws(SiteError) -> SiteRenderer {
+        let site = SiteContext(previous: self.site, snapshot: snapshot, changed: changed)
+        var cards = self.cards, signatures = self.cardSignatures
+        for t in changed {
+            signatures[t] = site.cardSignature(t)
+            do {
+                cards[t] = String(decoding: try templates.render("partials/card", TweetView(site: site, index: t, card: nil)),
+                                  as: UTF8.self)
+            } catch {
+                throw SiteError(error)
+            }
+        }
+        let plan = SitePlan(pages: plan.pages, paths: site.paths, config: plan.config)
+        return SiteRenderer(plan: plan, site: site, templates: templates, cards: cards, cardSignatures: signatures)
+    }
+
     /// The bytes of one page of the plan.
     public func render(_ page: Page) throws(SiteError) -> [UInt8] {
         do {

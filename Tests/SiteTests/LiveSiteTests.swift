@@ -68,6 +68,8 @@ struct LiveSiteTests {
         let usernames = ["mina", "joon", "Mina", "seo.yeon", "taeho", "emily"]
         var users = ["u0", "u1", "u2", "u3"]
         var tweets: [String] = []
+        /// Each tweet's fields but the caption's text: `{caption}` marks where it goes.
+        var tweetShapes: [String: String] = [:]
         var minute = 0
         func writeUser(_ uid: String, name: String) {
             store.write("users/\(uid).json", #"{"username": "\#(name)", "fullname": "Name \#(random.below(100))", "email": "\#(uid)@x.example"}"#)
@@ -81,6 +83,14 @@ struct LiveSiteTests {
             if random.below(3) == 0, let parent = random.pick(tweets + ["deleted"]) { fields += #", "replyTo": "\#(parent)""# }
             if random.below(2) == 0 { fields += #", "likes": \#(random.below(4))"# }
             store.write("tweets/\(id).json", "{\(fields)}")
+            tweetShapes[id] = "{\(fields)}".replacingOccurrences(of: "post ", with: "{caption} ")
+        }
+        /// A new caption, same everything else (and same hashtags): the live site's fast path.
+        func editCaption(_ id: String) {
+            guard let shape = tweetShapes[id] else { return }
+            let words = ["**bold**", "_soft_", "`code`", "@\(random.pick(usernames)!)", "plain", "https://x.example/\(random.below(9))"]
+            let text = "edited \(random.pick(words)!) \(random.pick(words)!)"
+            store.write("tweets/\(id).json", shape.replacingOccurrences(of: "{caption}", with: text))
         }
         for uid in users { writeUser(uid, name: random.pick(usernames)! + "\(random.below(3))") }
         for n in 0..<14 { tweets.append("t\(n)"); writeTweet("t\(n)") }
@@ -97,7 +107,9 @@ struct LiveSiteTests {
         for step in 0..<24 {
             var changes: Set<LiveSite.Change> = []
             func changed(_ path: String, _ kind: LiveSite.Change.Kind) { changes.insert(.init(.store, path, kind)) }
-            switch random.below(9) {
+            switch random.below(11) {
+            case 9, 10:
+                if let id = random.pick(tweets) { editCaption(id); changed("tweets/\(id).json", .modified) }
             case 0, 1:
                 let id = "t\(nextID)"; nextID += 1
                 tweets.append(id); writeTweet(id); changed("tweets/\(id).json", .created)
