@@ -160,8 +160,11 @@ public final class LiveSite: Sendable {
             return FileManager.default.fileExists(atPath: storePath + "/" + change.path, isDirectory: &isDirectory)
                 && isDirectory.boolValue
         }
-        let prefix = change.path + "/"
-        return state.withLock { $0.decoded.keys.contains { $0.description.hasPrefix(prefix) } }
+        // Segments, not strings built from them: this runs for every editor's temporary file.
+        let prefix = change.path.split(separator: "/").map(String.init)
+        return state.withLock { state in
+            state.decoded.keys.contains { $0.segments.count > prefix.count && $0.segments.starts(with: prefix) }
+        }
     }
 
     private func reloadTemplates() {

@@ -56,11 +56,13 @@ public struct PageSignatures: Sendable {
     public internal(set) var byPath: [String: Int]
     /// Per tweet, the plan indices of the pages whose fingerprint includes it.
     let pagesShowing: [[Int32]]
+    /// What all fingerprints share; a content edit leaves it as it is.
+    fileprivate let inputs: SiteRenderer.SharedInputs
 }
 
 extension SiteRenderer {
     /// What every page's fingerprint shares: the viewer, the users' headers, the sitemap.
-    private struct SharedInputs {
+    fileprivate struct SharedInputs: Sendable {
         let global: Int
         let users: [Int]
         let sitemap: Int
@@ -86,13 +88,13 @@ extension SiteRenderer {
         for (p, page) in plan.pages.enumerated() {
             byPath[page.path] = signature(of: page, inputs) { showing[$0].append(Int32(p)) }
         }
-        return PageSignatures(byPath: byPath, pagesShowing: showing)
+        return PageSignatures(byPath: byPath, pagesShowing: showing, inputs: inputs)
     }
 
     /// After `updatingContent(of: changed, …)`: recomputes the fingerprints of the pages that
     /// show a changed tweet and returns the paths whose fingerprint differs.
     public func updateSignatures(_ signatures: inout PageSignatures, changed: [Int]) -> [String] {
-        let inputs = sharedInputs()
+        let inputs = signatures.inputs
         var candidates = Set<Int32>()
         for t in changed { candidates.formUnion(signatures.pagesShowing[t]) }
         var updated: [String] = []

@@ -59,7 +59,7 @@ enum ServeCommand: Command {
 
         let roots = (stores + [templates]).map { URL(fileURLWithPath: $0).standardizedFileURL }
         let templatesRoot = URL(fileURLWithPath: templates).standardizedFileURL.path
-        let watcher = try FileWatcher(roots: roots, debounce: .milliseconds(30)) { changes in
+        let watcher = try FileWatcher(roots: roots, debounce: .milliseconds(15)) { changes in
             var changed: [String] = []
             var errors: [String] = []
             for (name, site) in zip(names, sites) {
