@@ -55,7 +55,6 @@ enum ServeCommand: Command {
         let server = PreviewServer(source: source, host: arguments.value("host", default: "127.0.0.1"), port: UInt16(port))
         try server.start()
         server.setError(firstError)
-        Console.out("serving \(server.url.absoluteString) — Ctrl-C to stop")
 
         let roots = (stores + [templates]).map { URL(fileURLWithPath: $0).standardizedFileURL }
         let templatesRoot = URL(fileURLWithPath: templates).standardizedFileURL.path
@@ -84,6 +83,8 @@ enum ServeCommand: Command {
             server.setError(errors.first)
             if !changed.isEmpty { server.publish(changedPaths: changed.contains("*") ? ["*"] : changed) }
         }
+        // Only now: a change made as soon as this line appears is seen (tests rely on it).
+        Console.out("serving \(server.url.absoluteString) — Ctrl-C to stop")
         signal(SIGINT, SIG_IGN)
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT)
         interrupt.setEventHandler {
