@@ -36,12 +36,7 @@ extension Snapshot {
         if (1...100).contains(bytes.count), bytes.allSatisfy({ isWordByte($0) || $0 == UInt8(ascii: "-") }) {
             return "u-" + uid
         }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return "u-" + String(repeating: "0", count: 16 - hex.count) + hex
+        return "u-" + StableHash.hex(StableHash.fnv1a(uid))
     }
 
     private static func isWordByte(_ b: UInt8) -> Bool {

@@ -94,8 +94,7 @@ extension SiteContext {
 enum NameUUID {
     static func make(_ name: String) -> String {
         func fnv(_ offset: UInt64) -> UInt64 {
-            var hash = offset
-            for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            var hash = StableHash.fnv1a(name, offset: offset)
             hash = (hash ^ (hash >> 30)) &* 0xbf58_476d_1ce4_e5b9
             hash = (hash ^ (hash >> 27)) &* 0x94d0_49bb_1331_11eb
             return hash ^ (hash >> 31)
@@ -103,14 +102,8 @@ enum NameUUID {
         var high = fnv(0xcbf2_9ce4_8422_2325), low = fnv(0x8422_2325_cbf2_9ce4)
         high = (high & ~0xF000) | 0x8000                              // version 8
         low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000   // RFC 4122 variant
-        let hex = String(high, radix: 16).leftPadded(16) + String(low, radix: 16).leftPadded(16)
+        let hex = StableHash.hex(high) + StableHash.hex(low)
         let c = Array(hex)
         return [c[0..<8], c[8..<12], c[12..<16], c[16..<20], c[20..<32]].map { String($0) }.joined(separator: "-")
-    }
-}
-
-extension String {
-    func leftPadded(_ width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

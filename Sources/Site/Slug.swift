@@ -1,3 +1,5 @@
+import Model
+
 /// Path segments for IDs and tags (SPEC 3): never `.`, `..`, empty, longer than 200 bytes,
 /// or containing `/`; stable across builds.
 enum Slug {
@@ -21,10 +23,7 @@ enum Slug {
     }
 
     static func hashed(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        let hex = String(hash, radix: 16)
-        return "~" + String(repeating: "0", count: 16 - hex.count) + hex
+        "~" + StableHash.hex(StableHash.fnv1a(text))
     }
 
     private static func isPlain(_ b: UInt8) -> Bool {

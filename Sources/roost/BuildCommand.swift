@@ -78,8 +78,6 @@ struct Shard {
 
     /// FNV-1a of the path: the same on every machine and in every build.
     func contains(_ path: String) -> Bool {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return Int(hash % UInt64(count)) == index - 1
+        Int(StableHash.fnv1a(path) % UInt64(count)) == index - 1
     }
 }
