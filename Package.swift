@@ -27,8 +27,10 @@ let package = Package(
         // `roost serve`: an HTTP server on Debian's libmicrohttpd, file watching, live reload.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "Preview", dependencies: ["CMicroHTTPD"]),
+        // `roost generate`: synthetic stores of any size, deterministic from a seed.
+        .target(name: "Synthetic"),
         // The command line.
-        .executableTarget(name: "roost", dependencies: ["JSON", "Store", "Model", "Site", "Output", "Preview"]),
+        .executableTarget(name: "roost", dependencies: ["JSON", "Store", "Model", "Site", "Output", "Preview", "Synthetic"]),
 
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "JSON"]),
@@ -38,6 +40,7 @@ let package = Package(
         .testTarget(name: "SiteTests", dependencies: ["Site", "Model", "Store"]),
         .testTarget(name: "OutputTests", dependencies: ["Output"]),
         .testTarget(name: "PreviewTests", dependencies: ["Preview"]),
+        .testTarget(name: "SyntheticTests", dependencies: ["Synthetic", "Store", "Model"]),
         .testTarget(name: "RoostTests", dependencies: ["roost", "JSON"]),
         .testTarget(name: "HostileTests", dependencies: ["Store", "Model", "Site", "Mustache", "Output"]),
     ]

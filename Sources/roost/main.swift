@@ -5,7 +5,9 @@ import Glibc
 /// `roost COMMAND [options]`: see `roost --help`.
 enum Roost {
     static let version = "0.1.0"
-    static let commands: [any Command.Type] = [BuildCommand.self, ServeCommand.self, CheckCommand.self, InitCommand.self, ImportCommand.self]
+    static let commands: [any Command.Type] = [
+        BuildCommand.self, ServeCommand.self, CheckCommand.self, InitCommand.self, ImportCommand.self, GenerateCommand.self,
+    ]
 }
 
 func mainHelp() -> String {

@@ -9,7 +9,7 @@ struct CommandLineTests {
         #expect(version.status == 0 && version.stdout.hasPrefix("roost "))
         let help = try RoostProcess.run(["--help"])
         #expect(help.status == 0 && help.stdout.contains("check") && help.stdout.contains("build"))
-        for command in ["build", "check", "import"] {
+        for command in ["build", "check", "import", "generate"] {
             let result = try RoostProcess.run([command, "--help"])
             #expect(result.status == 0 && result.stdout.contains("usage: roost \(command)"))
         }
@@ -68,5 +68,28 @@ struct CheckCommandTests {
         let result = try RoostProcess.run(["check", "--store", store.path()])
         #expect(result.status == 1)
         #expect(result.stdout.contains("tweets/t1: field 'caption': expected a string, found an integer"))
+    }
+}
+
+@Suite("roost generate")
+struct GenerateCommandTests {
+    @Test func writesASummaryAndRefusesANonEmptyFolder() throws {
+        let dir = FileManager.default.temporaryDirectory.path + "/roost-generate-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let first = try RoostProcess.run(["generate", "--users", "20", "--tweets", "100", "--seed", "5", "--to", dir])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("20 users, 100 tweets"))
+        let again = try RoostProcess.run(["generate", "--users", "20", "--tweets", "100", "--to", dir])
+        #expect(again.status == 1 && again.stderr.contains("not empty"))
+        let forced = try RoostProcess.run(["generate", "--users", "20", "--tweets", "100", "--seed", "5", "--to", dir, "--force"])
+        #expect(forced.status == 0)
+        let check = try RoostProcess.run(["check", "--store", dir])
+        #expect(check.status == 0 && check.stdout.contains("0 errors, 0 warnings"))
+    }
+
+    @Test func usageErrors() throws {
+        #expect(try RoostProcess.run(["generate", "--users", "5"]).status == 2)
+        #expect(try RoostProcess.run(["generate", "--users", "0", "--to", "/tmp/x"]).status == 2)
+        #expect(try RoostProcess.run(["generate", "--tweets", "many", "--to", "/tmp/x"]).status == 2)
     }
 }

@@ -1,0 +1,184 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes the planned store with plain open/write/close, on all cores: the work is cut into
+/// chunks of users (each user's document, likes folder and likes, favorites folder and
+/// places) and chunks of tweets. Every folder is made once, by the chunk that fills it.
+struct StoreWriter {
+    let plan: StorePlan
+    let root: String
+
+    /// Per chunk: what it wrote, or why it stopped.
+    private struct Tally {
+        var files = 0, folders = 0, bytes = 0
+        var tagged = 0, secondsObjects = 0, wrongCounters = 0, timestampedLikes = 0, places = 0
+        var error: GenerateError?
+    }
+
+    func write() throws(GenerateError) -> SyntheticStore.Summary {
+        let rootFD = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard rootFD >= 0 else { throw .failed(path: root, reason: errnoText()) }
+        defer { close(rootFD) }
+        var folders = [Int32]()
+        for name in ["users", "tweets", "favorites"] {
+            guard mkdirat(rootFD, name, 0o755) == 0 else { throw .failed(path: root + "/" + name, reason: errnoText()) }
+            let fd = openat(rootFD, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard fd >= 0 else { throw .failed(path: root + "/" + name, reason: errnoText()) }
+            folders.append(fd)
+        }
+        defer { folders.forEach { close($0) } }
+        let (usersFD, tweetsFD, favoritesFD) = (folders[0], folders[1], folders[2])
+
+        let userChunk = 64, tweetChunk = 1024
+        let userJobs = (plan.userCount + userChunk - 1) / userChunk
+        let tweetJobs = (plan.tweetCount + tweetChunk - 1) / tweetChunk
+        var tallies = [Tally](repeating: Tally(), count: userJobs + tweetJobs)
+        tallies.withUnsafeMutableBufferPointer { out in
+            nonisolated(unsafe) let out = out
+            DispatchQueue.concurrentPerform(iterations: userJobs + tweetJobs) { job in
+                var tally = Tally()
+                do throws(GenerateError) {
+                    if job < userJobs {
+                        let users = (job * userChunk)..<min(plan.userCount, (job + 1) * userChunk)
+                        try writeUsers(users, usersFD: usersFD, favoritesFD: favoritesFD, &tally)
+                    } else {
+                        let j = job - userJobs
+                        try writeTweets((j * tweetChunk)..<min(plan.tweetCount, (j + 1) * tweetChunk), tweetsFD: tweetsFD, &tally)
+                    }
+                } catch {
+                    tally.error = error
+                }
+                out[job] = tally
+            }
+        }
+        var summary = SyntheticStore.Summary()
+        summary.folders = 4
+        for tally in tallies {
+            if let error = tally.error { throw error }
+            summary.files += tally.files
+            summary.folders += tally.folders
+            summary.bytes += tally.bytes
+            summary.tagged += tally.tagged
+            summary.secondsObjects += tally.secondsObjects
+            summary.wrongCounters += tally.wrongCounters
+            summary.timestampedLikes += tally.timestampedLikes
+            summary.places += tally.places
+        }
+        return summary
+    }
+
+    private func writeUsers(_ range: Range<Int>, usersFD: Int32, favoritesFD: Int32, _ tally: inout Tally) throws(GenerateError) {
+        var bytes = [UInt8](), name = [UInt8]()
+        bytes.reserveCapacity(4096)
+        var place = Place()
+        var placeIDs = Set<Int>()
+        for u in range {
+            let uid = plan.users[u].uid
+            bytes.removeAll(keepingCapacity: true)
+            plan.userDocument(u, into: &bytes)
+            try file(usersFD, folder: "users", name: &name, uid, ".json", bytes, &tally)
+
+            let likes = plan.likeStart[u]..<plan.likeStart[u + 1]
+            if !likes.isEmpty {
+                let fd = try subfolder(usersFD, folder: "users", uid, "user-likes", &name, &tally)
+                defer { close(fd) }
+                for k in likes {
+                    let t = Int(plan.likedTweets[k])
+                    bytes.removeAll(keepingCapacity: true)
+                    if plan.likeDocument(tweet: t, user: u, into: &bytes) { tally.timestampedLikes += 1 }
+                    try file(fd, folder: "users/…/user-likes", name: &name, plan.tweetID(t), ".json", bytes, &tally)
+                }
+            }
+
+            var random = SplitMix64(seed: plan.seed, stream: .favorites, index: u)
+            let count = random.chance(0.3) ? 0 : random.between(1, 20)
+            guard count > 0 else { continue }
+            let fd = try subfolder(favoritesFD, folder: "favorites", uid, "favorites", &name, &tally)
+            defer { close(fd) }
+            placeIDs.removeAll(keepingCapacity: true)
+            for _ in 0..<count {
+                place.draw(&random)
+                guard placeIDs.insert(place.id).inserted else { continue }
+                bytes.removeAll(keepingCapacity: true)
+                place.document(into: &bytes)
+                var id = [UInt8]()
+                id.appendInteger(place.id)
+                try file(fd, folder: "favorites/…/favorites", name: &name, id, ".json", bytes, &tally)
+                tally.places += 1
+            }
+        }
+    }
+
+    private func writeTweets(_ range: Range<Int>, tweetsFD: Int32, _ tally: inout Tally) throws(GenerateError) {
+        var bytes = [UInt8](), name = [UInt8]()
+        bytes.reserveCapacity(4096)
+        var caption = CaptionBuilder()
+        for t in range {
+            bytes.removeAll(keepingCapacity: true)
+            let facts = plan.tweetDocument(t, into: &bytes, caption: &caption)
+            if facts.tagged { tally.tagged += 1 }
+            if facts.secondsObject { tally.secondsObjects += 1 }
+            if facts.counterWrong { tally.wrongCounters += 1 }
+            try file(tweetsFD, folder: "tweets", name: &name, plan.tweetID(t), ".json", bytes, &tally)
+        }
+    }
+
+    /// Makes `parent/first` and `parent/first/second`, returns the latter open.
+    private func subfolder(_ parentFD: Int32, folder: String, _ first: [UInt8], _ second: StaticString,
+                           _ name: inout [UInt8], _ tally: inout Tally) throws(GenerateError) -> Int32 {
+        name.removeAll(keepingCapacity: true)
+        name.append(contentsOf: first)
+        name.append(0)
+        if withCName(name, { mkdirat(parentFD, $0, 0o755) }) != 0 && errno != EEXIST { throw failure(folder, name) }
+        name.removeLast()
+        name.append(UInt8(ascii: "/"))
+        name.append(second)
+        name.append(0)
+        if withCName(name, { mkdirat(parentFD, $0, 0o755) }) != 0 { throw failure(folder, name) }
+        let fd = withCName(name) { openat(parentFD, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        if fd < 0 { throw failure(folder, name) }
+        tally.folders += 2
+        return fd
+    }
+
+    /// Writes `bytes` to the new file `stem + suffix` in folder `fd`.
+    private func file(_ fd: Int32, folder: String, name: inout [UInt8], _ stem: some Collection<UInt8>,
+                      _ suffix: StaticString, _ bytes: [UInt8], _ tally: inout Tally) throws(GenerateError) {
+        name.removeAll(keepingCapacity: true)
+        name.append(contentsOf: stem)
+        name.append(suffix)
+        name.append(0)
+        let out = withCName(name) { openat(fd, $0, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644) }
+        if out < 0 { throw failure(folder, name) }
+        defer { close(out) }
+        var written = 0
+        let ok = bytes.withUnsafeBytes { raw -> Bool in
+            while written < raw.count {
+                let n = systemWrite(out, raw.baseAddress! + written, raw.count - written)
+                if n < 0 { if errno == EINTR { continue }; return false }
+                written += n
+            }
+            return true
+        }
+        if !ok { throw failure(folder, name) }
+        tally.files += 1
+        tally.bytes += bytes.count
+    }
+
+    private func failure(_ folder: String, _ name: [UInt8]) -> GenerateError {
+        .failed(path: root + "/" + folder + "/" + String(decoding: name.dropLast(), as: UTF8.self), reason: errnoText())
+    }
+}
+
+/// Calls `body` with `name` (NUL-terminated bytes) as a C string.
+@inline(__always) func withCName<R>(_ name: [UInt8], _ body: (UnsafePointer<CChar>) -> R) -> R {
+    name.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) } }
+}
+
+@inline(__always) func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, pointer, count)
+}
