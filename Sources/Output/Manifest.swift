@@ -2,8 +2,12 @@
 ///
 /// Format (UTF-8, one entry a line, sorted by the path's bytes):
 ///
-///     # roost-manifest 1
-///     <hash: 16 lowercase hex digits> <size: decimal bytes> <path relative to the output folder>
+///     # roost-manifest 2
+///     <hash: 16 hex digits> <size: decimal bytes> <fingerprint: 16 hex digits or -> <path relative to the output folder>
+///
+/// The fingerprint, when the builder gave one, stands for everything the file was made from:
+/// a later build with the same fingerprint may keep the file without producing it again.
+/// Version 1 manifests (no fingerprint column) are still read.
 ///
 /// An entry whose hash is `-` is "dirty": the file is ours but its content is unknown
 /// (it was being replaced when a commit was interrupted); it never counts as unchanged.
@@ -12,17 +16,23 @@ public struct ManifestEntry: Equatable, Sendable {
     public var hash: UInt64
     public var size: Int
     public var known: Bool
+    public var fingerprint: UInt64?
 
-    public init(hash: UInt64, size: Int) { self.hash = hash; self.size = size; self.known = true }
+    public init(hash: UInt64, size: Int, fingerprint: UInt64? = nil) {
+        self.hash = hash
+        self.size = size
+        self.known = true
+        self.fingerprint = fingerprint
+    }
     public static let dirty = ManifestEntry(unknown: ())
-    private init(unknown: Void) { hash = 0; size = 0; known = false }
+    private init(unknown: Void) { hash = 0; size = 0; known = false; fingerprint = nil }
 
     func matches(hash: UInt64, size: Int) -> Bool { known && self.hash == hash && self.size == size }
 }
 
 public enum Manifest {
     public static let fileName = ".roost-manifest"
-    static let header = "# roost-manifest 1\n"
+    static let header = "# roost-manifest 2\n"
 
     public static func encode(_ entries: [String: ManifestEntry]) -> [UInt8] {
         let paths = entries.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -30,16 +40,19 @@ public enum Manifest {
         out.reserveCapacity(header.utf8.count + paths.count * 64)
         out.append(contentsOf: header.utf8)
         let hex = Array("0123456789abcdef".utf8)
+        func appendHex(_ value: UInt64) {
+            for shift in stride(from: 60, through: 0, by: -4) { out.append(hex[Int((value >> UInt64(shift)) & 0xF)]) }
+        }
         for path in paths {
             let entry = entries[path]!
             if entry.known {
-                for shift in stride(from: 60, through: 0, by: -4) {
-                    out.append(hex[Int((entry.hash >> UInt64(shift)) & 0xF)])
-                }
+                appendHex(entry.hash)
                 out.append(UInt8(ascii: " "))
                 out.append(contentsOf: String(entry.size).utf8)
+                out.append(UInt8(ascii: " "))
+                if let fingerprint = entry.fingerprint { appendHex(fingerprint) } else { out.append(UInt8(ascii: "-")) }
             } else {
-                out.append(contentsOf: "- 0".utf8)
+                out.append(contentsOf: "- 0 -".utf8)
             }
             out.append(UInt8(ascii: " "))
             out.append(contentsOf: path.utf8)
@@ -50,27 +63,42 @@ public enum Manifest {
 
     public static func decode(_ bytes: [UInt8]) -> [String: ManifestEntry] {
         var entries = [String: ManifestEntry]()
+        let withFingerprints = bytes.starts(with: header.utf8)
         var lineStart = 0
         while lineStart < bytes.count {
             var lineEnd = lineStart
             while lineEnd < bytes.count, bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
-            if let (path, entry) = parseLine(bytes[lineStart..<lineEnd]) { entries[path] = entry }
+            if let (path, entry) = parseLine(bytes[lineStart..<lineEnd], withFingerprint: withFingerprints) {
+                entries[path] = entry
+            }
             lineStart = lineEnd + 1
         }
         return entries
     }
 
-    private static func parseLine(_ line: ArraySlice<UInt8>) -> (String, ManifestEntry)? {
-        guard let firstSpace = line.firstIndex(of: UInt8(ascii: " ")),
-              let secondSpace = line[(firstSpace + 1)...].firstIndex(of: UInt8(ascii: " ")),
-              line.first != UInt8(ascii: "#")
-        else { return nil }
-        let hashField = line[line.startIndex..<firstSpace]
-        guard let size = Int(String(decoding: line[(firstSpace + 1)..<secondSpace], as: UTF8.self)), size >= 0 else { return nil }
-        let path = String(decoding: line[(secondSpace + 1)...], as: UTF8.self)
+    private static func parseLine(_ line: ArraySlice<UInt8>, withFingerprint: Bool) -> (String, ManifestEntry)? {
+        guard line.first != UInt8(ascii: "#") else { return nil }
+        // The fields before the path, which may itself hold spaces.
+        var fields: [ArraySlice<UInt8>] = []
+        var rest = line
+        for _ in 0..<(withFingerprint ? 3 : 2) {
+            guard let space = rest.firstIndex(of: UInt8(ascii: " ")) else { return nil }
+            fields.append(rest[rest.startIndex..<space])
+            rest = rest[(space + 1)...]
+        }
+        guard let size = Int(String(decoding: fields[1], as: UTF8.self)), size >= 0 else { return nil }
+        let path = String(decoding: rest, as: UTF8.self)
         guard PathRules.problem(with: path) == nil else { return nil }
-        if hashField.elementsEqual("-".utf8) { return (path, .dirty) }
-        guard hashField.count == 16, let hash = UInt64(String(decoding: hashField, as: UTF8.self), radix: 16) else { return nil }
-        return (path, ManifestEntry(hash: hash, size: size))
+        if fields[0].elementsEqual("-".utf8) { return (path, .dirty) }
+        func hex(_ field: ArraySlice<UInt8>) -> UInt64? {
+            field.count == 16 ? UInt64(String(decoding: field, as: UTF8.self), radix: 16) : nil
+        }
+        guard let hash = hex(fields[0]) else { return nil }
+        var fingerprint: UInt64?
+        if withFingerprint, !fields[2].elementsEqual("-".utf8) {
+            guard let value = hex(fields[2]) else { return nil }
+            fingerprint = value
+        }
+        return (path, ManifestEntry(hash: hash, size: size, fingerprint: fingerprint))
     }
 }

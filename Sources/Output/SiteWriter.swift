@@ -69,6 +69,7 @@ public final class SiteWriter: Sendable {
         var hash: UInt64
         var size: Int
         var staged: Int  // staging file number, or `pending` / `unchangedMark`
+        var fingerprint: UInt64?
     }
 
     struct State {
@@ -161,11 +162,26 @@ public final class SiteWriter: Sendable {
 
     // MARK: Writing
 
-    public func write(_ path: String, _ bytes: [UInt8]) throws(OutputError) -> WriteOutcome {
+    public func write(_ path: String, _ bytes: [UInt8], fingerprint: UInt64? = nil) throws(OutputError) -> WriteOutcome {
         let result = bytes.withUnsafeBytes { buffer in
-            Result { () throws(OutputError) -> WriteOutcome in try self.write(path, bytes: buffer) }
+            Result { () throws(OutputError) -> WriteOutcome in try self.write(path, bytes: buffer, fingerprint: fingerprint) }
         }
         return try result.get()
+    }
+
+    /// Keeps the file the last build wrote at `path` when it was made with the same
+    /// `fingerprint` and is still there with its size: the builder need not produce it again.
+    /// False when it must (then `write` it). Thread-safe.
+    public func keep(_ path: String, fingerprint: UInt64) throws(OutputError) -> Bool {
+        guard let old = previous[path], old.known, old.fingerprint == fingerprint else { return false }
+        let (st, _) = lstatAt(dirFD, path)
+        guard let st, isType(st, regularFileType), st.st_size == old.size else { return false }
+        try state.withLock { (state: inout State) throws(OutputError) -> Void in
+            if state.finished { throw .finished(directory: displayName) }
+            if state.produced[path] != nil { throw .duplicatePath(path) }
+            state.produced[path] = Produced(hash: old.hash, size: old.size, staged: Self.unchangedMark, fingerprint: fingerprint)
+        }
+        return true
     }
 
     public func write(_ path: String, _ string: String) throws(OutputError) -> WriteOutcome {
@@ -178,14 +194,14 @@ public final class SiteWriter: Sendable {
 
     /// Stages `bytes` for `path` (relative to the output folder) unless the last build wrote
     /// the same content there. Thread-safe.
-    public func write(_ path: String, bytes: UnsafeRawBufferPointer) throws(OutputError) -> WriteOutcome {
+    public func write(_ path: String, bytes: UnsafeRawBufferPointer, fingerprint: UInt64? = nil) throws(OutputError) -> WriteOutcome {
         if let problem = PathRules.problem(with: path) { throw .unsafePath(path: path, reason: problem) }
         let hash = ContentHash.hash(bytes)
         let size = bytes.count
         try state.withLock { (state: inout State) throws(OutputError) -> Void in
             if state.finished { throw .finished(directory: displayName) }
             if state.produced[path] != nil { throw .duplicatePath(path) }
-            state.produced[path] = Produced(hash: hash, size: size, staged: Self.pending)
+            state.produced[path] = Produced(hash: hash, size: size, staged: Self.pending, fingerprint: fingerprint)
         }
 
         if let old = previous[path], old.matches(hash: hash, size: size) {
@@ -295,6 +311,10 @@ struct CommitRun {
         let moves = produced.filter { $0.value.staged >= 0 }
             .sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
         summary.unchanged = produced.values.count { $0.staged == SiteWriter.unchangedMark }
+        // A file left as it was may have been made from new inputs that gave the same bytes.
+        for (path, item) in produced where item.staged == SiteWriter.unchangedMark {
+            current[path]?.fingerprint = item.fingerprint
+        }
 
         // Before anything changes, record that the files about to be replaced or added are ours
         // but of unknown content, so a build killed halfway cleans up and rewrites them.
@@ -313,7 +333,7 @@ struct CommitRun {
                 failure = error
                 break
             }
-            current[path] = ManifestEntry(hash: item.hash, size: item.size)
+            current[path] = ManifestEntry(hash: item.hash, size: item.size, fingerprint: item.fingerprint)
             summary.written += 1
             summary.bytesWritten += item.size
         }

@@ -2,18 +2,20 @@ import Model
 
 /// Fingerprints of what cards and pages show, computed from the model without rendering:
 /// equal fingerprints mean equal bytes. A live preview uses them to re-render only the cards
-/// that changed and to tell which pages an edit touched. They are `Hasher` values, so they
-/// compare only within one process.
+/// that changed and to tell which pages an edit touched; `build` stores them in the manifest
+/// and skips pages whose fingerprint has not changed. They are stable across runs
+/// (`StableHasher`); what they cannot see (the templates, the options) comes in as `salt`.
 extension SiteContext {
     /// Everything `partials/card` can show of a tweet (docs/templates.md, "A tweet").
     func cardSignature(_ t: Int) -> Int {
         let tweet = snapshot.tweets[t]
         let relations = snapshot.tweetRelations[t]
-        var h = Hasher()
+        var h = StableHasher()
         h.combine(tweet.id)
         h.combine(tweet.caption)
         h.combine(captions[t])
-        h.combine(tweet.timestamp)
+        h.combine(Int(tweet.timestamp.seconds))
+        h.combine(Int(tweet.timestamp.nanoseconds))
         h.combine(tweet.isReply)
         h.combine(relations.likers.count)
         h.combine(viewerLiked[t])
@@ -28,7 +30,7 @@ extension SiteContext {
 
     /// Everything a profile header shows of a user.
     func userSignature(_ u: Int) -> Int {
-        var h = Hasher()
+        var h = StableHasher()
         combineIdentity(of: u, into: &h)
         h.combine(bios[u])
         let activity = snapshot.userActivity[u]
@@ -40,7 +42,7 @@ extension SiteContext {
     }
 
     /// What a card shows of a user: name, username, handle (its links), picture.
-    private func combineIdentity(of user: Int?, into h: inout Hasher) {
+    private func combineIdentity(of user: Int?, into h: inout StableHasher) {
         guard let user else { return h.combine(false) }
         let u = snapshot.users[user]
         h.combine(true)
@@ -68,20 +70,25 @@ extension SiteRenderer {
         let sitemap: Int
     }
 
-    private func sharedInputs() -> SharedInputs {
+    private func sharedInputs(salt: Int) -> SharedInputs {
         let snapshot = site.snapshot
-        var global = Hasher()
+        var global = StableHasher()
+        global.combine(salt)
+        global.combine(site.config.baseURL)
+        global.combine(site.config.pageSize)
+        global.combine(site.config.title)
         global.combine(site.viewer.map(site.userSignature))
-        var sitemap = Hasher()
+        var sitemap = StableHasher()
         for page in plan.pages { sitemap.combine(page.path) }
-        for tweet in snapshot.tweets { sitemap.combine(tweet.timestamp) }
+        for tweet in snapshot.tweets { sitemap.combine(Int(tweet.timestamp.seconds)) }
         return SharedInputs(global: global.finalize(), users: snapshot.users.indices.map(site.userSignature),
                             sitemap: sitemap.finalize())
     }
 
-    /// Every page's fingerprint.
-    public func pageSignatures() -> PageSignatures {
-        let inputs = sharedInputs()
+    /// Every page's fingerprint. `salt` stands for what the model does not hold: the
+    /// templates, Roost's version.
+    public func pageSignatures(salt: Int = 0) -> PageSignatures {
+        let inputs = sharedInputs(salt: salt)
         var byPath: [String: Int] = [:]
         byPath.reserveCapacity(plan.pages.count)
         var showing = [[Int32]](repeating: [], count: site.snapshot.tweets.count)
@@ -112,7 +119,7 @@ extension SiteRenderer {
     /// A page's fingerprint; `shows` is told every tweet whose card or content it includes.
     private func signature(of page: Page, _ inputs: SharedInputs, shows: (Int) -> Void) -> Int {
         let snapshot = site.snapshot
-        var h = Hasher()
+        var h = StableHasher()
         h.combine(inputs.global)
         h.combine(page.path)
         func cards(_ items: some Collection<Int>) {

@@ -33,16 +33,23 @@ enum Slug {
     /// Percent-encodes everything but unreserved characters and `/`, for `href`s of
     /// segments that may hold non-ASCII text (Korean tags).
     static func percentEncoded(_ path: String) -> String {
+        // Nearly every path is plain already: return it without building a new string.
+        guard !path.utf8.allSatisfy(isKept) else { return path }
         let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
-        out.reserveCapacity(path.utf8.count)
+        out.reserveCapacity(path.utf8.count * 3)
         for b in path.utf8 {
-            if isPlain(b) || b == UInt8(ascii: ".") || b == UInt8(ascii: "~") || b == UInt8(ascii: "/") {
+            if isKept(b) {
                 out.append(b)
             } else {
                 out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 15)]]
             }
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Bytes a path keeps as they are in an `href`.
+    private static func isKept(_ b: UInt8) -> Bool {
+        isPlain(b) || b == UInt8(ascii: ".") || b == UInt8(ascii: "~") || b == UInt8(ascii: "/")
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Dispatch
 import Model
 import Mustache
@@ -39,8 +40,12 @@ struct SiteBuild {
             assetFiles = assetFiles.filter { shard.contains("static/" + $0.path) }
         }
         let progress = Progress(total: pages.count, enabled: !options.quiet)
+        // Pages whose fingerprint matches the last build's are kept without rendering them.
+        let salt = try TemplateFingerprint.of(folder: options.templates, version: Roost.version)
+        let fingerprints = renderer.pageSignatures(salt: salt).byPath
+        phases.end("fingerprints")
         do {
-            try render(pages, with: renderer, into: writer, progress: progress)
+            try render(pages, with: renderer, fingerprints: fingerprints, into: writer, progress: progress)
             for file in assetFiles {
                 _ = try writer.write("static/" + file.path, file.bytes)
             }
@@ -84,7 +89,8 @@ struct SiteBuild {
     }
 
     /// Renders and hands over every page, on all cores.
-    private func render(_ pages: [Page], with renderer: SiteRenderer, into writer: SiteWriter, progress: Progress) throws {
+    private func render(_ pages: [Page], with renderer: SiteRenderer, fingerprints: [String: Int], into writer: SiteWriter,
+                        progress: Progress) throws {
         let failure = Mutex<(any Error)?>(nil)
         let chunk = 64
         let chunks = (pages.count + chunk - 1) / chunk
@@ -92,7 +98,13 @@ struct SiteBuild {
             for i in (c * chunk)..<min(pages.count, (c + 1) * chunk) {
                 if failure.withLock({ $0 != nil }) { return }
                 do {
-                    _ = try writer.write(pages[i].path, try renderer.render(pages[i]))
+                    let path = pages[i].path
+                    let fingerprint = fingerprints[path].map { UInt64(bitPattern: Int64($0)) }
+                    if let fingerprint, try writer.keep(path, fingerprint: fingerprint) {
+                        progress.advance()
+                        continue
+                    }
+                    _ = try writer.write(path, try renderer.render(pages[i]), fingerprint: fingerprint)
                 } catch {
                     failure.withLock { if $0 == nil { $0 = error } }
                     return
@@ -110,5 +122,24 @@ extension String {
         let thousandths = Int((value * 1000).rounded())
         let fraction = String(thousandths % 1000)
         self = "\(thousandths / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+    }
+}
+
+/// Everything in the templates folder, and Roost's version: what page fingerprints cannot see
+/// in the model. Any change to a template or asset makes every page render again.
+enum TemplateFingerprint {
+    static func of(folder: String, version: String) throws -> Int {
+        var hasher = StableHasher()
+        hasher.combine(version)
+        let manager = FileManager.default
+        for path in (manager.subpaths(atPath: folder) ?? []).sorted() {
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: folder + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                continue
+            }
+            hasher.combine(path)
+            hasher.combine(bytes: manager.contents(atPath: folder + "/" + path) ?? Data())
+        }
+        return hasher.finalize()
     }
 }

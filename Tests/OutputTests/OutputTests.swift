@@ -20,12 +20,12 @@ import Glibc
         for (path, content) in site { #expect(read(t.path(path)) == content) }
         let manifest = try #require(read(t.path(".roost-manifest")))
         let lines = manifest.split(separator: "\n").map(String.init)
-        #expect(lines.first == "# roost-manifest 1")
+        #expect(lines.first == "# roost-manifest 2")
         let entries = lines.dropFirst()
-        #expect(entries.map { $0.split(separator: " ", maxSplits: 2)[2] } == ["css/site.css", "index.html", "users/alice/index.html", "users/bob/index.html"])
+        #expect(entries.map { $0.split(separator: " ", maxSplits: 3)[3] } == ["css/site.css", "index.html", "users/alice/index.html", "users/bob/index.html"])
         let index = try #require(entries.first { $0.hasSuffix(" index.html") && !$0.contains("/") })
         let expectedHash = String(ContentHash.hash("<h1>home</h1>"), radix: 16)
-        #expect(index == String(repeating: "0", count: 16 - expectedHash.count) + expectedHash + " 13 index.html")
+        #expect(index == String(repeating: "0", count: 16 - expectedHash.count) + expectedHash + " 13 - index.html")
         #expect(Set(listing(t.output).keys) == Set(site.keys).union([".roost-manifest", "users", "users/alice", "users/bob", "css"]),
                 "no staging folder or lock file is left")
     }
@@ -339,10 +339,16 @@ final class Mutex2: @unchecked Sendable {
     }
 
     @Test func manifestRoundTrips() {
-        let entries: [String: ManifestEntry] = ["b/c d.html": ManifestEntry(hash: 0xdead_beef, size: 7), "a": ManifestEntry(hash: .max, size: 0), "z": .dirty]
+        let entries: [String: ManifestEntry] = [
+            "b/c d.html": ManifestEntry(hash: 0xdead_beef, size: 7, fingerprint: 0x1234), "a": ManifestEntry(hash: .max, size: 0), "z": .dirty,
+        ]
         let encoded = Manifest.encode(entries)
-        #expect(String(decoding: encoded, as: UTF8.self) == "# roost-manifest 1\nffffffffffffffff 0 a\n00000000deadbeef 7 b/c d.html\n- 0 z\n")
+        #expect(String(decoding: encoded, as: UTF8.self)
+            == "# roost-manifest 2\nffffffffffffffff 0 - a\n00000000deadbeef 7 0000000000001234 b/c d.html\n- 0 - z\n")
         #expect(Manifest.decode(encoded) == entries)
+        // Version 1 (no fingerprints) is still read.
+        #expect(Manifest.decode(Array("# roost-manifest 1\n00000000deadbeef 7 b/c d.html\n".utf8))
+            == ["b/c d.html": ManifestEntry(hash: 0xdead_beef, size: 7)])
         #expect(Manifest.decode(Array("garbage\nxyz 1 a\n0000000000000001 -1 b\n0000000000000001 1 ../c\n".utf8)).isEmpty)
     }
 }
@@ -361,5 +367,44 @@ final class Mutex2: @unchecked Sendable {
         #expect(OutputError.duplicatePath("a.html").description.contains("\"a.html\" was produced twice"))
         #expect(WriteSummary(written: 12, unchanged: 3988, removed: 2, bytesWritten: 1_234_567).description
             == "wrote 12 files (1,234,567 bytes), 3,988 unchanged, removed 2")
+    }
+}
+
+@Suite("SiteWriter: keeping files by fingerprint")
+struct FingerprintTests {
+    @Test func aFileWithTheSameFingerprintIsKeptWithoutBeingProduced() throws {
+        let t = TempFolder(); defer { t.remove() }
+        let first = try SiteWriter(outputDirectory: t.output)
+        _ = try first.write("a.html", Array("A".utf8), fingerprint: 1)
+        _ = try first.write("b.html", Array("B".utf8), fingerprint: 2)
+        _ = try first.commit()
+
+        let second = try SiteWriter(outputDirectory: t.output)
+        #expect(try second.keep("a.html", fingerprint: 1))
+        #expect(try !second.keep("b.html", fingerprint: 3), "a new fingerprint must be produced again")
+        _ = try second.write("b.html", Array("B2".utf8), fingerprint: 3)
+        let summary = try second.commit()
+        #expect(summary.written == 1 && summary.unchanged == 1 && summary.removed == 0)
+        #expect(read(t.path("a.html")) == "A" && read(t.path("b.html")) == "B2")
+
+        // The manifest remembers both fingerprints; a file changed by hand is not kept.
+        put(t.path("a.html"), "edited by hand")
+        let third = try SiteWriter(outputDirectory: t.output)
+        #expect(try !third.keep("a.html", fingerprint: 1))
+        #expect(try third.keep("b.html", fingerprint: 3))
+        third.abandon()
+    }
+
+    @Test func sameBytesFromNewInputsRecordTheNewFingerprint() throws {
+        let t = TempFolder(); defer { t.remove() }
+        let first = try SiteWriter(outputDirectory: t.output)
+        _ = try first.write("a.html", Array("A".utf8), fingerprint: 1)
+        _ = try first.commit()
+        let second = try SiteWriter(outputDirectory: t.output)
+        #expect(try second.write("a.html", Array("A".utf8), fingerprint: 9) == .unchanged)
+        _ = try second.commit()
+        let third = try SiteWriter(outputDirectory: t.output)
+        #expect(try third.keep("a.html", fingerprint: 9))
+        third.abandon()
     }
 }

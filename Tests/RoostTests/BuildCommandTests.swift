@@ -59,3 +59,51 @@ struct BuildCommandTests {
         #expect(Self.files(out.path("site")) == before)
     }
 }
+
+@Suite("roost build: rebuilds equal clean builds")
+struct RebuildTests {
+    /// Paths whose bytes differ between two folders (short, for a readable failure).
+    static func differing(_ a: String, _ b: String) -> [String] {
+        let x = BuildCommandTests.files(a), y = BuildCommandTests.files(b)
+        return Set(x.keys).union(y.keys).filter { x[$0] != y[$0] }.sorted()
+    }
+
+    /// Pages whose fingerprint is unchanged are kept without rendering; after edits to the
+    /// store and to a template, the rebuilt folder must still equal a clean build.
+    @Test func aRebuildAfterEditsEqualsACleanBuild() throws {
+        let work = try TemporaryFolder()
+        let manager = FileManager.default
+        try manager.removeItem(at: work.url)
+        try manager.createDirectory(at: work.url, withIntermediateDirectories: true)
+        try manager.copyItem(atPath: RoostProcess.packageRoot.path + "/content", toPath: work.path("store"))
+        try manager.copyItem(atPath: RoostProcess.packageRoot.path + "/templates", toPath: work.path("templates"))
+        func build(_ output: String) throws -> RoostProcess.Result {
+            try RoostProcess.run(["build", "--store", work.path("store"), "--templates", work.path("templates"), "--output", work.path(output)])
+        }
+        #expect(try build("site").status == 0)
+
+        // A caption, a user's name, a like removed, and a template.
+        let tweet = work.path("store/tweets/n3ic8PbbaJl0077osRzU.json")
+        let text = try String(contentsOfFile: tweet, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"caption\": \"", with: "\"caption\": \"Edited: ").write(toFile: tweet, atomically: true, encoding: .utf8)
+        let user = work.path("store/users/RPQ0h7aH1QHgf6OBwvJ9MzIV3tRQ.json")
+        let profile = try String(contentsOfFile: user, encoding: .utf8)
+        try profile.replacingOccurrences(of: "\"fullname\": \"", with: "\"fullname\": \"Dr. ").write(toFile: user, atomically: true, encoding: .utf8)
+        let likes = try manager.contentsOfDirectory(atPath: work.path("store/users/BhtKqgSnflkTw1Dd131iQbCsedZi/user-likes"))
+        try manager.removeItem(atPath: work.path("store/users/BhtKqgSnflkTw1Dd131iQbCsedZi/user-likes/\(likes.sorted()[0])"))
+        let rebuilt = try build("site")
+        #expect(rebuilt.status == 0)
+        #expect(!rebuilt.stdout.contains(" 0 written"))
+        #expect(try build("clean").status == 0)
+        #expect(Self.differing(work.path("site"), work.path("clean")).isEmpty)
+
+        let card = work.path("templates/partials/card.mustache")
+        try (try String(contentsOfFile: card, encoding: .utf8) + "<!-- v2 -->\n").write(toFile: card, atomically: true, encoding: .utf8)
+        #expect(try build("site").status == 0)
+        try manager.removeItem(atPath: work.path("clean"))
+        #expect(try build("clean").status == 0)
+        let site = BuildCommandTests.files(work.path("site"))
+        #expect(Self.differing(work.path("site"), work.path("clean")).isEmpty)
+        #expect(site["index.html"].map { String(decoding: $0, as: UTF8.self).contains("<!-- v2 -->") } == true)
+    }
+}

@@ -149,6 +149,10 @@ struct KilledBuildTests {
         delays += (0..<2).map { _ in Int.random(in: (total / 10)...(total * 11 / 10), using: &generator) }
         var killedWhileRunning = 0
         for delay in delays {
+            // Each kill starts from the old site: a repaired folder would keep most pages
+            // (their fingerprints match) and finish before the kill.
+            removeTree(t.path("out"))
+            try copyFolder(t.path("old"), to: t.path("out"))
             let child = try RoostChild(Self.buildArguments(t.path("out"), Self.newOptions), logs: t.path("child"))
             usleep(UInt32(delay) * 1_000)
             if child.process.isRunning { killedWhileRunning += 1 }
