@@ -32,16 +32,18 @@ let package = Package(
         // The command line.
         .executableTarget(name: "roost", dependencies: ["JSON", "Store", "Model", "Site", "Output", "Preview", "Synthetic"]),
 
+        // Fixtures shared by the test targets (the theme, document builders).
+        .target(name: "TestSupport", dependencies: ["Store", "Mustache"], path: "Tests/TestSupport"),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "JSON"]),
-        .testTarget(name: "ModelTests", dependencies: ["Model", "Store"]),
+        .testTarget(name: "ModelTests", dependencies: ["Model", "Store", "TestSupport"]),
         .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
-        .testTarget(name: "SiteTests", dependencies: ["Site", "Model", "Store"]),
+        .testTarget(name: "SiteTests", dependencies: ["Site", "Model", "Store", "TestSupport"]),
         .testTarget(name: "OutputTests", dependencies: ["Output"]),
         .testTarget(name: "PreviewTests", dependencies: ["Preview"]),
         .testTarget(name: "SyntheticTests", dependencies: ["Synthetic", "Store", "Model"]),
         .testTarget(name: "RoostTests", dependencies: ["roost", "JSON"]),
-        .testTarget(name: "HostileTests", dependencies: ["Store", "Model", "Site", "Mustache", "Output"]),
+        .testTarget(name: "HostileTests", dependencies: ["Store", "Model", "Site", "Mustache", "Output", "TestSupport"]),
     ]
 )

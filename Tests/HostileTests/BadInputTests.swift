@@ -2,6 +2,7 @@ import Foundation
 import Model
 import Site
 import Store
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc

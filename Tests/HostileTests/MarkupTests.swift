@@ -2,6 +2,7 @@ import Foundation
 import Model
 import Site
 import Store
+import TestSupport
 import Testing
 
 /// Markup, script and dangerous URLs in every text field of the store (SPEC 3: all text

@@ -2,6 +2,7 @@ import Foundation
 import Model
 import Site
 import Store
+import TestSupport
 import Testing
 
 /// IDs and names that are hostile as file names and URL segments: every page path stays

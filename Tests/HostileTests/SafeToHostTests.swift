@@ -1,6 +1,7 @@
 import Foundation
 import Site
 import Store
+import TestSupport
 import Testing
 
 /// (f) Every HTML page of the sample site can be hosted safely: no inline event handlers, no

@@ -4,39 +4,11 @@ import Mustache
 import Output
 import Site
 import Store
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
-
-// MARK: - The package and its theme
-
-/// `<root>/Tests/HostileTests/Support.swift` → `<root>`.
-let packageRoot: String = {
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { url.deleteLastPathComponent() }
-    return url.path
-}()
-
-let theme: TemplateLibrary = {
-    do { return try TemplateLibrary(directory: packageRoot + "/templates") } catch {
-        fatalError("cannot load \(packageRoot)/templates: \(error)")
-    }
-}()
-
-/// `static/…` files of the theme (the build copies them; links may point at them).
-let themeAssets: Set<String> = {
-    let root = packageRoot + "/templates/static"
-    var found: Set<String> = []
-    let enumerator = FileManager.default.enumerator(atPath: root)
-    while let relative = enumerator?.nextObject() as? String {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDirectory), !isDirectory.boolValue {
-            found.insert("static/" + relative)
-        }
-    }
-    return found
-}()
 
 // MARK: - A store on disk
 
@@ -174,7 +146,7 @@ func build(_ storePath: String, config: SiteConfig = SiteConfig()) -> Outcome {
     let snapshot = Snapshot(documents: store.documents)
     if !snapshot.errors.isEmpty { return .dataErrors(snapshot.errors, store) }
     do {
-        let renderer = try SiteRenderer(snapshot: snapshot, config: config, templates: theme)
+        let renderer = try SiteRenderer(snapshot: snapshot, config: config, templates: defaultTemplates)
         var files: [String: [UInt8]] = [:]
         var paths: [String] = []
         for page in renderer.plan.pages {
@@ -333,7 +305,7 @@ func browserScheme(_ url: String) -> String? {
     return scheme.lowercased()
 }
 
-/// Elements a page of the theme never has; if one shows up, it came from the store.
+/// Elements a page of the defaultTemplates never has; if one shows up, it came from the store.
 let foreignElements: Set<String> = ["iframe", "object", "embed", "form", "input", "button", "textarea", "style",
                                     "frame", "frameset", "applet", "math", "template", "marquee", "video", "audio",
                                     "source", "x-hostile", "img2", "svg2", "xss", "meta2"]
@@ -389,23 +361,6 @@ func pathProblem(_ path: String) -> String? {
         }
     }
     return nil
-}
-
-/// Decodes `%XX` (as UTF-8); nil when malformed.
-func percentDecoded(_ text: String) -> String? {
-    var bytes: [UInt8] = []
-    var rest = Array(text.utf8)[...]
-    while let b = rest.first {
-        rest = rest.dropFirst()
-        if b == UInt8(ascii: "%") {
-            guard rest.count >= 2, let v = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16) else { return nil }
-            bytes.append(v)
-            rest = rest.dropFirst(2)
-        } else {
-            bytes.append(b)
-        }
-    }
-    return String(validating: bytes, as: UTF8.self)
 }
 
 /// Every relative `href`/`src` of every page resolves (against the page's `<base>`, the site

@@ -1,5 +1,6 @@
 import Model
 import Store
+import TestSupport
 import Testing
 
 @Suite("Snapshot: field errors name the document and field")

@@ -1,6 +1,7 @@
 import Foundation
 import Model
 import Store
+import TestSupport
 import Testing
 
 /// The same small store in every single-file format of SPEC 2.2: reading each gives the

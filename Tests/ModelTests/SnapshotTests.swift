@@ -1,5 +1,6 @@
 import Model
 import Store
+import TestSupport
 import Testing
 
 @Suite("Snapshot: derived lists and counts")

@@ -1,5 +1,6 @@
 import Site
 import Store
+import TestSupport
 import Testing
 
 /// Hashtags and mentions in captions (SPEC 3, "Captions").

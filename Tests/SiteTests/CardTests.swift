@@ -1,6 +1,7 @@
 import Model
 import Site
 import Store
+import TestSupport
 import Testing
 
 /// Every card of tweet `id` on every HTML page, with the page's path.

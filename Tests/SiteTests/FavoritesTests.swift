@@ -1,5 +1,6 @@
 import Site
 import Store
+import TestSupport
 import Testing
 
 /// `/u/{handle}/favorites/` (SPEC 3): by name in code point order (ties by ID), each

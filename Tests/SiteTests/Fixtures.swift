@@ -3,77 +3,12 @@ import Model
 import Mustache
 import Site
 import Store
+import TestSupport
 import Testing
 
 // MARK: - The package and its default theme
 
-/// The package root, from this file's path (`<root>/Tests/SiteTests/Fixtures.swift`).
-let packageRoot: String = {
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { url.deleteLastPathComponent() }
-    return url.path
-}()
-
-/// The default theme, loaded once for the whole suite.
-let defaultTemplates: TemplateLibrary = {
-    do { return try TemplateLibrary(directory: packageRoot + "/templates") } catch {
-        fatalError("cannot load \(packageRoot)/templates: \(error)")
-    }
-}()
-
-/// `static/…` paths of the theme's assets (copied to the output as they are).
-let staticAssets: Set<String> = {
-    let root = packageRoot + "/templates/static"
-    var found: Set<String> = []
-    let enumerator = FileManager.default.enumerator(atPath: root)
-    while let relative = enumerator?.nextObject() as? String {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDirectory), !isDirectory.boolValue {
-            found.insert("static/" + relative)
-        }
-    }
-    return found
-}()
-
 // MARK: - Documents
-
-func doc(_ path: String, _ fields: [(String, Value)] = []) -> Document {
-    Document(path: DocumentPath(string: path)!, fields: Fields(fields.map { (key: $0.0, value: $0.1) }),
-             source: path + ".json")
-}
-
-/// `users/{uid}`; the e-mail defaults to `{uid}@private.example` (it must never be written).
-func user(_ uid: String, _ username: String, fullname: String? = nil, bio: String? = nil,
-          image: String? = nil, email: String? = nil) -> Document {
-    var fields: [(String, Value)] = [("username", .string(username)),
-                                     ("email", .string(email ?? "\(uid)@private.example"))]
-    if let fullname { fields.append(("fullname", .string(fullname))) }
-    if let bio { fields.append(("bio", .string(bio))) }
-    if let image { fields.append(("profileImageUrl", .string(image))) }
-    return doc("users/\(uid)", fields)
-}
-
-/// `tweets/{id}`; `time` is an RFC 3339 string.
-func tweet(_ id: String, by uid: String, at time: String, _ caption: String = "hello",
-           replyTo: String? = nil, likes: Int64? = nil) -> Document {
-    var fields: [(String, Value)] = [("caption", .string(caption)), ("timestamp", .string(time)), ("uid", .string(uid))]
-    if let replyTo { fields.append(("replyTo", .string(replyTo))) }
-    if let likes { fields.append(("likes", .integer(likes))) }
-    return doc("tweets/\(id)", fields)
-}
-
-/// `users/{uid}/user-likes/{tweetID}`, with or without a like timestamp.
-func like(_ uid: String, _ tweetID: String, at time: String? = nil) -> Document {
-    doc("users/\(uid)/user-likes/\(tweetID)", time.map { [("timestamp", .string($0))] } ?? [])
-}
-
-/// `favorites/{uid}/favorites/{id}`.
-func favorite(_ uid: String, _ id: String, _ name: String, address: String? = nil, coordinate: Value? = nil) -> Document {
-    var fields: [(String, Value)] = [("placeName", .string(name))]
-    if let address { fields.append(("address", .string(address))) }
-    if let coordinate { fields.append(("coordinate", coordinate)) }
-    return doc("favorites/\(uid)/favorites/\(id)", fields)
-}
 
 /// A JSON-ish object value: `object(["latitude": .double(1)])` keeps the given order.
 func object(_ pairs: KeyValuePairs<String, Value>) -> Value {
@@ -218,23 +153,6 @@ func pagerLink(_ rel: String, in html: String) -> String? {
 
 // MARK: - Paths and links
 
-/// Decodes `%XX` escapes (as UTF-8); nil when malformed.
-func percentDecoded(_ text: String) -> String? {
-    var bytes: [UInt8] = []
-    var utf8 = Array(text.utf8)[...]
-    while let b = utf8.first {
-        utf8 = utf8.dropFirst()
-        if b == UInt8(ascii: "%") {
-            guard utf8.count >= 2, let v = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) else { return nil }
-            bytes.append(v)
-            utf8 = utf8.dropFirst(2)
-        } else {
-            bytes.append(b)
-        }
-    }
-    return String(validating: bytes, as: UTF8.self)
-}
-
 /// The folder segments of a file path from the root (`u/mina/index.html` → `["u", "mina"]`).
 func folderSegments(of path: String) -> [String] {
     Array(path.split(separator: "/", omittingEmptySubsequences: false).dropLast().map(String.init))
@@ -292,7 +210,7 @@ func links(_ html: String) -> [String] {
 /// Walks every HTML page's links (SPEC 3: "every link points at a file that was written").
 /// Returns one line per problem.
 func brokenLinks(in site: RenderedSite, baseURL: String) -> [String] {
-    let written = Set(site.paths).union(staticAssets)
+    let written = Set(site.paths).union(themeAssets)
     var problems: [String] = []
     func exists(_ segments: [String]) -> Bool {
         guard let last = segments.last, !last.isEmpty else { return false } // a folder: file:// shows a listing

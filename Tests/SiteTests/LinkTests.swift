@@ -2,6 +2,7 @@ import Foundation
 import Model
 import Site
 import Store
+import TestSupport
 import Testing
 
 /// SPEC 3: "links work from `file://`, from a web server at `/`, and under a sub-path";

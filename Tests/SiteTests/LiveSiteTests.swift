@@ -2,6 +2,7 @@ import Foundation
 import Model
 import Site
 import Store
+import TestSupport
 import Testing
 
 /// `roost serve` keeps a store live: after any sequence of edits, every page it serves must

@@ -1,5 +1,6 @@
 import Site
 import Store
+import TestSupport
 import Testing
 
 /// SPEC 3: at most `pageSize` tweets a page, newest first with ties by ID, linked to

@@ -1,5 +1,6 @@
 import Site
 import Store
+import TestSupport
 import Testing
 
 /// Profile tabs (SPEC 3): Tweets, Replies, Likes, Favorites; empty states.

@@ -1,5 +1,6 @@
 import Site
 import Store
+import TestSupport
 import Testing
 
 /// SPEC 3: all text from the store is HTML-escaped; SPEC 2.3: `email` is never written,

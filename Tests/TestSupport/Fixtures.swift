@@ -1,0 +1,96 @@
+import Foundation
+import Mustache
+import Store
+
+// Fixtures shared by the test targets: the package and its theme, and builders of the
+// documents of SPEC 2.3 for stores a test writes itself.
+
+// MARK: - The package and its default theme
+
+/// The package root, from this file's path (`<root>/Tests/TestSupport/Fixtures.swift`).
+public let packageRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url.path
+}()
+
+/// The default theme, loaded once for the whole suite.
+public let defaultTemplates: TemplateLibrary = {
+    do { return try TemplateLibrary(directory: packageRoot + "/templates") } catch {
+        fatalError("cannot load \(packageRoot)/templates: \(error)")
+    }
+}()
+
+/// `static/…` paths of the theme's assets (copied to the output as they are).
+public let themeAssets: Set<String> = {
+    let root = packageRoot + "/templates/static"
+    var found: Set<String> = []
+    let enumerator = FileManager.default.enumerator(atPath: root)
+    while let relative = enumerator?.nextObject() as? String {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDirectory), !isDirectory.boolValue {
+            found.insert("static/" + relative)
+        }
+    }
+    return found
+}()
+
+// MARK: - Documents
+
+public func doc(_ path: String, _ fields: [(String, Value)] = []) -> Document {
+    Document(path: DocumentPath(string: path)!, fields: Fields(fields.map { (key: $0.0, value: $0.1) }),
+             source: path + ".json")
+}
+
+/// `users/{uid}`; the e-mail defaults to `{uid}@private.example` (it must never be written).
+public func user(_ uid: String, _ username: String, fullname: String? = nil, bio: String? = nil,
+          image: String? = nil, email: String? = nil) -> Document {
+    var fields: [(String, Value)] = [("username", .string(username)),
+                                     ("email", .string(email ?? "\(uid)@private.example"))]
+    if let fullname { fields.append(("fullname", .string(fullname))) }
+    if let bio { fields.append(("bio", .string(bio))) }
+    if let image { fields.append(("profileImageUrl", .string(image))) }
+    return doc("users/\(uid)", fields)
+}
+
+/// `tweets/{id}`; `time` is an RFC 3339 string.
+public func tweet(_ id: String, by uid: String, at time: String, _ caption: String = "hello",
+           replyTo: String? = nil, likes: Int64? = nil) -> Document {
+    var fields: [(String, Value)] = [("caption", .string(caption)), ("timestamp", .string(time)), ("uid", .string(uid))]
+    if let replyTo { fields.append(("replyTo", .string(replyTo))) }
+    if let likes { fields.append(("likes", .integer(likes))) }
+    return doc("tweets/\(id)", fields)
+}
+
+/// `users/{uid}/user-likes/{tweetID}`, with or without a like timestamp.
+public func like(_ uid: String, _ tweetID: String, at time: String? = nil) -> Document {
+    doc("users/\(uid)/user-likes/\(tweetID)", time.map { [("timestamp", .string($0))] } ?? [])
+}
+
+/// `favorites/{uid}/favorites/{id}`.
+public func favorite(_ uid: String, _ id: String, _ name: String, address: String? = nil, coordinate: Value? = nil) -> Document {
+    var fields: [(String, Value)] = [("placeName", .string(name))]
+    if let address { fields.append(("address", .string(address))) }
+    if let coordinate { fields.append(("coordinate", coordinate)) }
+    return doc("favorites/\(uid)/favorites/\(id)", fields)
+}
+
+// MARK: - Paths
+
+/// Decodes `%XX` escapes (as UTF-8); nil when malformed.
+public func percentDecoded(_ text: String) -> String? {
+    var bytes: [UInt8] = []
+    var utf8 = Array(text.utf8)[...]
+    while let b = utf8.first {
+        utf8 = utf8.dropFirst()
+        if b == UInt8(ascii: "%") {
+            guard utf8.count >= 2, let v = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(v)
+            utf8 = utf8.dropFirst(2)
+        } else {
+            bytes.append(b)
+        }
+    }
+    return String(validating: bytes, as: UTF8.self)
+}
+
