@@ -67,43 +67,6 @@ func render(snapshot: Snapshot, config: SiteConfig = SiteConfig(),
 
 // MARK: - Reading HTML
 
-/// Undoes the escaping of attribute values and text (`&amp;` `&lt;` `&gt;` `&quot;` `&#39;` and numeric refs).
-func unescapeHTML(_ text: String) -> String {
-    guard text.contains("&") else { return text }
-    var out = ""
-    var rest = text[...]
-    while let amp = rest.firstIndex(of: "&") {
-        out += rest[..<amp]
-        let after = rest[amp...]
-        guard let semi = after.firstIndex(of: ";"), after.distance(from: amp, to: semi) <= 10 else {
-            out += "&"; rest = rest[rest.index(after: amp)...]; continue
-        }
-        let name = String(after[after.index(after: amp)..<semi])
-        var scalar: Unicode.Scalar?
-        switch name {
-        case "amp": scalar = "&"
-        case "lt": scalar = "<"
-        case "gt": scalar = ">"
-        case "quot": scalar = "\""
-        case "apos": scalar = "'"
-        default:
-            if name.hasPrefix("#x") || name.hasPrefix("#X") {
-                scalar = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
-            } else if name.hasPrefix("#") {
-                scalar = UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init)
-            }
-        }
-        if let scalar {
-            out.unicodeScalars.append(scalar)
-            rest = rest[rest.index(after: semi)...]
-        } else {
-            out += "&"; rest = rest[rest.index(after: amp)...]
-        }
-    }
-    out += rest
-    return out
-}
-
 /// The (unescaped) values of every `name="…"` attribute, in document order.
 func attributeValues(_ name: String, in html: String) -> [String] {
     var values: [String] = []
@@ -112,7 +75,7 @@ func attributeValues(_ name: String, in html: String) -> [String] {
     while let range = rest.range(of: needle) {
         let valueStart = range.upperBound
         guard let end = rest[valueStart...].firstIndex(of: "\"") else { break }
-        values.append(unescapeHTML(String(rest[valueStart..<end])))
+        values.append(decodeReferences(String(rest[valueStart..<end])))
         rest = rest[rest.index(after: end)...]
     }
     return values
@@ -148,7 +111,7 @@ func pagerLink(_ rel: String, in html: String) -> String? {
     guard let nav = section(html, from: "<nav class=\"pager\"", to: "</nav>") else { return nil }
     guard let r = nav.range(of: "rel=\"\(rel)\" href=\"") else { return nil }
     let rest = nav[r.upperBound...]
-    return unescapeHTML(String(rest[..<rest.firstIndex(of: "\"")!]))
+    return decodeReferences(String(rest[..<rest.firstIndex(of: "\"")!]))
 }
 
 // MARK: - Paths and links
@@ -289,7 +252,7 @@ func xmlURLs(_ xml: String) -> [String] {
     for tag in ["id", "uri", "loc"] {
         var rest = xml[...]
         while let open = rest.range(of: "<\(tag)>"), let close = rest[open.upperBound...].range(of: "</\(tag)>") {
-            urls.append(unescapeHTML(String(rest[open.upperBound..<close.lowerBound])))
+            urls.append(decodeReferences(String(rest[open.upperBound..<close.lowerBound])))
             rest = rest[close.upperBound...]
         }
     }

@@ -94,3 +94,46 @@ public func percentDecoded(_ text: String) -> String? {
     return String(validating: bytes, as: UTF8.self)
 }
 
+
+// MARK: - Reading HTML
+
+/// Decodes `&amp;` `&lt;` `&gt;` `&quot;` `&#39;` `&apos;` and numeric references.
+public func decodeReferences(_ text: String) -> String {
+    guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
+    // Scalars, not Characters: "&gt;" followed by a combining mark is still a reference.
+    var out = String.UnicodeScalarView()
+    var rest = Substring(text).unicodeScalars
+    while let amp = rest.firstIndex(of: "&") {
+        out.append(contentsOf: rest[..<amp])
+        let after = rest[rest.index(after: amp)...]
+        if let semi = after.prefix(12).firstIndex(of: ";") {
+            let name = String(after[..<semi])
+            var scalar: Unicode.Scalar?
+            switch name {
+            case "amp": scalar = "&"
+            case "lt": scalar = "<"
+            case "gt": scalar = ">"
+            case "quot": scalar = "\""
+            case "apos": scalar = "'"
+            case "Tab": scalar = "\t"
+            case "NewLine": scalar = "\n"
+            case "colon": scalar = ":"
+            default:
+                if name.hasPrefix("#x") || name.hasPrefix("#X") {
+                    scalar = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
+                } else if name.hasPrefix("#") {
+                    scalar = UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init)
+                }
+            }
+            if let scalar {
+                out.append(scalar)
+                rest = after[after.index(after: semi)...]
+                continue
+            }
+        }
+        out.append("&")
+        rest = after
+    }
+    out.append(contentsOf: rest)
+    return String(out)
+}
