@@ -16,40 +16,50 @@ public enum StableHash {
 }
 
 /// `Hasher`'s interface with `StableHash`'s promise: the same values give the same result in
-/// every run, so fingerprints can be stored and compared by a later build.
+/// every run (on machines of one byte order), so fingerprints can be stored and compared by a
+/// later build. Eight bytes at a time, multiply and fold: fast enough to fingerprint every
+/// caption of a large store on each build.
 public struct StableHasher {
     private var state: UInt64 = 0xcbf2_9ce4_8422_2325
 
     public init() {}
 
     @inline(__always)
-    private mutating func mix(_ byte: UInt8) {
-        state = (state ^ UInt64(byte)) &* 0x100_0000_01b3
+    private mutating func mix(_ word: UInt64) {
+        state = (state ^ word) &* 0x9E37_79B9_7F4A_7C15
+        state ^= state >> 32
     }
 
-    public mutating func combine(_ value: UInt64) {
-        var v = value
-        for _ in 0..<8 {
-            mix(UInt8(truncatingIfNeeded: v))
-            v >>= 8
-        }
-    }
-
-    public mutating func combine(_ value: Int) { combine(UInt64(bitPattern: Int64(value))) }
+    public mutating func combine(_ value: UInt64) { mix(value) }
+    public mutating func combine(_ value: Int) { mix(UInt64(bitPattern: Int64(value))) }
     public mutating func combine(_ value: Bool) { mix(value ? 1 : 0) }
-    public mutating func combine(_ value: Double) { combine(value.bitPattern) }
+    public mutating func combine(_ value: Double) { mix(value.bitPattern) }
 
-    /// Raw bytes (then their count, so neighbouring values cannot run together).
-    public mutating func combine(bytes: some Sequence<UInt8>) {
-        var count = 0
-        for byte in bytes { mix(byte); count += 1 }
-        combine(count)
+    /// Raw bytes, then their count (so neighbouring values cannot run together).
+    public mutating func combine(bytes: UnsafeRawBufferPointer) {
+        var i = 0
+        while i + 8 <= bytes.count {
+            mix(bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            i += 8
+        }
+        var tail: UInt64 = 0, shift: UInt64 = 0
+        while i < bytes.count {
+            tail |= UInt64(bytes[i]) << shift
+            shift += 8
+            i += 1
+        }
+        mix(tail)
+        mix(UInt64(bytes.count))
     }
 
-    /// The bytes and the length, so `"ab", "c"` and `"a", "bc"` differ.
+    public mutating func combine(bytes: [UInt8]) {
+        bytes.withUnsafeBytes { combine(bytes: $0) }
+    }
+
+    /// The UTF-8 bytes and their count, so `"ab", "c"` and `"a", "bc"` differ.
     public mutating func combine(_ value: String) {
-        for byte in value.utf8 { mix(byte) }
-        combine(value.utf8.count)
+        var value = value
+        value.withUTF8 { combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     public mutating func combine(_ value: String?) {

@@ -138,7 +138,7 @@ enum TemplateFingerprint {
                 continue
             }
             hasher.combine(path)
-            hasher.combine(bytes: manager.contents(atPath: folder + "/" + path) ?? Data())
+            hasher.combine(bytes: [UInt8](manager.contents(atPath: folder + "/" + path) ?? Data()))
         }
         return hasher.finalize()
     }
