@@ -28,10 +28,7 @@ final class SiteContext: Sendable {
         let paths = SitePaths(snapshot: snapshot)
         self.paths = paths
         self.viewer = viewer
-        let markdown = MarkdownRenderer(
-            mentionURL: { name in snapshot.user(mentioned: name).map { SitePaths.href(paths.user($0)) } },
-            // Only tags some tweet has have a page (a bio may name others).
-            tagURL: { tag in snapshot.tag(named: tag) != nil ? SitePaths.href(paths.tagFolder(tag)) : nil })
+        let markdown = Self.markdown(snapshot, paths)
         var targets = Hasher()
         for user in snapshot.users { targets.combine(user.username); targets.combine(user.handle) }
         for tag in snapshot.tags { targets.combine(tag.tag) }
@@ -73,16 +70,21 @@ final class SiteContext: Sendable {
         viewerLiked = previous.viewerLiked
         linkTargets = previous.linkTargets
         bios = previous.bios
-        let paths = self.paths
-        let markdown = MarkdownRenderer(
-            mentionURL: { name in snapshot.user(mentioned: name).map { SitePaths.href(paths.user($0)) } },
-            tagURL: { tag in snapshot.tag(named: tag) != nil ? SitePaths.href(paths.tagFolder(tag)) : nil })
+        let markdown = Self.markdown(snapshot, paths)
         var captions = previous.captions, excerpts = previous.excerpts
         for t in changed {
             (captions[t], excerpts[t]) = markdown.render(snapshot.tweets[t].caption, excerptLimit: Self.excerptLimit)
         }
         self.captions = captions
         self.excerpts = excerpts
+    }
+
+    /// Markdown whose mentions link to profiles and hashtags to tag pages.
+    private static func markdown(_ snapshot: Snapshot, _ paths: SitePaths) -> MarkdownRenderer {
+        MarkdownRenderer(
+            mentionURL: { name in snapshot.user(mentioned: name).map { SitePaths.href(paths.user($0)) } },
+            // Only tags some tweet has have a page (a bio may name others).
+            tagURL: { tag in snapshot.tag(named: tag) != nil ? SitePaths.href(paths.tagFolder(tag)) : nil })
     }
 
     /// Characters of a caption in titles and feed entry titles.
