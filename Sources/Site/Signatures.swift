@@ -85,10 +85,17 @@ extension SiteRenderer {
                             sitemap: sitemap.finalize())
     }
 
-    /// Every page's fingerprint. `salt` stands for what the model does not hold: the
-    /// templates, Roost's version.
-    public func pageSignatures(salt: Int = 0) -> PageSignatures {
+    /// Each page's fingerprint, in plan order: what a build compares with the manifest.
+    /// `salt` stands for what the model does not hold: the templates, Roost's version.
+    public func pageFingerprints(salt: Int) -> [UInt64] {
         let inputs = sharedInputs(salt: salt)
+        return plan.pages.map { UInt64(bitPattern: Int64(signature(of: $0, inputs) { _ in })) }
+    }
+
+    /// Every page's fingerprint by path, and which pages show each tweet: what a live preview
+    /// needs to tell which pages an edit touched.
+    public func pageSignatures() -> PageSignatures {
+        let inputs = sharedInputs(salt: 0)
         var byPath: [String: Int] = [:]
         byPath.reserveCapacity(plan.pages.count)
         var showing = [[Int32]](repeating: [], count: site.snapshot.tweets.count)

@@ -33,19 +33,18 @@ struct SiteBuild {
         phases.end("captions and cards")
 
         let writer = try SiteWriter(outputDirectory: options.output)
-        var pages = renderer.plan.pages
+        // Pages whose fingerprint matches the last build's are kept without rendering them.
+        let salt = try TemplateFingerprint.of(folder: options.templates, version: Roost.version)
+        var pages = Array(zip(renderer.plan.pages, renderer.pageFingerprints(salt: salt)))
         var assetFiles = assets.files
         if let shard = options.shard {
-            pages = pages.filter { shard.contains($0.path) }
+            pages = pages.filter { shard.contains($0.0.path) }
             assetFiles = assetFiles.filter { shard.contains("static/" + $0.path) }
         }
         let progress = Progress(total: pages.count, enabled: !options.quiet)
-        // Pages whose fingerprint matches the last build's are kept without rendering them.
-        let salt = try TemplateFingerprint.of(folder: options.templates, version: Roost.version)
-        let fingerprints = renderer.pageSignatures(salt: salt).byPath
         phases.end("fingerprints")
         do {
-            try render(pages, with: renderer, fingerprints: fingerprints, into: writer, progress: progress)
+            try render(pages, with: renderer, into: writer, progress: progress)
             for file in assetFiles {
                 _ = try writer.write("static/" + file.path, file.bytes)
             }
@@ -88,8 +87,8 @@ struct SiteBuild {
         return true
     }
 
-    /// Renders and hands over every page, on all cores.
-    private func render(_ pages: [Page], with renderer: SiteRenderer, fingerprints: [String: Int], into writer: SiteWriter,
+    /// Renders and hands over every page (with its fingerprint), on all cores.
+    private func render(_ pages: [(Page, UInt64)], with renderer: SiteRenderer, into writer: SiteWriter,
                         progress: Progress) throws {
         let failure = Mutex<(any Error)?>(nil)
         let chunk = 64
@@ -98,13 +97,12 @@ struct SiteBuild {
             for i in (c * chunk)..<min(pages.count, (c + 1) * chunk) {
                 if failure.withLock({ $0 != nil }) { return }
                 do {
-                    let path = pages[i].path
-                    let fingerprint = fingerprints[path].map { UInt64(bitPattern: Int64($0)) }
-                    if let fingerprint, try writer.keep(path, fingerprint: fingerprint) {
+                    let (page, fingerprint) = pages[i]
+                    if try writer.keep(page.path, fingerprint: fingerprint) {
                         progress.advance()
                         continue
                     }
-                    _ = try writer.write(path, try renderer.render(pages[i]), fingerprint: fingerprint)
+                    _ = try writer.write(page.path, try renderer.render(page), fingerprint: fingerprint)
                 } catch {
                     failure.withLock { if $0 == nil { $0 = error } }
                     return
