@@ -3,11 +3,16 @@
 /// Format (UTF-8, one entry a line, sorted by the path's bytes):
 ///
 ///     # roost-manifest 2
+///     # inputs <token>                        (optional)
 ///     <hash: 16 hex digits> <size: decimal bytes> <fingerprint: 16 hex digits or -> <path relative to the output folder>
 ///
 /// The fingerprint, when the builder gave one, stands for everything the file was made from:
 /// a later build with the same fingerprint may keep the file without producing it again.
 /// Version 1 manifests (no fingerprint column) are still read.
+///
+/// The inputs token, when the builder gave one, stands for everything the whole build was made
+/// from (store, templates, options): a later build with the same token has nothing to do.
+/// It is written only by a commit that finished; older readers skip it as a comment.
 ///
 /// An entry whose hash is `-` is "dirty": the file is ours but its content is unknown
 /// (it was being replaced when a commit was interrupted); it never counts as unchanged.
@@ -34,11 +39,16 @@ public enum Manifest {
     public static let fileName = ".roost-manifest"
     static let header = "# roost-manifest 2\n"
 
-    public static func encode(_ entries: [String: ManifestEntry]) -> [UInt8] {
+    static let inputsPrefix = "# inputs "
+
+    public static func encode(_ entries: [String: ManifestEntry], inputs: String? = nil) -> [UInt8] {
         let paths = entries.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         var out = [UInt8]()
         out.reserveCapacity(header.utf8.count + paths.count * 64)
         out.append(contentsOf: header.utf8)
+        if let inputs, !inputs.contains(where: \.isNewline) {
+            out.append(contentsOf: (inputsPrefix + inputs + "\n").utf8)
+        }
         let hex = Array("0123456789abcdef".utf8)
         func appendHex(_ value: UInt64) {
             for shift in stride(from: 60, through: 0, by: -4) { out.append(hex[Int((value >> UInt64(shift)) & 0xF)]) }
@@ -59,6 +69,16 @@ public enum Manifest {
             out.append(UInt8(ascii: "\n"))
         }
         return out
+    }
+
+    /// The inputs token of a manifest, if it has one (on the line after the header).
+    public static func inputs(of bytes: [UInt8]) -> String? {
+        guard bytes.starts(with: header.utf8) else { return nil }
+        let rest = bytes[header.utf8.count...]
+        guard rest.starts(with: inputsPrefix.utf8) else { return nil }
+        let start = rest.startIndex + inputsPrefix.utf8.count
+        let end = rest[start...].firstIndex(of: UInt8(ascii: "\n")) ?? rest.endIndex
+        return String(decoding: rest[start..<end], as: UTF8.self)
     }
 
     public static func decode(_ bytes: [UInt8]) -> [String: ManifestEntry] {

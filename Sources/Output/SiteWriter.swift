@@ -57,6 +57,8 @@ public final class SiteWriter: Sendable {
     let stagingFD: Int32
     let stagingName: String
     let previous: [String: ManifestEntry]
+    /// The inputs token the last finished build recorded (see `Manifest`), if any.
+    public let previousInputs: String?
     let counter = Atomic<Int>(0)
     let state = Mutex(State())
 
@@ -131,12 +133,17 @@ public final class SiteWriter: Sendable {
         unlinkat(dirFD, Self.manifestTemp, 0)
 
         var manifest = [String: ManifestEntry]()
+        var inputs: String?
         let (bytes, readError) = readFile(dirFD, Manifest.fileName)
-        if let bytes { manifest = Manifest.decode(bytes) } else if readError != ENOENT {
+        if let bytes {
+            manifest = Manifest.decode(bytes)
+            inputs = Manifest.inputs(of: bytes)
+        } else if readError != ENOENT {
             Self.release(lockFD: lockFD, dirFD: dirFD)
             throw .fileSystem(operation: "read the manifest", path: display + Manifest.fileName, errno: readError)
         }
         previous = manifest
+        previousInputs = inputs
 
         let staging = Self.stagingPrefix + String(pid)
         stagingName = staging
@@ -159,6 +166,17 @@ public final class SiteWriter: Sendable {
     }
 
     deinit { abandon() }
+
+    /// True when every file the last build recorded is still on disk, a regular file of the
+    /// recorded size, and none was left half-replaced: together with an unchanged inputs
+    /// token, the output is what a new build would make.
+    public func previousOutputIsIntact() -> Bool {
+        for (path, entry) in previous {
+            guard entry.known, let st = lstatAt(dirFD, path).0, isType(st, regularFileType),
+                  st.st_size == entry.size else { return false }
+        }
+        return true
+    }
 
     // MARK: Writing
 
@@ -259,19 +277,22 @@ public final class SiteWriter: Sendable {
     ///
     /// On error, files already moved are whole new files, the rest are untouched, the staging
     /// folder is removed, and the manifest describes what is on disk.
-    public func commit() throws(OutputError) -> WriteSummary {
+    ///
+    /// `inputs` is recorded in the manifest for the next build (see `previousInputs`) only
+    /// when everything succeeded.
+    public func commit(inputs: String? = nil) throws(OutputError) -> WriteSummary {
         let produced = try state.withLock { (state: inout State) throws(OutputError) -> [String: Produced] in
             if state.finished { throw .finished(directory: displayName) }
             state.finished = true
             return state.produced
         }
         defer { cleanUp() }
-        var run = CommitRun(writer: self, produced: produced)
+        var run = CommitRun(writer: self, produced: produced, inputs: inputs)
         return try run.perform()
     }
 
-    func writeManifest(_ entries: [String: ManifestEntry]) throws(OutputError) {
-        let bytes = Manifest.encode(entries)
+    func writeManifest(_ entries: [String: ManifestEntry], inputs: String? = nil) throws(OutputError) {
+        let bytes = Manifest.encode(entries, inputs: inputs)
         let fd = openat(dirFD, Self.manifestTemp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         var error: Int32 = fd < 0 ? errno : 0
         if fd >= 0 {
@@ -288,6 +309,7 @@ public final class SiteWriter: Sendable {
 struct CommitRun {
     let writer: SiteWriter
     let produced: [String: SiteWriter.Produced]
+    let inputs: String?
     /// What the output folder holds that we wrote, as far as we know: starts as the old manifest.
     var current: [String: ManifestEntry]
     /// Paths the last build wrote and this one did not produce.
@@ -296,10 +318,13 @@ struct CommitRun {
     var folders = Set<String>()
     var summary = WriteSummary()
     var emptied = Set<String>()
+    /// A stale file could not be removed: the next build must not skip its work.
+    var incomplete = false
 
-    init(writer: SiteWriter, produced: [String: SiteWriter.Produced]) {
+    init(writer: SiteWriter, produced: [String: SiteWriter.Produced], inputs: String?) {
         self.writer = writer
         self.produced = produced
+        self.inputs = inputs
         current = writer.previous
         stale = Set(writer.previous.keys.filter { produced[$0] == nil })
     }
@@ -341,9 +366,10 @@ struct CommitRun {
             for path in stale.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) { removeStale(path) }
             removeEmptiedFolders()
         }
-        if current != writer.previous {
+        let finalInputs = failure == nil && !incomplete ? inputs : nil
+        if current != writer.previous || finalInputs != writer.previousInputs {
             do throws(OutputError) {
-                try writer.writeManifest(current)
+                try writer.writeManifest(current, inputs: finalInputs)
             } catch {
                 if failure == nil { failure = error }
             }
@@ -425,6 +451,7 @@ struct CommitRun {
         guard stale.remove(path) != nil else { return }
         if parentsAreReal(path), let st = lstatAt(dirFD, path).0, isType(st, regularFileType) {
             if unlinkat(dirFD, path, 0) != 0 && errno != ENOENT {
+                incomplete = true
                 return  // keep it in the manifest; the next build tries again
             }
             summary.removed += 1

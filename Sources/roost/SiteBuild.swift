@@ -23,6 +23,27 @@ struct SiteBuild {
         let clock = ContinuousClock()
         let start = clock.now
         var phases = PhaseTimer()
+        let inputs = try BuildInputs(options, version: Roost.version)
+        phases.end("stamp inputs")
+        // With an output folder already there, take it (and its lock) now: if the last build
+        // was made from the same inputs and its files are intact, there is nothing to do.
+        // Without one, it is created only once the store has been read without errors.
+        var openedWriter: SiteWriter?
+        if isDirectory(options.output) {
+            let writer = try SiteWriter(outputDirectory: options.output)
+            if inputs.match(previous: writer.previousInputs), writer.previousOutputIsIntact() {
+                writer.abandon()
+                phases.end("check output")
+                phases.report()
+                if !options.quiet {
+                    let seconds = (clock.now - start) / .seconds(1)
+                    Console.out("\(options.output): nothing changed since the last build (store files, templates "
+                        + "and options as they were); done in \(String(format3: seconds)) s")
+                }
+                return ExitStatus.success
+            }
+            openedWriter = writer
+        }
         let (snapshot, _) = try Snapshot.read(at: options.store, phases: { phases.end($0) })
         guard report(snapshot.diagnostics) else { return ExitStatus.failure }
 
@@ -32,10 +53,9 @@ struct SiteBuild {
         let assets = try StaticAssets(folder: options.templates + "/static")
         phases.end("captions and cards")
 
-        let writer = try SiteWriter(outputDirectory: options.output)
+        let writer = try openedWriter ?? SiteWriter(outputDirectory: options.output)
         // Pages whose fingerprint matches the last build's are kept without rendering them.
-        let salt = try TemplateFingerprint.of(folder: options.templates, version: Roost.version)
-        var pages = Array(zip(renderer.plan.pages, renderer.pageFingerprints(salt: salt)))
+        var pages = Array(zip(renderer.plan.pages, renderer.pageFingerprints(salt: inputs.templates)))
         var assetFiles = assets.files
         if let shard = options.shard {
             pages = pages.filter { shard.contains($0.0.path) }
@@ -54,7 +74,7 @@ struct SiteBuild {
             throw error
         }
         phases.end("render and stage")
-        let summary = try writer.commit()
+        let summary = try writer.commit(inputs: inputs.token)
         phases.end("commit")
         progress.finish()
         phases.report()
@@ -112,6 +132,11 @@ struct SiteBuild {
         }
         if let error = failure.withLock({ $0 }) { throw error }
     }
+}
+
+private func isDirectory(_ path: String) -> Bool {
+    var st = stat()
+    return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
 }
 
 extension String {

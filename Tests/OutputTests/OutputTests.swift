@@ -408,3 +408,80 @@ struct FingerprintTests {
         third.abandon()
     }
 }
+
+@Suite("SiteWriter: the inputs token of a finished build")
+struct InputsTokenTests {
+    @Test func aFinishedCommitRecordsTheTokenForTheNextBuild() throws {
+        let t = TempFolder(); defer { t.remove() }
+        let first = try SiteWriter(outputDirectory: t.output)
+        #expect(first.previousInputs == nil)
+        _ = try first.write("a/index.html", Array("A".utf8))
+        _ = try first.commit(inputs: "0123abcd 42")
+
+        let second = try SiteWriter(outputDirectory: t.output)
+        #expect(second.previousInputs == "0123abcd 42")
+        #expect(second.previousOutputIsIntact())
+        // Nothing written, new token: the manifest still records it.
+        _ = try second.write("a/index.html", Array("A".utf8))
+        _ = try second.commit(inputs: "ffff 43")
+        let third = try SiteWriter(outputDirectory: t.output)
+        #expect(third.previousInputs == "ffff 43")
+        third.abandon()
+        // Abandoning leaves the token as it was.
+        #expect(try SiteWriter(outputDirectory: t.output).previousInputs == "ffff 43")
+    }
+
+    @Test func aCommitWithoutATokenForgetsTheOldOne() throws {
+        let t = TempFolder(); defer { t.remove() }
+        let first = try SiteWriter(outputDirectory: t.output)
+        _ = try first.write("a.html", Array("A".utf8))
+        _ = try first.commit(inputs: "1 2")
+        let second = try SiteWriter(outputDirectory: t.output)
+        _ = try second.write("a.html", Array("B".utf8))
+        _ = try second.commit()
+        #expect(try SiteWriter(outputDirectory: t.output).previousInputs == nil)
+    }
+
+    @Test func aFailedCommitRecordsNoToken() throws {
+        let t = TempFolder(); defer { t.remove() }
+        let first = try SiteWriter(outputDirectory: t.output)
+        _ = try first.write("a.html", Array("A".utf8))
+        _ = try first.commit(inputs: "1 2")
+        // A folder of someone else's where the new build wants a file: the commit fails.
+        let second = try SiteWriter(outputDirectory: t.output)
+        _ = try second.write("b/index.html", Array("B".utf8))
+        _ = try second.write("c", Array("C".utf8))
+        put(t.path("c/theirs.txt"), "not ours")
+        #expect(throws: OutputError.self) { try second.commit(inputs: "3 4") }
+        #expect(try SiteWriter(outputDirectory: t.output).previousInputs == nil)
+    }
+
+    @Test func anOutputFileRemovedOrChangedInSizeIsNotIntact() throws {
+        let t = TempFolder(); defer { t.remove() }
+        let first = try SiteWriter(outputDirectory: t.output)
+        _ = try first.write("a.html", Array("A".utf8))
+        _ = try first.write("b/index.html", Array("B".utf8))
+        _ = try first.commit(inputs: "1 2")
+        put(t.path("a.html"), "longer now")
+        var writer = try SiteWriter(outputDirectory: t.output)
+        #expect(!writer.previousOutputIsIntact())
+        writer.abandon()
+        put(t.path("a.html"), "A")
+        writer = try SiteWriter(outputDirectory: t.output)
+        #expect(writer.previousOutputIsIntact())
+        writer.abandon()
+        try FileManager.default.removeItem(atPath: t.path("b/index.html"))
+        writer = try SiteWriter(outputDirectory: t.output)
+        #expect(!writer.previousOutputIsIntact())
+        writer.abandon()
+    }
+
+    @Test func manifestsWithAndWithoutATokenDecodeTheSameEntries() {
+        let entries = ["a.html": ManifestEntry(hash: 1, size: 2, fingerprint: 3)]
+        let with = Manifest.encode(entries, inputs: "abc 1")
+        #expect(Manifest.inputs(of: with) == "abc 1")
+        #expect(Manifest.decode(with) == entries)
+        #expect(Manifest.inputs(of: Manifest.encode(entries)) == nil)
+        #expect(Manifest.inputs(of: Manifest.encode(entries, inputs: "two\nlines")) == nil)
+    }
+}

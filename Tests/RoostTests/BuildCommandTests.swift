@@ -27,7 +27,7 @@ struct BuildCommandTests {
         #expect(a.count > 100 && a == b, "two builds of the same store are byte-identical")
 
         let second = try RoostProcess.run(["build", "--output", out.path("a")])
-        #expect(second.stdout.contains(" 0 written"), "\(second.stdout)")
+        #expect(second.stdout.contains(" 0 written") || second.stdout.contains("nothing changed"), "\(second.stdout)")
         #expect(Self.files(out.path("a")) == a)
     }
 
@@ -105,5 +105,85 @@ struct RebuildTests {
         let site = BuildCommandTests.files(work.path("site"))
         #expect(Self.differing(work.path("site"), work.path("clean")).isEmpty)
         #expect(site["index.html"].map { String(decoding: $0, as: UTF8.self).contains("<!-- v2 -->") } == true)
+    }
+}
+
+@Suite("roost build: nothing to do when nothing changed")
+struct UnchangedInputsTests {
+    /// A copy of the sample store and theme, old enough (over a second) for its file times to
+    /// be trusted.
+    static func workspace() throws -> TemporaryFolder {
+        let work = try TemporaryFolder()
+        let manager = FileManager.default
+        try manager.removeItem(at: work.url)
+        try manager.createDirectory(at: work.url, withIntermediateDirectories: true)
+        try manager.copyItem(atPath: RoostProcess.packageRoot.path + "/content", toPath: work.path("store"))
+        try manager.copyItem(atPath: RoostProcess.packageRoot.path + "/templates", toPath: work.path("templates"))
+        Thread.sleep(forTimeInterval: 1.2)
+        return work
+    }
+
+    static func build(_ work: TemporaryFolder, _ output: String, _ extra: [String] = []) throws -> RoostProcess.Result {
+        try RoostProcess.run(["build", "--store", work.path("store"), "--templates", work.path("templates"),
+                              "--output", work.path(output)] + extra)
+    }
+
+    @Test func theSecondBuildSkipsEverythingUntilAnInputChanges() throws {
+        let work = try Self.workspace()
+        #expect(try Self.build(work, "site").status == 0)
+        let built = BuildCommandTests.files(work.path("site"))
+        let again = try Self.build(work, "site")
+        #expect(again.status == 0 && again.stdout.contains("nothing changed"), "\(again.stdout)")
+        #expect(BuildCommandTests.files(work.path("site")) == built)
+
+        // An option: a real build (which keeps its pages, since none changed bytes)…
+        let other = try Self.build(work, "site", ["--page-size", "5"])
+        #expect(other.status == 0 && !other.stdout.contains("nothing changed"), "\(other.stdout)")
+        #expect(!(try Self.build(work, "site")).stdout.contains("nothing changed"))
+        #expect(try Self.build(work, "site").stdout.contains("nothing changed"))
+
+        // An output file deleted or edited by hand is put back.
+        try FileManager.default.removeItem(atPath: work.path("site/index.html"))
+        let repaired = try Self.build(work, "site")
+        #expect(repaired.stdout.contains(" 1 written"), "\(repaired.stdout)")
+        try "edited".write(toFile: work.path("site/tags/swift/index.html"), atomically: false, encoding: .utf8)
+        #expect(try Self.build(work, "site").stdout.contains(" 1 written"))
+        #expect(BuildCommandTests.files(work.path("site")) == built)
+
+        // A template.
+        let card = work.path("templates/partials/card.mustache")
+        try (try String(contentsOfFile: card, encoding: .utf8) + "<!-- v3 -->\n").write(toFile: card, atomically: true, encoding: .utf8)
+        let restyled = try Self.build(work, "site")
+        #expect(!restyled.stdout.contains("nothing changed") && !restyled.stdout.contains(" 0 written"), "\(restyled.stdout)")
+    }
+
+    /// An edit that keeps the file's size and even its modification time is still seen.
+    @Test func aSameSizeEditIsRebuiltLikeACleanBuild() throws {
+        let work = try Self.workspace()
+        #expect(try Self.build(work, "site").status == 0)
+        let tweet = work.path("store/tweets/n3ic8PbbaJl0077osRzU.json")
+        let old = try FileManager.default.attributesOfItem(atPath: tweet)[.modificationDate] as! Date
+        let text = try String(contentsOfFile: tweet, encoding: .utf8)
+        let edited = text.replacingOccurrences(of: "Hot take", with: "Hot TAKE")
+        #expect(edited != text && edited.utf8.count == text.utf8.count)
+        try edited.write(toFile: tweet, atomically: false, encoding: .utf8)
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: tweet)
+        let rebuilt = try Self.build(work, "site")
+        #expect(!rebuilt.stdout.contains("nothing changed") && !rebuilt.stdout.contains(" 0 written"), "\(rebuilt.stdout)")
+        #expect(try Self.build(work, "clean").status == 0)
+        #expect(RebuildTests.differing(work.path("site"), work.path("clean")).isEmpty)
+    }
+
+    /// A store file dated after the last build's stamp (a clock ahead, a copy with times
+    /// kept) could change again unseen: such a store is always read.
+    @Test func aStoreWithFileTimesInTheFutureIsAlwaysRead() throws {
+        let work = try Self.workspace()
+        let future = Date().addingTimeInterval(3600)
+        try FileManager.default.setAttributes([.modificationDate: future],
+                                              ofItemAtPath: work.path("store/tweets/n3ic8PbbaJl0077osRzU.json"))
+        #expect(try Self.build(work, "site").status == 0)
+        let again = try Self.build(work, "site")
+        #expect(again.status == 0 && !again.stdout.contains("nothing changed") && again.stdout.contains(" 0 written"),
+                "\(again.stdout)")
     }
 }

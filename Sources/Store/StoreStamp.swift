@@ -1,0 +1,156 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a store looks like from its file metadata alone, without reading any file: a digest
+/// of every name, size, modification and change time and inode, and the newest of those
+/// times. Equal stamps mean the store's files were not touched, as far as the kernel can
+/// tell (the check `make` and git's index rely on); a build uses it to skip work when
+/// nothing changed.
+///
+/// A file changed within the same clock tick as the stamp was taken may keep its times, so
+/// callers should trust a stamp only when `newest` is safely before the time it was taken
+/// (git's "racily clean" rule).
+public struct StoreStamp: Equatable, Sendable {
+    /// Order-independent digest of every entry (names starting with `.` are skipped, as the
+    /// readers skip them).
+    public let digest: UInt64
+    /// The newest modification or change time of any entry, in nanoseconds since 1970.
+    public let newest: Int64
+    /// Entries seen: files and folders.
+    public let entries: Int
+
+    /// The stamp of the store at `path`: a folder (walked in parallel, links not followed)
+    /// or a single file.
+    public static func of(_ path: String) throws(StoreError) -> StoreStamp {
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { throw .notFound(path: path) }
+            throw .unreadable(path: path, reason: errnoText(code))
+        }
+        var total = Tally()
+        total.add(name: "", st)
+        guard (st.st_mode & S_IFMT) == S_IFDIR else { return total.stamp }
+
+        // The root and its collections on this thread, then each folder below them (a user's
+        // subcollections, say) as a subtree on all cores.
+        var collections: [String] = []
+        try walk(path, relative: "", into: &total, subfolders: &collections)
+        var folders: [String] = []
+        for collection in collections {
+            try walk(joinPath(path, collection), relative: collection, into: &total, subfolders: &folders)
+        }
+        let subtrees = folders
+        let tallies = Tallies(count: subtrees.count)
+        DispatchQueue.concurrentPerform(iterations: folders.count) { k in
+            var tally = Tally()
+            var stack = [subtrees[k]]
+            while let next = stack.popLast() {
+                do throws(StoreError) {
+                    try walk(joinPath(path, next), relative: next, into: &tally, subfolders: &stack)
+                } catch {
+                    tally.failure = error
+                    break
+                }
+            }
+            tallies.slots[k] = tally
+        }
+        for k in 0..<folders.count {
+            if let failure = tallies.slots[k].failure { throw failure }
+            total.merge(tallies.slots[k])
+        }
+        return total.stamp
+    }
+
+    /// Adds every entry of the folder `full` (at `relative` in the store) to `tally`;
+    /// appends its subfolders' relative paths.
+    private static func walk(_ full: String, relative: String, into tally: inout Tally,
+                             subfolders: inout [String]) throws(StoreError) {
+        let fd = open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (relative.isEmpty ? 0 : O_NOFOLLOW))
+        guard fd >= 0, let dir = fdopendir(fd) else {
+            let reason = errnoText()
+            if fd >= 0 { close(fd) }
+            throw .unreadable(path: full, reason: reason)
+        }
+        defer { closedir(dir) }
+        let prefix = relative.isEmpty ? "" : relative + "/"
+        while let ent = readdir(dir) {
+            let name = withUnsafeBytes(of: &ent.pointee.d_name) { raw -> String? in
+                let n = raw.firstIndex(of: 0) ?? raw.count
+                guard n > 0, raw[0] != UInt8(ascii: ".") else { return nil }
+                return String(decoding: UnsafeRawBufferPointer(rebasing: raw[0..<n]), as: UTF8.self)
+            }
+            guard let name else { continue }
+            var st = stat()
+            // Gone since it was listed: leave it out; the reader will not see it either.
+            guard fstatat(fd, name, &st, Int32(AT_SYMLINK_NOFOLLOW)) == 0 else { continue }
+            tally.add(name: prefix + name, st)
+            if (st.st_mode & S_IFMT) == S_IFDIR {
+                subfolders.append(prefix + name)
+            }
+        }
+    }
+
+    /// Running sums of entry hashes: addition and xor commute, so the walk order (which
+    /// differs between runs on several threads) does not matter.
+    private struct Tally {
+        var sum: UInt64 = 0
+        var xor: UInt64 = 0
+        var newest: Int64 = 0
+        var entries = 0
+        var failure: StoreError?
+
+        mutating func add(name: String, _ st: stat) {
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in name.utf8 { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            let mtime = Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec)
+            let ctime = Int64(st.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_ctim.tv_nsec)
+            for value in [UInt64(truncatingIfNeeded: st.st_size), UInt64(bitPattern: mtime), UInt64(bitPattern: ctime),
+                          UInt64(truncatingIfNeeded: st.st_ino), UInt64(truncatingIfNeeded: st.st_mode)] {
+                h = Self.mix(h ^ value)
+            }
+            sum = sum &+ h
+            xor ^= Self.mix(h &+ 0x9e37_79b9_7f4a_7c15)
+            newest = max(newest, mtime, ctime)
+            entries += 1
+        }
+
+        mutating func merge(_ other: Tally) {
+            sum = sum &+ other.sum
+            xor ^= other.xor
+            newest = max(newest, other.newest)
+            entries += other.entries
+        }
+
+        /// splitmix64's finalizer: every input bit affects every output bit.
+        static func mix(_ x: UInt64) -> UInt64 {
+            var z = x &+ 0x9e37_79b9_7f4a_7c15
+            z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+            z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+            return z ^ (z >> 31)
+        }
+
+        var stamp: StoreStamp {
+            StoreStamp(digest: Self.mix(sum ^ Self.mix(xor)) ^ UInt64(entries), newest: newest, entries: entries)
+        }
+    }
+
+    /// Each slot is written by exactly one iteration of the parallel walk.
+    private final class Tallies: @unchecked Sendable {
+        let slots: UnsafeMutableBufferPointer<Tally>
+        init(count: Int) {
+            slots = .allocate(capacity: count)
+            slots.initialize(repeating: Tally())
+        }
+        deinit {
+            slots.deinitialize()
+            slots.deallocate()
+        }
+    }
+}

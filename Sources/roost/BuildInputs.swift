@@ -1,0 +1,69 @@
+import Model
+import Site
+import Store
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Everything a build's output is made from, as one token that the output's manifest keeps:
+/// the store's file metadata (`StoreStamp`), the templates' bytes, the options and the Roost
+/// binary. When the next build finds the same token and the output intact, it has nothing to
+/// do and does not even read the store.
+struct BuildInputs {
+    /// Digest of all inputs.
+    let digest: UInt64
+    /// When the store was stamped, nanoseconds since 1970.
+    let stampedAt: Int64
+    /// The newest change time in the store.
+    let newestChange: Int64
+    /// The templates folder's fingerprint (also the salt of page fingerprints).
+    let templates: Int
+
+    /// Files changed this close before the last stamp was taken may have changed again within
+    /// the same clock tick without their times moving (git's "racily clean" files), and
+    /// file systems on other machines stamp with their own clocks: such a store is read again.
+    static let racyWindow: Int64 = 1_000_000_000
+
+    init(_ options: BuildOptions, version: String) throws {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        stampedAt = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+        let stamp = try StoreStamp.of(options.store)
+        newestChange = stamp.newest
+        templates = try TemplateFingerprint.of(folder: options.templates, version: version)
+
+        var h = StableHasher()
+        h.combine(version)
+        var exe = stat()
+        if stat("/proc/self/exe", &exe) == 0 {  // a rebuilt roost may render differently
+            h.combine(Int(exe.st_size))
+            h.combine(Int(exe.st_mtim.tv_sec))
+            h.combine(Int(exe.st_mtim.tv_nsec))
+        }
+        h.combine(options.store)
+        h.combine(Int(truncatingIfNeeded: stamp.digest))
+        h.combine(options.templates)
+        h.combine(templates)
+        h.combine(options.config.baseURL)
+        h.combine(options.config.pageSize)
+        h.combine(options.config.viewer)
+        h.combine(options.config.title)
+        h.combine(options.strict)
+        h.combine(options.shard.map { "\($0.index)/\($0.count)" })
+        digest = UInt64(bitPattern: Int64(h.finalize()))
+    }
+
+    /// What the manifest keeps: `<digest> <stampedAt>`.
+    var token: String {
+        let hex = String(digest, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex + " " + String(stampedAt)
+    }
+
+    /// True when `previous` (a token an earlier build recorded) was made from these same
+    /// inputs, and no store file changed too close to when it was stamped to be sure.
+    func match(previous: String?) -> Bool {
+        guard let parts = previous?.split(separator: " "), parts.count == 2,
+              let digest = UInt64(parts[0], radix: 16), let stampedAt = Int64(parts[1]) else { return false }
+        return digest == self.digest && newestChange < stampedAt - Self.racyWindow
+    }
+}
