@@ -36,8 +36,9 @@ public struct WriteSummary: Equatable, Sendable, CustomStringConvertible {
 /// Writes a site into an output folder: only changed files, all-or-nothing, under a lock.
 ///
 /// - `write` (thread-safe) stages new or changed files in `.roost-staging-<pid>/` inside the
-///   output folder; nothing visible changes until `commit()`.
-/// - `commit()` renames the staged files into place, removes files the previous build wrote
+///   output folder, at their own paths; nothing visible changes until `commit()`.
+/// - `commit()` renames the staged files into place (a whole folder at once where the output
+///   has no folder of that name yet, as in a first build), removes files the previous build wrote
 ///   (per `.roost-manifest`) that this build did not produce, and writes the new manifest.
 /// - `abandon()` (or deinit without commit) removes the staging folder and changes nothing else.
 ///
@@ -59,18 +60,17 @@ public final class SiteWriter: Sendable {
     let previous: [String: ManifestEntry]
     /// The inputs token the last finished build recorded (see `Manifest`), if any.
     public let previousInputs: String?
-    let counter = Atomic<Int>(0)
     let state = Mutex(State())
 
     static let lockName = ".roost-lock"
     static let stagingPrefix = ".roost-staging-"
     static let manifestTemp = ".roost-manifest.tmp"
-    static let pending = -2, unchangedMark = -1
+    static let pending = -2, unchangedMark = -1, stagedMark = 1
 
     struct Produced {
         var hash: UInt64
         var size: Int
-        var staged: Int  // staging file number, or `pending` / `unchangedMark`
+        var staged: Int  // `stagedMark` (at its path in the staging folder), `pending` or `unchangedMark`
         var fingerprint: UInt64?
     }
 
@@ -230,21 +230,37 @@ public final class SiteWriter: Sendable {
             }
         }
 
-        let number = counter.wrappingAdd(1, ordering: .relaxed).oldValue
-        let name = String(number)
-        let fd = openat(stagingFD, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        // Staged at its own path in the staging folder, so that a folder the output does not
+        // have yet moves into place with one rename at commit.
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW
+        var fd = openat(stagingFD, path, flags, 0o644)
+        if fd < 0 && errno == ENOENT {
+            makeStagingParents(of: path)
+            fd = openat(stagingFD, path, flags, 0o644)
+        }
         var error: Int32 = fd < 0 ? errno : 0
         if fd >= 0 {
             error = writeAll(fd, bytes)
             if close(fd) != 0 && error == 0 && errno != EINTR { error = errno }
-            if error != 0 { unlinkat(stagingFD, name, 0) }
+            if error != 0 { unlinkat(stagingFD, path, 0) }
         }
         if error != 0 {
             state.withLock { _ = $0.produced.removeValue(forKey: path) }
             throw .fileSystem(operation: "write", path: displayName + path, errno: error)
         }
-        state.withLock { $0.produced[path]?.staged = number }
+        state.withLock { $0.produced[path]?.staged = Self.stagedMark }
         return .written
+    }
+
+    /// Creates the folders above `path` in the staging folder (another thread may be creating
+    /// the same ones: EEXIST is fine). A failure shows when the file is opened.
+    private func makeStagingParents(of path: String) {
+        let utf8 = path.utf8
+        var index = utf8.startIndex
+        while let slash = utf8[index...].firstIndex(of: UInt8(ascii: "/")) {
+            _ = mkdirat(stagingFD, String(path[..<slash]), 0o755)
+            index = utf8.index(after: slash)
+        }
     }
 
     // MARK: Finishing
@@ -349,25 +365,32 @@ struct CommitRun {
             for (path, _) in moves { intent[path] = .dirty }
             try writer.writeManifest(intent)
         }
+        // (Then the final manifest must replace it, even when it equals the old one.)
 
         var failure: OutputError?
-        for (path, item) in moves {
+        var k = 0
+        while k < moves.count {
+            // Paths in one folder are adjacent in byte order: a folder moved whole takes them all.
+            let done: Int
             do throws(OutputError) {
-                try move(item.staged, to: path)
+                done = try move(moves, from: k)
             } catch {
                 failure = error
                 break
             }
-            current[path] = ManifestEntry(hash: item.hash, size: item.size, fingerprint: item.fingerprint)
-            summary.written += 1
-            summary.bytesWritten += item.size
+            for (path, item) in moves[k..<(k + done)] {
+                current[path] = ManifestEntry(hash: item.hash, size: item.size, fingerprint: item.fingerprint)
+                summary.written += 1
+                summary.bytesWritten += item.size
+            }
+            k += done
         }
         if failure == nil {
             for path in stale.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) { removeStale(path) }
             removeEmptiedFolders()
         }
         let finalInputs = failure == nil && !incomplete ? inputs : nil
-        if current != writer.previous || finalInputs != writer.previousInputs {
+        if !moves.isEmpty || current != writer.previous || finalInputs != writer.previousInputs {
             do throws(OutputError) {
                 try writer.writeManifest(current, inputs: finalInputs)
             } catch {
@@ -378,10 +401,51 @@ struct CommitRun {
         return summary
     }
 
-    /// Renames staged file `number` over `path`, creating parent folders as needed.
-    mutating func move(_ number: Int, to path: String) throws(OutputError) {
+    /// Moves `moves[k]` into place, or, when one of its folders is not in the output yet, that
+    /// whole staged folder (holding `moves[k]` and the moves after it with the same prefix).
+    /// Returns how many moves are done.
+    mutating func move(_ moves: [(key: String, value: SiteWriter.Produced)], from k: Int) throws(OutputError) -> Int {
+        let path = moves[k].key
+        if let folder = try firstMissingFolder(of: path) {
+            if renameat(writer.stagingFD, folder, dirFD, folder) == 0 {
+                folders.insert(folder)
+                let prefix = folder + "/"
+                var end = k + 1
+                while end < moves.count, moves[end].key.hasPrefix(prefix) { end += 1 }
+                return end - k
+            }
+            // Someone made it meanwhile: fall back to moving the file alone.
+        }
+        try move(path)
+        return 1
+    }
+
+    /// The shallowest folder above `path` that the output does not have, after checking that
+    /// those it has are real folders (not links); nil when all are there.
+    mutating func firstMissingFolder(of path: String) throws(OutputError) -> String? {
+        let utf8 = path.utf8
+        var index = utf8.startIndex
+        while let slash = utf8[index...].firstIndex(of: UInt8(ascii: "/")) {
+            let folder = String(path[..<slash])
+            index = utf8.index(after: slash)
+            if folders.contains(folder) { continue }
+            let (st, error) = lstatAt(dirFD, folder)
+            if st == nil && error == ENOENT { return folder }
+            if let st, isType(st, directoryType) {
+                folders.insert(folder)
+                continue
+            }
+            // A link, a stale file in the way, an error: the checks (and messages) of one file's move.
+            try makeParents(of: path)
+            return nil
+        }
+        return nil
+    }
+
+    /// Renames the staged file at `path` over `path`, creating parent folders as needed.
+    mutating func move(_ path: String) throws(OutputError) {
         try makeParents(of: path)
-        let name = String(number)
+        let name = path
         if renameat(writer.stagingFD, name, dirFD, path) == 0 { return }
         var error = errno
         if error == EISDIR || error == ENOTEMPTY || error == EEXIST {

@@ -19,9 +19,7 @@ struct BuildInputs {
     /// The templates folder's fingerprint (also the salt of page fingerprints).
     let templates: Int
 
-    /// Files changed this close before the last stamp was taken may have changed again within
-    /// the same clock tick without their times moving (git's "racily clean" files), and
-    /// file systems on other machines stamp with their own clocks: such a store is read again.
+    /// How long before the stamp the newest store file must be for the stamp to be trusted.
     static let racyWindow: Int64 = 1_000_000_000
 
     init(_ options: BuildOptions, version: String) throws {
@@ -53,17 +51,22 @@ struct BuildInputs {
         digest = UInt64(bitPattern: Int64(h.finalize()))
     }
 
-    /// What the manifest keeps: `<digest> <stampedAt>`.
-    var token: String {
+    /// What the manifest keeps: the digest, when the store is settled; nil when it is not.
+    ///
+    /// Settled: every store file's times are over `racyWindow` before the stamp. Then any later
+    /// change to a file moves its times (or its inode) away from the old ones and so changes
+    /// the digest; a file changed within the same clock tick as the stamp was taken might
+    /// not (git's "racily clean" files), and file systems on other machines stamp with their
+    /// own clocks. The token holds no time, so the manifest stays the same from build to build.
+    var token: String? {
+        guard newestChange < stampedAt - Self.racyWindow else { return nil }
         let hex = String(digest, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex + " " + String(stampedAt)
+        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    /// True when `previous` (a token an earlier build recorded) was made from these same
-    /// inputs, and no store file changed too close to when it was stamped to be sure.
+    /// True when `previous` (the token an earlier build recorded) was made from these same inputs.
     func match(previous: String?) -> Bool {
-        guard let parts = previous?.split(separator: " "), parts.count == 2,
-              let digest = UInt64(parts[0], radix: 16), let stampedAt = Int64(parts[1]) else { return false }
-        return digest == self.digest && newestChange < stampedAt - Self.racyWindow
+        guard let previous, let digest = UInt64(previous, radix: 16) else { return false }
+        return digest == self.digest
     }
 }

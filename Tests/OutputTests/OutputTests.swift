@@ -70,6 +70,10 @@ import Glibc
         #expect(try build(t.output, site) == WriteSummary(written: 2, unchanged: 2, removed: 0, bytesWritten: 13 + 6))
         #expect(read(t.path("index.html")) == "<h1>home</h1>")
         #expect(read(t.path("css/site.css")) == "body{}")
+        // The repaired files were recorded as known again (the final manifest replaced the
+        // intent, though it equals the old one), so a third build touches nothing.
+        #expect(read(t.path(".roost-manifest"))?.contains("- 0 -") == false)
+        #expect(try build(t.output, site).written == 0)
     }
 
     @Test func fileNoLongerProducedIsRemovedWithItsEmptyFolders() throws {

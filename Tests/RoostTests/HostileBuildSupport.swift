@@ -17,12 +17,22 @@ func fullListing(_ folder: String) -> [String: Data] {
         var st = stat()
         guard lstat(path, &st) == 0 else { continue }
         switch st.st_mode & S_IFMT {
-        case S_IFREG: result[relative] = manager.contents(atPath: path) ?? Data("<unreadable>".utf8)
+        case S_IFREG:
+            var bytes = manager.contents(atPath: path) ?? Data("<unreadable>".utf8)
+            if relative == ".roost-manifest" { bytes = withoutInputsToken(bytes) }
+            result[relative] = bytes
         case S_IFDIR: result[relative + "/"] = Data()
         default: result[relative] = Data("<not a regular file: \(st.st_mode & S_IFMT)>".utf8)
         }
     }
     return result
+}
+
+/// The manifest without its `# inputs` line: whether a build may record one depends on how
+/// old the store's files were when it ran (see `BuildInputs`), not on what it wrote.
+func withoutInputsToken(_ manifest: Data) -> Data {
+    let lines = String(decoding: manifest, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+    return Data(lines.filter { !$0.hasPrefix("# inputs ") }.joined(separator: "\n").utf8)
 }
 
 /// What differs between two listings, one line per path (at most `limit`).
