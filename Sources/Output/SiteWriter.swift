@@ -61,6 +61,8 @@ public final class SiteWriter: Sendable {
     /// The inputs token the last finished build recorded (see `Manifest`), if any.
     public let previousInputs: String?
     let state = Mutex(State())
+    /// Folders made in the staging folder.
+    let stagingFolders = Mutex(Set<String>())
 
     static let lockName = ".roost-lock"
     static let stagingPrefix = ".roost-staging-"
@@ -258,8 +260,11 @@ public final class SiteWriter: Sendable {
         let utf8 = path.utf8
         var index = utf8.startIndex
         while let slash = utf8[index...].firstIndex(of: UInt8(ascii: "/")) {
-            _ = mkdirat(stagingFD, String(path[..<slash]), 0o755)
+            let folder = String(path[..<slash])
             index = utf8.index(after: slash)
+            stagingFolders.withLock { made in
+                if made.insert(folder).inserted { _ = mkdirat(stagingFD, folder, 0o755) }
+            }
         }
     }
 

@@ -135,14 +135,14 @@ extension SiteRenderer {
                 shows(t)
             }
         }
-        func slice(_ items: [Int], _ number: Int) {
+        func slice(_ items: some RandomAccessCollection<Int>, _ number: Int) {
             let size = site.config.pageSize
             h.combine(items.count)  // the pager's page count
             cards(items.dropFirst((number - 1) * size).prefix(size))
         }
         switch page.kind {
         case .feed(let number):
-            slice(Array(snapshot.tweets.indices), number)
+            slice(snapshot.tweets.indices, number)
         case .tweet(let t):
             h.combine(snapshot.tweets[t].caption)
             h.combine(snapshot.tweetRelations[t].author.map { snapshot.users[$0].fullname })

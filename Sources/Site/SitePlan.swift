@@ -5,6 +5,9 @@ public struct SitePlan: Sendable {
     public let pages: [Page]
     public let paths: SitePaths
     public let config: SiteConfig
+    /// Positions in `pages` of the HTML pages a sitemap lists, in plan order (found once:
+    /// every part of a large sitemap needs them).
+    let sitemapIndices: [Int32]
 
     /// The sitemap protocol's limit of URLs per file.
     public static let sitemapLimit = 50_000
@@ -42,17 +45,13 @@ public struct SitePlan: Sendable {
                 pages.append(Page(kind: .sitemapPart(part), path: "sitemap-\(part).xml"))
             }
         }
-        self.pages = pages
-        self.paths = paths
-        self.config = config
+        self.init(pages: pages, paths: paths, config: config)
     }
 
     init(pages: [Page], paths: SitePaths, config: SiteConfig) {
         self.pages = pages
         self.paths = paths
         self.config = config
+        sitemapIndices = pages.indices.filter { pages[$0].path.hasSuffix(SitePaths.index) }.map { Int32($0) }
     }
-
-    /// The HTML pages a sitemap lists, in plan order.
-    public var sitemapPages: [Page] { pages.filter { $0.path.hasSuffix(SitePaths.index) } }
 }

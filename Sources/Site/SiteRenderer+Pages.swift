@@ -15,7 +15,8 @@ extension SiteRenderer {
 
         switch page.kind {
         case .feed(let number):
-            let (slice, pager) = paginate(Array(snapshot.tweets.indices), number) { paths.feed(page: $0) }
+            // Positions in the feed are tweet indices (the snapshot keeps tweets newest first).
+            let (slice, pager) = paginate(count: snapshot.tweets.count, number) { paths.feed(page: $0) }
             let title = number == 1 ? siteTitle : "\(siteTitle) · page \(number)"
             return ("feed", view(paths.feed(page: number), title, "The latest tweets on \(siteTitle).", "isFeed",
                                  ["tweets": tweets(slice), "pager": pager.mustacheValue]))
@@ -43,7 +44,8 @@ extension SiteRenderer {
             case .replies: activity.replies
             case .likes: activity.likes
             }
-            let (slice, pager) = paginate(items, number) { paths.profile(user, tab, page: $0) }
+            let (range, pager) = paginate(count: items.count, number) { paths.profile(user, tab, page: $0) }
+            let slice = items[range]
             let u = snapshot.users[user]
             let tabName = tab == .tweets ? "" : " · \(tab.rawValue.capitalized)"
             let pageName = number == 1 ? "" : " · page \(number)"
@@ -75,7 +77,8 @@ extension SiteRenderer {
 
         case .tag(let index, let number):
             let tag = snapshot.tags[index]
-            let (slice, pager) = paginate(tag.tweets, number) { paths.tag(index, page: $0) }
+            let (range, pager) = paginate(count: tag.tweets.count, number) { paths.tag(index, page: $0) }
+            let slice = tag.tweets[range]
             let pageName = number == 1 ? "" : " · page \(number)"
             return ("tag", view(paths.tag(index, page: number), "#\(tag.tag)\(pageName) · \(siteTitle)",
                                 "Tweets with #\(tag.tag) on \(siteTitle).", "isTag", [

@@ -101,15 +101,15 @@ public final class SiteRenderer: Sendable {
         }
     }
 
-    func tweets(_ indices: ArraySlice<Int>) -> MustacheValue {
+    func tweets(_ indices: some Sequence<Int>) -> MustacheValue {
         indices.map { TweetView(site: site, index: $0, card: cards[$0]) }.mustacheValue
     }
 
-    /// The slice of `items` on page `number` (1-based), and the pager for it.
-    func paginate(_ items: [Int], _ number: Int, folder: @escaping @Sendable (Int) -> String) -> (ArraySlice<Int>, PagerView) {
+    /// The positions on page `number` (1-based) of a list of `count` items, and the pager.
+    func paginate(count: Int, _ number: Int, folder: @escaping @Sendable (Int) -> String) -> (Range<Int>, PagerView) {
         let size = site.config.pageSize
-        let count = max(1, (items.count + size - 1) / size)
-        let start = min(items.count, (number - 1) * size)
-        return (items[start..<min(items.count, start + size)], PagerView(number: number, count: count, folder: folder))
+        let pages = max(1, (count + size - 1) / size)
+        let start = min(count, (number - 1) * size)
+        return (start..<min(count, start + size), PagerView(number: number, count: pages, folder: folder))
     }
 }

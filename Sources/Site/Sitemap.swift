@@ -5,7 +5,7 @@ struct Sitemap {
     let plan: SitePlan
 
     func render(_ kind: Page.Kind) -> [UInt8] {
-        let pages = plan.sitemapPages
+        let pages = plan.sitemapIndices
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         let parts = (pages.count + SitePlan.sitemapLimit - 1) / SitePlan.sitemapLimit
         if case .sitemap = kind, parts > 1 {
@@ -22,7 +22,8 @@ struct Sitemap {
             slice = pages[start..<min(pages.count, start + SitePlan.sitemapLimit)]
         }
         xml += "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
-        for page in slice {
+        for index in slice {
+            let page = plan.pages[Int(index)]
             let folder = String(page.path.dropLast(SitePaths.index.count))
             xml += "  <url><loc>\(escape(site.absoluteURL(folder)))</loc>"
             if case .tweet(let index) = page.kind {
