@@ -98,27 +98,54 @@ public enum Manifest {
 
     private static func parseLine(_ line: ArraySlice<UInt8>, withFingerprint: Bool) -> (String, ManifestEntry)? {
         guard line.first != UInt8(ascii: "#") else { return nil }
-        // The fields before the path, which may itself hold spaces.
-        var fields: [ArraySlice<UInt8>] = []
+        // The fields before the path (which may itself hold spaces), read in place.
         var rest = line
-        for _ in 0..<(withFingerprint ? 3 : 2) {
+        func field() -> ArraySlice<UInt8>? {
             guard let space = rest.firstIndex(of: UInt8(ascii: " ")) else { return nil }
-            fields.append(rest[rest.startIndex..<space])
-            rest = rest[(space + 1)...]
+            defer { rest = rest[(space + 1)...] }
+            return rest[rest.startIndex..<space]
         }
-        guard let size = Int(String(decoding: fields[1], as: UTF8.self)), size >= 0 else { return nil }
+        guard let hashField = field(), let sizeField = field() else { return nil }
+        let fingerprintField = withFingerprint ? field() : nil
+        if withFingerprint && fingerprintField == nil { return nil }
+        guard let size = decimal(sizeField) else { return nil }
         let path = String(decoding: rest, as: UTF8.self)
         guard PathRules.problem(with: path) == nil else { return nil }
-        if fields[0].elementsEqual("-".utf8) { return (path, .dirty) }
-        func hex(_ field: ArraySlice<UInt8>) -> UInt64? {
-            field.count == 16 ? UInt64(String(decoding: field, as: UTF8.self), radix: 16) : nil
-        }
-        guard let hash = hex(fields[0]) else { return nil }
+        if hashField.elementsEqual("-".utf8) { return (path, .dirty) }
+        guard let hash = hex(hashField) else { return nil }
         var fingerprint: UInt64?
-        if withFingerprint, !fields[2].elementsEqual("-".utf8) {
-            guard let value = hex(fields[2]) else { return nil }
+        if let fingerprintField, !fingerprintField.elementsEqual("-".utf8) {
+            guard let value = hex(fingerprintField) else { return nil }
             fingerprint = value
         }
         return (path, ManifestEntry(hash: hash, size: size, fingerprint: fingerprint))
+    }
+
+    /// Exactly 16 lowercase or uppercase hex digits.
+    private static func hex(_ field: ArraySlice<UInt8>) -> UInt64? {
+        guard field.count == 16 else { return nil }
+        var value: UInt64 = 0
+        for byte in field {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt64(digit)
+        }
+        return value
+    }
+
+    /// A non-negative decimal that fits in an Int (at most 18 digits).
+    private static func decimal(_ field: ArraySlice<UInt8>) -> Int? {
+        guard !field.isEmpty, field.count <= 18 else { return nil }
+        var value = 0
+        for byte in field {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
     }
 }

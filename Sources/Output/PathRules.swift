@@ -4,6 +4,7 @@ public enum PathRules {
     /// Names starting with this are reserved for the writer (`.roost-manifest`, `.roost-lock`, …).
     public static let reservedPrefix = ".roost-"
     public static let maxSegmentBytes = 255
+    private static let reservedBytes = Array(reservedPrefix.utf8)
 
     /// Why `path` is refused, or nil if it is safe.
     public static func problem(with path: String) -> String? {
@@ -13,7 +14,7 @@ public enum PathRules {
         var length = 0
         var dots = 0              // segment consists only of this many dots so far (-1: not only dots)
         var reservedMatch = 0     // bytes of `.roost-` matched at the segment start (-1: no match)
-        let reserved = Array(reservedPrefix.utf8)
+        let reserved = reservedBytes
         func endSegment() -> String? {
             if length == 0 { return "the path has an empty segment (\"//\", or a trailing \"/\")" }
             if dots == 1 || dots == 2 { return "the path has a \"\(dots == 1 ? "." : "..")\" segment" }

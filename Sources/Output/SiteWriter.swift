@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 import Synchronization
 
 public enum WriteOutcome: Equatable, Sendable {
@@ -173,11 +174,19 @@ public final class SiteWriter: Sendable {
     /// recorded size, and none was left half-replaced: together with an unchanged inputs
     /// token, the output is what a new build would make.
     public func previousOutputIsIntact() -> Bool {
-        for (path, entry) in previous {
-            guard entry.known, let st = lstatAt(dirFD, path).0, isType(st, regularFileType),
-                  st.st_size == entry.size else { return false }
+        let entries = Array(previous)
+        let chunk = 4096
+        let broken = Atomic<Bool>(false)
+        DispatchQueue.concurrentPerform(iterations: (entries.count + chunk - 1) / chunk) { c in
+            for (path, entry) in entries[(c * chunk)..<min(entries.count, (c + 1) * chunk)] {
+                guard entry.known, let st = lstatAt(dirFD, path).0, isType(st, regularFileType),
+                      st.st_size == entry.size else {
+                    broken.store(true, ordering: .relaxed)
+                    return
+                }
+            }
         }
-        return true
+        return !broken.load(ordering: .relaxed)
     }
 
     // MARK: Writing

@@ -3,7 +3,7 @@ import Mustache
 
 /// The template and context of each kind of HTML page.
 extension SiteRenderer {
-    func pageView(_ page: Page) -> (String, PageView) {
+    func pageView(_ page: Page) throws -> (String, PageView) {
         let snapshot = site.snapshot
         let paths = site.paths
         let siteTitle = site.config.title
@@ -19,7 +19,7 @@ extension SiteRenderer {
             let (slice, pager) = paginate(count: snapshot.tweets.count, number) { paths.feed(page: $0) }
             let title = number == 1 ? siteTitle : "\(siteTitle) · page \(number)"
             return ("feed", view(paths.feed(page: number), title, "The latest tweets on \(siteTitle).", "isFeed",
-                                 ["tweets": tweets(slice), "pager": pager.mustacheValue]))
+                                 ["tweets": try tweets(slice), "pager": pager.mustacheValue]))
 
         case .tweet(let index):
             let tweet = snapshot.tweets[index]
@@ -27,13 +27,13 @@ extension SiteRenderer {
             let author = relations.author.map { snapshot.users[$0].fullname } ?? "Unknown user"
             let excerpt = site.excerpts[index]
             var values: [String: MustacheValue] = [
-                "tweet": TweetView(site: site, index: index, card: cards[index]).mustacheValue,
-                "replies": tweets(relations.replies[...]),
+                "tweet": TweetView(site: site, index: index, card: try card(index)).mustacheValue,
+                "replies": try tweets(relations.replies[...]),
                 "hasReplies": .bool(!relations.replies.isEmpty),
                 "parentMissing": .bool(tweet.isReply && relations.parent == nil),
             ]
             if let parent = relations.parent {
-                values["parent"] = TweetView(site: site, index: parent, card: cards[parent]).mustacheValue
+                values["parent"] = TweetView(site: site, index: parent, card: try card(parent)).mustacheValue
             }
             return ("tweet", view(paths.tweet(index), "\(author) on \(siteTitle): “\(excerpt)”", excerpt, "isTweet", values))
 
@@ -60,7 +60,7 @@ extension SiteRenderer {
                                         "user": UserView(site: site, index: user).mustacheValue,
                                         "tabs": tabs(user, current: tab.rawValue),
                                         "tab": .string(tab.rawValue),
-                                        "tweets": tweets(slice), "pager": pager.mustacheValue,
+                                        "tweets": try tweets(slice), "pager": pager.mustacheValue,
                                         "isEmpty": .bool(items.isEmpty), "emptyMessage": .string(empty),
                                     ]))
 
@@ -83,7 +83,7 @@ extension SiteRenderer {
             return ("tag", view(paths.tag(index, page: number), "#\(tag.tag)\(pageName) · \(siteTitle)",
                                 "Tweets with #\(tag.tag) on \(siteTitle).", "isTag", [
                                     "tag": .string(tag.tag), "tagURL": .string(SitePaths.href(paths.tag(index, page: 1))),
-                                    "tweetCount": .int(tag.tweets.count), "tweets": tweets(slice),
+                                    "tweetCount": .int(tag.tweets.count), "tweets": try tweets(slice),
                                     "pager": pager.mustacheValue,
                                 ]))
 

@@ -11,8 +11,8 @@ public final class SiteRenderer: Sendable {
     public let plan: SitePlan
     let site: SiteContext
     let templates: TemplateLibrary
-    /// The card partial, rendered once per tweet.
-    let cards: [String]
+    /// The card partial, rendered once per tweet when first shown.
+    let cards: CardCache
     /// What each card shows (see Signatures.swift).
     let cardSignatures: [Int]
 
@@ -37,28 +37,19 @@ public final class SiteRenderer: Sendable {
         self.plan = SitePlan(snapshot: snapshot, config: config)
         let signatures = Array(snapshot.tweets.indices).parallelMap(site.cardSignature)
         self.cardSignatures = signatures
-        let rendered = Array(snapshot.tweets.indices).parallelMap { index in
-            if let previous, let old = previous.site.snapshot.tweet(id: snapshot.tweets[index].id),
-               previous.cardSignatures[old] == signatures[index] {
-                return Result<String, any Error>.success(previous.cards[old])
-            }
-            return Result { () throws -> String in
-                String(decoding: try templates.render("partials/card", TweetView(site: site, index: index, card: nil)),
-                       as: UTF8.self)
-            }
-        }
-        var cards: [String] = []
-        cards.reserveCapacity(rendered.count)
-        for card in rendered {
-            switch card {
-            case .success(let html): cards.append(html)
-            case .failure(let error): throw SiteError(error)
+        var seeds = [String?](repeating: nil, count: snapshot.tweets.count)
+        if let previous {
+            let old = previous.cards.rendered
+            for index in snapshot.tweets.indices {
+                if let o = previous.site.snapshot.tweet(id: snapshot.tweets[index].id), previous.cardSignatures[o] == signatures[index] {
+                    seeds[index] = old[o]
+                }
             }
         }
-        self.cards = cards
+        self.cards = CardCache(seeds)
     }
 
-    private init(plan: SitePlan, site: SiteContext, templates: TemplateLibrary, cards: [String], cardSignatures: [Int]) {
+    private init(plan: SitePlan, site: SiteContext, templates: TemplateLibrary, cards: CardCache, cardSignatures: [Int]) {
         self.plan = plan
         self.site = site
         self.templates = templates
@@ -70,18 +61,20 @@ public final class SiteRenderer: Sendable {
     /// only the changed tweets' captions and cards are rendered again.
     public func updatingContent(of changed: [Int], in snapshot: Snapshot) throws(SiteError) -> SiteRenderer {
         let site = SiteContext(previous: self.site, snapshot: snapshot, changed: changed)
-        var cards = self.cards, signatures = self.cardSignatures
+        var seeds = cards.rendered, signatures = self.cardSignatures
         for t in changed {
             signatures[t] = site.cardSignature(t)
-            do {
-                cards[t] = String(decoding: try templates.render("partials/card", TweetView(site: site, index: t, card: nil)),
-                                  as: UTF8.self)
-            } catch {
-                throw SiteError(error)
-            }
+            seeds[t] = nil
         }
         let plan = SitePlan(pages: plan.pages, paths: site.paths, config: plan.config)
-        return SiteRenderer(plan: plan, site: site, templates: templates, cards: cards, cardSignatures: signatures)
+        return SiteRenderer(plan: plan, site: site, templates: templates, cards: CardCache(seeds), cardSignatures: signatures)
+    }
+
+    /// Tweet `t`'s card HTML.
+    func card(_ t: Int) throws -> String {
+        try cards.card(t) {
+            String(decoding: try templates.render("partials/card", TweetView(site: site, index: t, card: nil)), as: UTF8.self)
+        }
     }
 
     /// The bytes of one page of the plan.
@@ -93,7 +86,7 @@ public final class SiteRenderer: Sendable {
             case .atom(let user):
                 return try templates.render("atom", AtomFeedView.page(site: site, user: user))
             default:
-                let (template, view) = pageView(page)
+                let (template, view) = try pageView(page)
                 return try templates.render(template, view)
             }
         } catch {
@@ -101,8 +94,8 @@ public final class SiteRenderer: Sendable {
         }
     }
 
-    func tweets(_ indices: some Sequence<Int>) -> MustacheValue {
-        indices.map { TweetView(site: site, index: $0, card: cards[$0]) }.mustacheValue
+    func tweets(_ indices: some Sequence<Int>) throws -> MustacheValue {
+        try indices.map { TweetView(site: site, index: $0, card: try card($0)) }.mustacheValue
     }
 
     /// The positions on page `number` (1-based) of a list of `count` items, and the pager.

@@ -79,20 +79,28 @@ public struct StoreStamp: Equatable, Sendable {
             throw .unreadable(path: full, reason: reason)
         }
         defer { closedir(dir) }
-        let prefix = relative.isEmpty ? "" : relative + "/"
+        // Entry names are hashed as bytes, continuing from the folder's path: no strings made.
+        var folderHash = Tally.fnvOffset
+        for byte in relative.utf8 { folderHash = Tally.fnv(folderHash, byte) }
+        if !relative.isEmpty { folderHash = Tally.fnv(folderHash, UInt8(ascii: "/")) }
         while let ent = readdir(dir) {
-            let name = withUnsafeBytes(of: &ent.pointee.d_name) { raw -> String? in
+            let isDirectory = withUnsafeBytes(of: &ent.pointee.d_name) { raw -> Bool? in
                 let n = raw.firstIndex(of: 0) ?? raw.count
                 guard n > 0, raw[0] != UInt8(ascii: ".") else { return nil }
-                return String(decoding: UnsafeRawBufferPointer(rebasing: raw[0..<n]), as: UTF8.self)
+                var st = stat()
+                // Gone since it was listed: leave it out; the reader will not see it either.
+                let found = raw.withMemoryRebound(to: CChar.self) { fstatat(fd, $0.baseAddress!, &st, Int32(AT_SYMLINK_NOFOLLOW)) }
+                guard found == 0 else { return nil }
+                var h = folderHash
+                for byte in raw[0..<n] { h = Tally.fnv(h, byte) }
+                tally.add(nameHash: h, st)
+                return (st.st_mode & S_IFMT) == S_IFDIR
             }
-            guard let name else { continue }
-            var st = stat()
-            // Gone since it was listed: leave it out; the reader will not see it either.
-            guard fstatat(fd, name, &st, Int32(AT_SYMLINK_NOFOLLOW)) == 0 else { continue }
-            tally.add(name: prefix + name, st)
-            if (st.st_mode & S_IFMT) == S_IFDIR {
-                subfolders.append(prefix + name)
+            if isDirectory == true {
+                let name = withUnsafeBytes(of: &ent.pointee.d_name) { raw in
+                    String(decoding: UnsafeRawBufferPointer(rebasing: raw[0..<(raw.firstIndex(of: 0) ?? raw.count)]), as: UTF8.self)
+                }
+                subfolders.append(relative.isEmpty ? name : relative + "/" + name)
             }
         }
     }
@@ -106,15 +114,24 @@ public struct StoreStamp: Equatable, Sendable {
         var entries = 0
         var failure: StoreError?
 
+        static let fnvOffset: UInt64 = 0xcbf2_9ce4_8422_2325
+        @inline(__always) static func fnv(_ h: UInt64, _ byte: UInt8) -> UInt64 { (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
+
         mutating func add(name: String, _ st: stat) {
-            var h: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in name.utf8 { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            var h = Self.fnvOffset
+            for byte in name.utf8 { h = Self.fnv(h, byte) }
+            add(nameHash: h, st)
+        }
+
+        /// `nameHash`: FNV-1a of the entry's path relative to the store.
+        mutating func add(nameHash: UInt64, _ st: stat) {
             let mtime = Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec)
             let ctime = Int64(st.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_ctim.tv_nsec)
-            for value in [UInt64(truncatingIfNeeded: st.st_size), UInt64(bitPattern: mtime), UInt64(bitPattern: ctime),
-                          UInt64(truncatingIfNeeded: st.st_ino), UInt64(truncatingIfNeeded: st.st_mode)] {
-                h = Self.mix(h ^ value)
-            }
+            var h = Self.mix(nameHash ^ UInt64(truncatingIfNeeded: st.st_size))
+            h = Self.mix(h ^ UInt64(bitPattern: mtime))
+            h = Self.mix(h ^ UInt64(bitPattern: ctime))
+            h = Self.mix(h ^ UInt64(truncatingIfNeeded: st.st_ino))
+            h = Self.mix(h ^ UInt64(truncatingIfNeeded: st.st_mode))
             sum = sum &+ h
             xor ^= Self.mix(h &+ 0x9e37_79b9_7f4a_7c15)
             newest = max(newest, mtime, ctime)
