@@ -7,19 +7,22 @@ extension Snapshot {
         public let documentCount: Int
     }
 
-    /// Reads the store at `path` and derives its snapshot. The documents are decoded and
-    /// dropped before the derivation, so a large store is never held twice.
-    /// `phases` is told when each step ends ("read", "decode", "derive"), for timings.
+    /// Reads the store at `path` and derives its snapshot. Each document of a directory store
+    /// is decoded as soon as it is read and dropped, so a large store is never held twice.
+    /// `phases` is told when each step ends ("read and decode store", "derive"), for timings.
     public static func read(at path: String, phases: (String) -> Void = { _ in }) throws(StoreError) -> (Snapshot, Source) {
         var decoded: [DecodedDocument]
-        let source: Source
-        do {
-            let store = try DocumentStore.read(at: path)
-            phases("read store")
-            source = Source(format: store.format, documentCount: store.documents.count)
+        let format: StoreFormat
+        if DocumentStore.isDirectoryStore(path) {
+            decoded = try DirectoryStore.read(root: path, transform: DecodedDocument.init).values
+            format = .directory
+        } else {
+            let store = try DocumentStore.read(at: path)  // one JSON tree: parsed whole anyway
+            format = store.format
             decoded = store.documents.parallelMap(DecodedDocument.init)
         }
-        phases("decode documents")
+        let source = Source(format: format, documentCount: decoded.count)
+        phases("read and decode store")
         let snapshot = Snapshot(decoded: decoded)
         decoded = []
         phases("derive")

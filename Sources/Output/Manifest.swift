@@ -83,6 +83,7 @@ public enum Manifest {
 
     public static func decode(_ bytes: [UInt8]) -> [String: ManifestEntry] {
         var entries = [String: ManifestEntry]()
+        entries.reserveCapacity(bytes.count { $0 == UInt8(ascii: "\n") })
         let withFingerprints = bytes.starts(with: header.utf8)
         var lineStart = 0
         while lineStart < bytes.count {

@@ -34,9 +34,9 @@ public enum DirectoryStore {
         var key: String
     }
 
-    /// What one unit of work found.
-    struct Partial {
-        var documents: [(key: String, document: Document)] = []
+    /// What one unit of work found: each document as the caller's `T`.
+    struct Partial<T> {
+        var documents: [(key: String, document: T)] = []
         var missing: [DocumentPath] = []
         var ignored: [StoreNote] = []
         /// Errors with the sort key of the file or folder, so the first in path order is reported.
@@ -51,18 +51,29 @@ public enum DirectoryStore {
     }
 
     /// Reads every document of the directory store at `root`, sorted by path.
+    public static func read(root: String) throws(StoreError) -> DocumentStore {
+        let (documents, missing, ignored) = try read(root: root, transform: { $0 })
+        return DocumentStore(documents: documents, format: .directory, path: root,
+                             missingParents: missing, ignored: ignored)
+    }
+
+    /// Reads every document of the directory store at `root` and turns each into a `T` on
+    /// the thread that parsed it, so a large store's documents never sit in memory all at
+    /// once; the results come sorted by document path.
     ///
     /// The root and the top-level collection folders are listed on the calling thread;
     /// the files found there and every document folder below (a subtree each) are then
     /// read on all cores, files opened relative to their open folder.
-    public static func read(root: String) throws(StoreError) -> DocumentStore {
-        var top = Partial()
+    public static func read<T>(root: String, transform: @Sendable (Document) -> T) throws(StoreError)
+        -> (values: [T], missingParents: [DocumentPath], ignored: [StoreNote]) {
+        var top = Partial<T>()
         var deferred: [Entry] = []
         var units: [Unit] = []
         let collections = scan(Folder(relative: "", segments: [], key: ""), root: root, buffer: nil,
-                               deferred: &deferred, into: &top)
+                               deferred: &deferred, into: &top, transform: transform)
         for collection in collections {
-            let documentFolders = scan(collection, root: root, buffer: nil, deferred: &deferred, into: &top)
+            let documentFolders = scan(collection, root: root, buffer: nil, deferred: &deferred, into: &top,
+                                       transform: transform)
             units.append(contentsOf: documentFolders.map(Unit.subtree))
         }
         let chunk = 256
@@ -70,10 +81,10 @@ public enum DirectoryStore {
             units.append(.files(deferred[lo..<min(lo + chunk, deferred.count)]))
         }
 
-        let results = Results(count: units.count)
+        let results = Results<T>(count: units.count)
         let shared = Shared(units: units, root: root)
         DispatchQueue.concurrentPerform(iterations: units.count) { k in
-            var partial = Partial()
+            var partial = Partial<T>()
             let buffer = ReadBuffer()
             switch shared.units[k] {
             case .files(let entries):
@@ -81,7 +92,7 @@ public enum DirectoryStore {
                     let full = joinPath(shared.root, entry.relative)
                     do throws(StoreError) {
                         let document = try decode(buffer.readFile(full, noFollow: true), entry: entry, full: full, buffer: buffer)
-                        partial.documents.append((entry.sortKey, document))
+                        partial.documents.append((entry.sortKey, transform(document)))
                     } catch {
                         partial.errors.append((entry.sortKey, error))
                     }
@@ -90,7 +101,8 @@ public enum DirectoryStore {
                 var stack = [folder]
                 var none: [Entry] = []
                 while let next = stack.popLast() {
-                    stack.append(contentsOf: scan(next, root: shared.root, buffer: buffer, deferred: &none, into: &partial))
+                    stack.append(contentsOf: scan(next, root: shared.root, buffer: buffer, deferred: &none, into: &partial,
+                                                  transform: transform))
                 }
             }
             results.slots[k] = partial
@@ -98,7 +110,7 @@ public enum DirectoryStore {
 
         var all = top
         for k in 0..<units.count {
-            var p = Partial()
+            var p = Partial<T>()
             swap(&p, &results.slots[k]) // frees each part as it is merged
             all.documents.append(contentsOf: p.documents)
             all.missing.append(contentsOf: p.missing)
@@ -111,14 +123,13 @@ public enum DirectoryStore {
         all.documents.sort { $0.key < $1.key }
         all.missing.sort()
         all.ignored.sort { $0.path < $1.path }
-        var documents: [Document] = []
-        documents.reserveCapacity(all.documents.count)
+        var values: [T] = []
+        values.reserveCapacity(all.documents.count)
         for k in all.documents.indices {
-            documents.append(all.documents[k].document)
+            values.append(all.documents[k].document)
         }
         all.documents = []
-        return DocumentStore(documents: documents, format: .directory, path: root,
-                             missingParents: all.missing, ignored: all.ignored)
+        return (values, all.missing, all.ignored)
     }
 
     /// Reads one document file of the store at `root` (for live reloading). `file` is a
@@ -170,8 +181,9 @@ public enum DirectoryStore {
     /// Lists `folder`: notes what is skipped, records a missing parent for a document
     /// folder without its file, reads each document file (with `buffer`, relative to the open
     /// folder) or defers it (without), and returns the subfolders to scan.
-    private static func scan(_ folder: Folder, root: String, buffer: ReadBuffer?,
-                             deferred: inout [Entry], into partial: inout Partial) -> [Folder] {
+    private static func scan<T>(_ folder: Folder, root: String, buffer: ReadBuffer?,
+                             deferred: inout [Entry], into partial: inout Partial<T>,
+                             transform: (Document) -> T) -> [Folder] {
         let dirPath = folder.relative.isEmpty ? root : joinPath(root, folder.relative)
         // The root may be a symbolic link the user named; nothing below it is followed.
         let fd = open(dirPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (folder.relative.isEmpty ? 0 : O_NOFOLLOW))
@@ -252,7 +264,7 @@ public enum DirectoryStore {
                 let full = joinPath(root, entry.relative)
                 do throws(StoreError) {
                     let document = try decode(buffer.readFile(in: fd, name: name), entry: entry, full: full, buffer: buffer)
-                    partial.documents.append((entry.sortKey, document))
+                    partial.documents.append((entry.sortKey, transform(document)))
                 } catch {
                     partial.errors.append((entry.sortKey, error))
                 }
@@ -279,8 +291,8 @@ public enum DirectoryStore {
     // MARK: reading
 
     /// Results of the parallel read; each index is written by exactly one iteration.
-    private final class Results: @unchecked Sendable {
-        let slots: UnsafeMutableBufferPointer<Partial>
+    private final class Results<T>: @unchecked Sendable {
+        let slots: UnsafeMutableBufferPointer<Partial<T>>
 
         init(count: Int) {
             slots = .allocate(capacity: count)

@@ -82,6 +82,11 @@ public struct DocumentStore: Sendable {
         }
     }
 
+    /// True when `path` is a folder (following a symbolic link): a directory store.
+    public static func isDirectoryStore(_ path: String) -> Bool {
+        fileKind(path, follow: true).0 == .directory
+    }
+
     /// Document paths that are ancestors of some document but not documents themselves.
     static func missingParents(of documents: [Document]) -> [DocumentPath] {
         var present = Set<DocumentPath>()
