@@ -38,70 +38,119 @@ public struct StoreStamp: Equatable, Sendable {
         total.add(name: "", st)
         guard (st.st_mode & S_IFMT) == S_IFDIR else { return total.stamp }
 
-        // The root and its collections on this thread, then each folder below them (a user's
-        // subcollections, say) as a subtree on all cores.
+        // The root's entries and the collections' listings on this thread; then, on all cores,
+        // the collections' entries in chunks (`tweets/` may hold a million files) and each
+        // folder below them (a user's subcollections, say) as a subtree.
         var collections: [String] = []
         try walk(path, relative: "", into: &total, subfolders: &collections)
-        var folders: [String] = []
+        var units: [Unit] = []
         for collection in collections {
-            try walk(joinPath(path, collection), relative: collection, into: &total, subfolders: &folders)
+            let (_, names) = try list(joinPath(path, collection), relative: collection)
+            for lo in stride(from: 0, to: names.count, by: 2048) {
+                units.append(.entries(folder: collection, names: names[lo..<min(names.count, lo + 2048)]))
+            }
+            for (name, isFolder) in names where isFolder { units.append(.subtree(collection + "/" + name)) }
         }
-        let subtrees = folders
-        let tallies = Tallies(count: subtrees.count)
-        DispatchQueue.concurrentPerform(iterations: folders.count) { k in
+        let work = units
+        let tallies = Tallies(count: work.count)
+        DispatchQueue.concurrentPerform(iterations: work.count) { k in
             var tally = Tally()
-            var stack = [subtrees[k]]
-            while let next = stack.popLast() {
-                do throws(StoreError) {
-                    try walk(joinPath(path, next), relative: next, into: &tally, subfolders: &stack)
-                } catch {
-                    tally.failure = error
-                    break
+            do throws(StoreError) {
+                switch work[k] {
+                case .entries(let folder, let names):
+                    try addEntries(names.lazy.map(\.name), in: joinPath(path, folder), relative: folder, into: &tally)
+                case .subtree(let folder):
+                    var stack = [folder]
+                    while let next = stack.popLast() {
+                        try walk(joinPath(path, next), relative: next, into: &tally, subfolders: &stack)
+                    }
                 }
+            } catch {
+                tally.failure = error
             }
             tallies.slots[k] = tally
         }
-        for k in 0..<folders.count {
+        for k in 0..<work.count {
             if let failure = tallies.slots[k].failure { throw failure }
             total.merge(tallies.slots[k])
         }
         return total.stamp
     }
 
+    private enum Unit {
+        /// Some entries of one folder, by name.
+        case entries(folder: String, names: ArraySlice<(name: String, isFolder: Bool)>)
+        /// Everything below a folder (its own entry is counted by its parent's unit).
+        case subtree(String)
+    }
+
     /// Adds every entry of the folder `full` (at `relative` in the store) to `tally`;
     /// appends its subfolders' relative paths.
     private static func walk(_ full: String, relative: String, into tally: inout Tally,
                              subfolders: inout [String]) throws(StoreError) {
+        let (fd, names) = try list(full, relative: relative, keepOpen: true)
+        defer { close(fd) }
+        try addEntries(names.lazy.map(\.name), in: fd, relative: relative, into: &tally)
+        for (name, isFolder) in names where isFolder {
+            subfolders.append(relative.isEmpty ? name : relative + "/" + name)
+        }
+    }
+
+    /// The names in folder `full` (dot-names left out), and which are folders: from the
+    /// listing's file type, or `lstat` where the file system does not give one. The folder's
+    /// descriptor is returned open when `keepOpen` (else -1).
+    private static func list(_ full: String, relative: String, keepOpen: Bool = false) throws(StoreError)
+        -> (Int32, [(name: String, isFolder: Bool)]) {
         let fd = open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (relative.isEmpty ? 0 : O_NOFOLLOW))
-        guard fd >= 0, let dir = fdopendir(fd) else {
+        guard fd >= 0, let dir = fdopendir(dup(fd)) else {
             let reason = errnoText()
             if fd >= 0 { close(fd) }
             throw .unreadable(path: full, reason: reason)
         }
         defer { closedir(dir) }
-        // Entry names are hashed as bytes, continuing from the folder's path: no strings made.
+        var names: [(name: String, isFolder: Bool)] = []
+        while let ent = readdir(dir) {
+            let type = ent.pointee.d_type
+            let name = withUnsafeBytes(of: &ent.pointee.d_name) { raw -> String? in
+                let n = raw.firstIndex(of: 0) ?? raw.count
+                guard n > 0, raw[0] != UInt8(ascii: ".") else { return nil }
+                return String(decoding: UnsafeRawBufferPointer(rebasing: raw[0..<n]), as: UTF8.self)
+            }
+            guard let name else { continue }
+            var isFolder = Int32(type) == Int32(DT_DIR)
+            if Int32(type) == Int32(DT_UNKNOWN) {
+                var st = stat()
+                isFolder = fstatat(fd, name, &st, Int32(AT_SYMLINK_NOFOLLOW)) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+            }
+            names.append((name, isFolder))
+        }
+        if !keepOpen { close(fd) }
+        return (keepOpen ? fd : -1, names)
+    }
+
+    /// Adds the entries `names` of the folder `full` to `tally`.
+    private static func addEntries(_ names: some Sequence<String>, in full: String, relative: String,
+                             into tally: inout Tally) throws(StoreError) {
+        let fd = open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { throw .unreadable(path: full, reason: errnoText()) }
+        defer { close(fd) }
+        try addEntries(names, in: fd, relative: relative, into: &tally)
+    }
+
+    /// Adds the entries `names` of the open folder `fd` (at `relative`) to `tally`; names are
+    /// hashed as bytes, continuing from the folder's path.
+    private static func addEntries(_ names: some Sequence<String>, in fd: Int32, relative: String,
+                             into tally: inout Tally) throws(StoreError) {
         var folderHash = Tally.fnvOffset
         for byte in relative.utf8 { folderHash = Tally.fnv(folderHash, byte) }
         if !relative.isEmpty { folderHash = Tally.fnv(folderHash, UInt8(ascii: "/")) }
-        while let ent = readdir(dir) {
-            let isDirectory = withUnsafeBytes(of: &ent.pointee.d_name) { raw -> Bool? in
-                let n = raw.firstIndex(of: 0) ?? raw.count
-                guard n > 0, raw[0] != UInt8(ascii: ".") else { return nil }
-                var st = stat()
-                // Gone since it was listed: leave it out; the reader will not see it either.
-                let found = raw.withMemoryRebound(to: CChar.self) { fstatat(fd, $0.baseAddress!, &st, Int32(AT_SYMLINK_NOFOLLOW)) }
-                guard found == 0 else { return nil }
-                var h = folderHash
-                for byte in raw[0..<n] { h = Tally.fnv(h, byte) }
-                tally.add(nameHash: h, st)
-                return (st.st_mode & S_IFMT) == S_IFDIR
-            }
-            if isDirectory == true {
-                let name = withUnsafeBytes(of: &ent.pointee.d_name) { raw in
-                    String(decoding: UnsafeRawBufferPointer(rebasing: raw[0..<(raw.firstIndex(of: 0) ?? raw.count)]), as: UTF8.self)
-                }
-                subfolders.append(relative.isEmpty ? name : relative + "/" + name)
-            }
+        for name in names {
+            var st = stat()
+            // Gone since it was listed: leave it out; the reader will not see it either.
+            guard fstatat(fd, name, &st, Int32(AT_SYMLINK_NOFOLLOW)) == 0 else { continue }
+            var h = folderHash
+            for byte in name.utf8 { h = Tally.fnv(h, byte) }
+            tally.add(nameHash: h, st)
         }
     }
 
