@@ -50,6 +50,17 @@ struct StoreStampTests {
         try expectNew("an empty folder added")
     }
 
+    /// Big collections are stat'ed in chunks on several threads: every entry still counts once.
+    @Test func aLargeCollectionCountsEveryEntryOnce() throws {
+        let dir = TempDir()
+        for i in 0..<2500 { dir.write("tweets/t\(i).json", "{}") }
+        let a = try StoreStamp.of(dir.path)
+        #expect(a.entries == 2502, "the root, tweets/ and 2,500 files (two chunks); \(a.entries)")
+        #expect(try StoreStamp.of(dir.path) == a)
+        dir.write("tweets/t2321.json", "{ }")
+        #expect(try StoreStamp.of(dir.path).digest != a.digest)
+    }
+
     @Test func namesStartingWithADotAreLeftOut() throws {
         let dir = sample()
         dir.write(".git/HEAD", "ref")
