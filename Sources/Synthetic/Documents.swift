@@ -77,6 +77,35 @@ extension StorePlan {
     }
 }
 
+/// The favorite places of one user, drawn in order from the user's own generator: none for
+/// 30% of the users, else 1–20 draws, of which a draw whose id the user already has is skipped.
+struct FavoritePlaces {
+    private var random: SplitMix64
+    private var left: Int
+    private var ids: [Int] = []
+
+    init(plan: StorePlan, user u: Int) {
+        random = SplitMix64(seed: plan.seed, stream: .favorites, index: u)
+        left = random.chance(0.3) ? 0 : random.between(1, 20)
+    }
+
+    /// True when the user has no favorites (then there is no `favorites/{uid}/favorites` collection).
+    var isEmpty: Bool { left == 0 && ids.isEmpty }
+
+    /// Draws the next place with a new id into `place`; false when all are drawn.
+    mutating func next(into place: inout Place) -> Bool {
+        while left > 0 {
+            left -= 1
+            place.draw(&random)
+            if !ids.contains(place.id) {
+                ids.append(place.id)
+                return true
+            }
+        }
+        return false
+    }
+}
+
 /// A favorite place: Korean name and road address, a coordinate near a city's centre with the
 /// `longtitude` misspelling, as numbers for half of the places and numeric strings for the others.
 struct Place {

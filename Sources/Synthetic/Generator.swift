@@ -22,16 +22,26 @@ public enum SyntheticStore {
         }
     }
 
-    /// Writes the store under `directory`, which must be missing or empty unless `force`
-    /// (its contents are then deleted first).
-    public static func generate(_ options: Options, to directory: String, force: Bool) throws(GenerateError) -> Summary {
+    /// Writes the store to `destination`. A path ending in `.json` gets one file in the
+    /// node-firestore-import-export format (SPEC 2.2) holding the same documents: its folder
+    /// must exist, and an existing file is replaced only when `force`. Any other path is a
+    /// directory store (SPEC 2.1): the folder must be missing or empty unless `force` (its
+    /// contents are then deleted first).
+    public static func generate(_ options: Options, to destination: String, force: Bool) throws(GenerateError) -> Summary {
         guard options.users >= 1, options.tweets >= 0 else { throw .invalid("need at least one user and zero or more tweets") }
         let began = monotonicSeconds()
-        try Destination.prepare(directory, force: force)
+        let singleFile = isSingleFile(destination)
+        if singleFile {
+            try SingleFileWriter.check(destination, force: force)
+        } else {
+            try Destination.prepare(destination, force: force)
+        }
         let plan = StorePlan(users: options.users, tweets: options.tweets, seed: options.seed,
                              likesPerTweet: options.likesPerTweet)
-        var summary = try StoreWriter(plan: plan, root: directory).write()
-        summary.directory = directory
+        var summary = singleFile
+            ? try SingleFileWriter(plan: plan, target: destination, force: force).write()
+            : try StoreWriter(plan: plan, root: destination).write()
+        summary.directory = destination
         summary.seed = options.seed
         summary.users = plan.userCount
         summary.tweets = plan.tweetCount
@@ -45,25 +55,38 @@ public enum SyntheticStore {
         return summary
     }
 
+    /// Whether `generate` writes `destination` as one file: its name ends in `.json`.
+    public static func isSingleFile(_ destination: String) -> Bool {
+        destination.hasSuffix(".json")
+    }
+
     /// What was written, for `roost generate` to print.
     public struct Summary: Sendable, CustomStringConvertible {
+        /// The folder or file written.
         public var directory = ""
+        /// True for one node-firestore-import-export file.
+        public var singleFile = false
         public var seed: UInt64 = 0
         public var users = 0, tweets = 0, replies = 0, tagged = 0, secondsObjects = 0
         public var likes = 0, timestampedLikes = 0, wrongCounters = 0, maxLikes = 0, maxTweetsByUser = 0
         public var places = 0
         public var files = 0, folders = 0, bytes = 0
+        /// Documents written (in a directory store, one per file).
+        public var documents = 0
         public var seconds = 0.0
 
         public var description: String {
             let mib = (Double(bytes) / 1_048_576 * 10).rounded() / 10
             let time = (seconds * 10).rounded() / 10
+            let what = singleFile
+                ? "single file (node-firestore-import-export, \(documents) documents): files 1"
+                : "files \(files), folders \(folders)"
             return """
             store \(directory) (seed \(seed)): \(users) users, \(tweets) tweets (\(replies) replies, \
             \(tagged) with #tags, \(secondsObjects) _seconds timestamps), \(likes) likes \
             (\(timestampedLikes) with timestamp), \(wrongCounters) stored like counters wrong, \
             max likes on a tweet \(maxLikes), max tweets by a user \(maxTweetsByUser), \(places) favorite places
-            files \(files), folders \(folders), total bytes \(bytes) (\(mib) MiB), \(time) s
+            \(what), total bytes \(bytes) (\(mib) MiB), \(time) s
             """
         }
     }
@@ -73,6 +96,12 @@ public enum GenerateError: Error, Sendable, CustomStringConvertible {
     case invalid(String)
     case notEmpty(path: String)
     case notADirectory(path: String)
+    /// `--to FILE.json` names an existing file and replacing it was not asked for.
+    case fileExists(path: String)
+    /// `--to FILE.json` names an existing folder.
+    case isADirectory(path: String)
+    /// The folder `--to FILE.json` would go in does not exist.
+    case noParentFolder(path: String, folder: String)
     case failed(path: String, reason: String)
 
     public var description: String {
@@ -80,6 +109,11 @@ public enum GenerateError: Error, Sendable, CustomStringConvertible {
         case .invalid(let message): return message
         case .notEmpty(let path): return "\(path) exists and is not empty (use --force to replace its contents)"
         case .notADirectory(let path): return "\(path) exists and is not a folder"
+        case .fileExists(let path): return "\(path) exists (use --force to replace it)"
+        case .isADirectory(let path):
+            return "\(path) is a folder; a --to path ending in .json names the single file to write"
+        case .noParentFolder(let path, let folder):
+            return "cannot write \(path): the folder \(folder) does not exist (or is not a folder)"
         case .failed(let path, let reason): return "\(path): \(reason)"
         }
     }

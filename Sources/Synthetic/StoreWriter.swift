@@ -60,6 +60,7 @@ struct StoreWriter {
         for tally in tallies {
             if let error = tally.error { throw error }
             summary.files += tally.files
+            summary.documents += tally.files
             summary.folders += tally.folders
             summary.bytes += tally.bytes
             summary.tagged += tally.tagged
@@ -75,7 +76,6 @@ struct StoreWriter {
         var bytes = [UInt8](), name = [UInt8]()
         bytes.reserveCapacity(4096)
         var place = Place()
-        var placeIDs = Set<Int>()
         for u in range {
             let uid = plan.users[u].uid
             bytes.removeAll(keepingCapacity: true)
@@ -94,15 +94,11 @@ struct StoreWriter {
                 }
             }
 
-            var random = SplitMix64(seed: plan.seed, stream: .favorites, index: u)
-            let count = random.chance(0.3) ? 0 : random.between(1, 20)
-            guard count > 0 else { continue }
+            var places = FavoritePlaces(plan: plan, user: u)
+            guard !places.isEmpty else { continue }
             let fd = try subfolder(favoritesFD, folder: "favorites", uid, "favorites", &name, &tally)
             defer { close(fd) }
-            placeIDs.removeAll(keepingCapacity: true)
-            for _ in 0..<count {
-                place.draw(&random)
-                guard placeIDs.insert(place.id).inserted else { continue }
+            while places.next(into: &place) {
                 bytes.removeAll(keepingCapacity: true)
                 place.document(into: &bytes)
                 var id = [UInt8]()

@@ -87,6 +87,25 @@ struct GenerateCommandTests {
         #expect(check.status == 0 && check.stdout.contains("0 errors, 0 warnings"))
     }
 
+    @Test func writesOneFileWhenToEndsInJSON() throws {
+        let dir = FileManager.default.temporaryDirectory.path + "/roost-generate-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/store.json"
+        let arguments = ["generate", "--users", "20", "--tweets", "100", "--seed", "5", "--to"]
+        let first = try RoostProcess.run(arguments + [file])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("single file") && first.stdout.contains("files 1,"))
+        let again = try RoostProcess.run(arguments + [file])
+        #expect(again.status == 1 && again.stderr.contains("exists") && again.stderr.contains("--force"))
+        #expect(try RoostProcess.run(arguments + [file, "--force"]).status == 0)
+        let missing = try RoostProcess.run(arguments + [dir + "/nope/store.json"])
+        #expect(missing.status == 1 && missing.stderr.contains("does not exist"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["store.json"])
+        let check = try RoostProcess.run(["check", "--store", file])
+        #expect(check.status == 0 && check.stdout.contains("0 errors, 0 warnings"), "\(check.stdout)")
+    }
+
     @Test func usageErrors() throws {
         #expect(try RoostProcess.run(["generate", "--users", "5"]).status == 2)
         #expect(try RoostProcess.run(["generate", "--users", "0", "--to", "/tmp/x"]).status == 2)

@@ -113,3 +113,172 @@ func contents(_ root: String) -> [String: Data] {
         }
     }
 }
+
+/// A fresh temporary folder (created), removed with everything in it when deinitialised.
+final class TempDirectory {
+    let path: String
+    init() throws {
+        path = FileManager.default.temporaryDirectory.path + "/roost-synthetic-file-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+    var names: [String] { (try? FileManager.default.contentsOfDirectory(atPath: path).sorted()) ?? [] }
+}
+
+@Suite struct GeneratedSingleFileTests {
+    let options = SyntheticStore.Options(users: 30, tweets: 200, seed: 11)
+
+    @Test func holdsTheSameDocumentsAsTheDirectoryStore() throws {
+        let folder = TempFolder(), dir = try TempDirectory()
+        let file = dir.path + "/store.json"
+        let fromFolder = try SyntheticStore.generate(options, to: folder.path, force: false)
+        let fromFile = try SyntheticStore.generate(options, to: file, force: false)
+        #expect(fromFile.singleFile && !fromFolder.singleFile)
+        #expect(fromFile.files == 1 && fromFile.folders == 0)
+        #expect(fromFile.bytes == (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int))
+        #expect(fromFile.documents == fromFolder.files && fromFolder.documents == fromFolder.files)
+        #expect((fromFile.tagged, fromFile.secondsObjects, fromFile.wrongCounters, fromFile.timestampedLikes, fromFile.places)
+            == (fromFolder.tagged, fromFolder.secondsObjects, fromFolder.wrongCounters, fromFolder.timestampedLikes, fromFolder.places))
+
+        let directory = try DocumentStore.read(at: folder.path)
+        let single = try DocumentStore.read(at: file)
+        #expect(directory.format == .directory)
+        #expect(single.format == .nodeFirestoreImportExport)
+        // favorites/{uid}: a "missing" parent in the folder; in the file an object holding only
+        // `__collections__`, which the reader takes for a document without fields.
+        let holders = single.documents.filter { $0.path.segments.count == 2 && $0.path.segments[0] == "favorites" }
+        #expect(holders.allSatisfy { $0.fields.isEmpty })
+        #expect((holders.map(\.path) + single.missingParents).sorted() == directory.missingParents)
+        #expect(!directory.missingParents.isEmpty)
+        let documents = single.documents.filter { !($0.path.segments.count == 2 && $0.path.segments[0] == "favorites") }
+        #expect(documents.count == directory.documents.count)
+        #expect(documents.map(\.path) == directory.documents.map(\.path))
+        for (a, b) in zip(documents, directory.documents) where a.fields != b.fields {
+            Issue.record("\(a.path): \(a.fields) != \(b.fields)")
+            break
+        }
+
+        let left = Snapshot(documents: directory.documents), right = Snapshot(documents: single.documents)
+        #expect(right.errors.isEmpty && right.warnings.isEmpty)
+        #expect(left.users == right.users && left.tweets == right.tweets && left.likes == right.likes)
+        #expect(left.tweetRelations == right.tweetRelations && left.userActivity == right.userActivity)
+        #expect(left.tags == right.tags)
+        #expect(left.diagnostics.map(\.description) == right.diagnostics.map(\.description))
+        #expect(dir.names == ["store.json"])
+    }
+
+    @Test func isByteIdenticalAcrossRunsAndRecognised() throws {
+        let dir = try TempDirectory()
+        let a = dir.path + "/a.json", b = dir.path + "/b.json"
+        _ = try SyntheticStore.generate(options, to: a, force: false)
+        _ = try SyntheticStore.generate(options, to: b, force: false)
+        let bytes = try #require(FileManager.default.contents(atPath: a))
+        #expect(bytes == FileManager.default.contents(atPath: b))
+        #expect(bytes.starts(with: Data("{\"__collections__\":{\"users\":{\n\"".utf8)))
+        #expect(bytes.last == 0x0A)
+        #expect(try DocumentStore.read(at: a).format == .nodeFirestoreImportExport)
+        var other = options
+        other.seed = 12
+        _ = try SyntheticStore.generate(other, to: b, force: true)
+        #expect(FileManager.default.contents(atPath: b) != bytes)
+    }
+
+    @Test func emptyCollectionsAreEmptyObjects() throws {
+        let dir = try TempDirectory()
+        let file = dir.path + "/tiny.json"
+        let summary = try SyntheticStore.generate(SyntheticStore.Options(users: 1, tweets: 0, seed: 2), to: file, force: false)
+        let store = try DocumentStore.read(at: file)
+        #expect(store.format == .nodeFirestoreImportExport)
+        #expect(store.documents.filter { $0.path.segments[0] != "favorites" }.map(\.path.description)
+            == ["users/" + store.documents.first { $0.path.segments[0] == "users" }!.path.id])
+        #expect(summary.tweets == 0 && summary.likes == 0)
+        let text = String(decoding: try #require(FileManager.default.contents(atPath: file)), as: UTF8.self)
+        #expect(text.contains("},\"tweets\":{},\"favorites\":{"))
+    }
+
+    @Test func refusesAnExistingFileUnlessForced() throws {
+        let dir = try TempDirectory()
+        let file = dir.path + "/store.json"
+        _ = FileManager.default.createFile(atPath: file, contents: Data("mine".utf8))
+        #expect {
+            try SyntheticStore.generate(options, to: file, force: false)
+        } throws: { error in
+            guard case GenerateError.fileExists(let path) = error else { return false }
+            return path == file && "\(error)".contains("--force")
+        }
+        #expect(FileManager.default.contents(atPath: file) == Data("mine".utf8))
+        #expect(dir.names == ["store.json"])
+
+        let summary = try SyntheticStore.generate(options, to: file, force: true)
+        #expect(try DocumentStore.read(at: file).documents.count > summary.documents)  // + favorites/{uid}
+        #expect(dir.names == ["store.json"])
+
+        // A folder named like the file is never replaced.
+        try FileManager.default.createDirectory(atPath: dir.path + "/folder.json", withIntermediateDirectories: false)
+        #expect(throws: GenerateError.self) { try SyntheticStore.generate(options, to: dir.path + "/folder.json", force: true) }
+        #expect(dir.names == ["folder.json", "store.json"])
+    }
+
+    @Test func leavesNothingWhenTheFolderIsMissing() throws {
+        let dir = try TempDirectory()
+        let file = dir.path + "/missing/store.json"
+        #expect {
+            try SyntheticStore.generate(options, to: file, force: true)
+        } throws: { error in
+            guard case GenerateError.noParentFolder(_, let folder) = error else { return false }
+            return folder == dir.path + "/missing" && "\(error)".contains("does not exist")
+        }
+        #expect(dir.names.isEmpty)
+        // A file where the folder should be.
+        _ = FileManager.default.createFile(atPath: dir.path + "/plain", contents: Data())
+        #expect(throws: GenerateError.self) { try SyntheticStore.generate(options, to: dir.path + "/plain/x.json", force: false) }
+        #expect(dir.names == ["plain"])
+    }
+
+    @Test func aTemporaryFileIsDeletedUnlessCommitted() throws {
+        let dir = try TempDirectory()
+        let target = dir.path + "/t.json"
+        do {
+            let temporary = try TemporaryFile(beside: target)
+            #expect(temporary.path == dir.path + "/.t.json.roost-tmp-\(getpid())")
+            var output = OutputFile(fd: temporary.fd, name: target)
+            try output.write(Array(repeating: 0x20, count: 3 << 20)[...])
+            try output.flush()
+            #expect(dir.names == [".t.json.roost-tmp-\(getpid())"])
+            temporary.discard()
+            #expect(dir.names.isEmpty)
+        }
+        _ = FileManager.default.createFile(atPath: target, contents: Data("old".utf8))
+        do {
+            let temporary = try TemporaryFile(beside: target)
+            #expect(throws: GenerateError.self) { try temporary.commit(replacing: false) }
+        }   // dropped: deleted
+        #expect(dir.names == ["t.json"] && FileManager.default.contents(atPath: target) == Data("old".utf8))
+        do {
+            let temporary = try TemporaryFile(beside: target)
+            var output = OutputFile(fd: temporary.fd, name: target)
+            output.append("new")
+            try output.flush()
+            try temporary.commit(replacing: true)
+        }
+        #expect(dir.names == ["t.json"] && FileManager.default.contents(atPath: target) == Data("new".utf8))
+    }
+
+    @Test func bodiesAreEmbeddedWithoutWhitespaceBetweenTokens() {
+        var out = [UInt8]()
+        out.appendEntry(key: Array("k".utf8), first: true)
+        out.appendDocument(Array("{\n  \"a b\": \"x \\\" y\\\\\",\n  \"n\": [1, 2],\n  \"o\": {\n    \"t\": \"\\n \"\n  }\n}\n".utf8))
+        #expect(String(decoding: out, as: UTF8.self) == "\n\"k\":{\"a b\":\"x \\\" y\\\\\",\"n\":[1,2],\"o\":{\"t\":\"\\n \"}}")
+        var parent = [UInt8]()
+        parent.appendEntry(key: Array("u".utf8), first: false)
+        parent.openSubcollection(Array("{\n  \"f\": 1\n}\n".utf8), "likes")
+        parent.appendEntry(key: Array("t".utf8), first: true)
+        parent.appendDocument(Array("{}\n".utf8))
+        parent.closeSubcollection()
+        parent.appendEntry(key: Array("v".utf8), first: false)
+        parent.openSubcollection(SingleFileWriter.noFields, "places")
+        parent.closeSubcollection()
+        #expect(String(decoding: parent, as: UTF8.self)
+            == ",\n\"u\":{\"f\":1,\"__collections__\":{\"likes\":{\n\"t\":{}}}},\n\"v\":{\"__collections__\":{\"places\":{}}}")
+    }
+}
