@@ -23,8 +23,11 @@ public enum DirectoryStoreWriter {
     /// Writes `documents` under `dir`. Refuses, before writing anything, any path segment
     /// that is unsafe as a file name. `dir` must be missing or empty unless `force`, which
     /// deletes its contents first (symbolic links inside are removed, never followed).
-    /// Of documents with the same path, the last is written.
-    public static func write(_ documents: [Document], to dir: String, force: Bool) throws(StoreError) {
+    /// Of documents with the same path, the last is written. Each of `missingParents` (a
+    /// store's missing parents) gets its folder, without a file, so the store written reports
+    /// it too, even with no document below it.
+    public static func write(_ documents: [Document], to dir: String, force: Bool,
+                             missingParents: [DocumentPath] = []) throws(StoreError) {
         // The last of documents with the same path wins (and no file is written twice at once).
         var last: [DocumentPath: Int] = [:]
         for (k, d) in documents.enumerated() { last[d.path] = k }
@@ -39,13 +42,23 @@ public enum DirectoryStoreWriter {
                 }
             }
         }
+        for parent in missingParents {
+            for segment in parent.segments {
+                if let reason = unsafeReason(segment, isFileName: false) {
+                    throw .unsafeDocumentPath(document: parent.description, segment: segment, reason: reason)
+                }
+            }
+        }
         try prepare(dir, force: force)
 
         // Folders first (one thread), then files in parallel.
         var made = Set<String>()
-        for document in documents {
+        for k in 0..<(documents.count + missingParents.count) {
+            let segments = k < documents.count
+                ? documents[k].path.segments.dropLast(1)
+                : missingParents[k - documents.count].segments[...]
             var rel = ""
-            for segment in document.path.segments.dropLast() {
+            for segment in segments {
                 rel = rel.isEmpty ? segment : rel + "/" + segment
                 if made.insert(rel).inserted {
                     let full = joinPath(dir, rel)

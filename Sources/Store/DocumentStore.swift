@@ -87,19 +87,11 @@ public struct DocumentStore: Sendable {
         fileKind(path, follow: true).0 == .directory
     }
 
-    /// Document paths that are ancestors of some document but not documents themselves.
+    /// Document paths that are ancestors of some document but not documents themselves,
+    /// sorted (found in one pass over the documents in path order; see `PathOrder`).
     static func missingParents(of documents: [Document]) -> [DocumentPath] {
-        var present = Set<DocumentPath>()
-        for d in documents { present.insert(d.path) }
-        var missing = Set<DocumentPath>()
-        for d in documents {
-            var p = d.path.parent
-            while let q = p, !present.contains(q) {
-                if !missing.insert(q).inserted { break }
-                p = q.parent
-            }
-        }
-        return missing.sorted()
+        var documents = documents
+        return PathOrder.arrange(&documents)
     }
 }
 

@@ -124,14 +124,6 @@ func splitSlashes(_ s: String) -> [String] {
     }
 }
 
-/// Sorts documents by path (the order of `DocumentPath.<`), comparing one NUL-joined
-/// string per document instead of arrays of segments.
-func sortByPath(_ documents: inout [Document]) {
-    var keyed = documents.map { (key: $0.path.segments.joined(separator: "\u{0}"), document: $0) }
-    keyed.sort { $0.key < $1.key }
-    documents = keyed.map(\.document)
-}
-
 /// write(2), named apart from the `write` methods of the store types.
 func posixWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
     write(fd, pointer, count)

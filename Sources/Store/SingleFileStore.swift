@@ -17,6 +17,10 @@ import Darwin
 ///   without `document` are skipped);
 /// - any other array (of objects with `name`; `[]` included) → an array of REST documents;
 /// - an object of objects of objects → firestore-export-import.
+///
+/// The documents come sorted as the directory store sorts them (see `PathOrder`); in
+/// node-firestore-import-export an object holding only subcollections (Firestore's
+/// "missing" document, such as `favorites/{uid}`) is not a document but a missing parent.
 public enum SingleFileStore {
     public static func read(file: String) throws(StoreError) -> DocumentStore {
         let buffer = ReadBuffer()
@@ -33,14 +37,22 @@ public enum SingleFileStore {
         } catch {
             throw .invalidJSON(file: file, error: error)
         }
-        let (format, documents) = try decode(json, file: file)
-        return DocumentStore(documents: documents, format: format, path: file,
-                             missingParents: DocumentStore.missingParents(of: documents))
+        let (format, documents, missingParents) = try decodeStore(json, file: file)
+        return DocumentStore(documents: documents, format: format, path: file, missingParents: missingParents)
     }
 
     /// The documents of a parsed single-file store, sorted by path; `file` is used in
     /// error messages and as each document's `source`.
     public static func decode(_ json: JSONValue, file: String) throws(StoreError) -> (StoreFormat, [Document]) {
+        let (format, documents, _) = try decodeStore(json, file: file)
+        return (format, documents)
+    }
+
+    /// The documents of a parsed single-file store, sorted by path, and its missing parents
+    /// (sorted): paths with documents below them but no document of their own, and
+    /// node-firestore-import-export objects holding only subcollections.
+    static func decodeStore(_ json: JSONValue, file: String) throws(StoreError)
+        -> (StoreFormat, [Document], [DocumentPath]) {
         let format: StoreFormat
         switch detect(json) {
         case .success(let f): format = f
@@ -75,9 +87,10 @@ public enum SingleFileStore {
         case .directory:
             break
         }
-        var documents = decoder.documents
-        sortByPath(&documents)
-        return (format, documents)
+        var documents: [Document] = []
+        swap(&documents, &decoder.documents) // the only reference: sorted in place
+        let missing = PathOrder.arrange(&documents, holders: decoder.holders)
+        return (format, documents, missing)
     }
 
     struct Detail: Error { let text: String }
@@ -138,7 +151,12 @@ public enum SingleFileStore {
 
 private struct Decoder {
     let file: String
+    /// In the order met, each document before its subcollections (often path order).
     var documents: [Document] = []
+    /// Empty, or one flag per document: true for a node-firestore-import-export missing
+    /// parent (an object holding only subcollections), which is not a document.
+    var holders: [Bool] = []
+    private var anyHolder = false
 
     init(file: String) { self.file = file }
 
@@ -161,14 +179,31 @@ private struct Decoder {
                     throw .notAnObject(file: file, document: path.description, found: body.kindDescription)
                 }
                 var fields = Fields()
+                var subcollections: [JSONValue] = []
                 for (key, value) in pairs {
                     if key == "__collections__" {
-                        try nodeCollections(value, parent: path.segments, location: "document \(path)")
+                        subcollections.append(value)
                     } else {
                         fields.append(key, nodeValue(value))
                     }
                 }
+                // The tool writes `"__collections__": {}` on every document, and for a
+                // "missing" document (no body, only subcollections, e.g. favorites/{uid})
+                // nothing else: such an object is a missing parent, as a folder without its
+                // file is in a directory store. (An existing document without fields but
+                // with subcollections is written the same way, and is taken as missing.)
+                // `{"__collections__": {}}` is a document without fields.
+                let holder = pairs.count == subcollections.count
+                    && subcollections.contains { if case .object(let c) = $0 { !c.isEmpty } else { false } }
+                if holder && !anyHolder {
+                    anyHolder = true
+                    holders = Array(repeating: false, count: documents.count)
+                }
+                if anyHolder { holders.append(holder) }
                 documents.append(Document(path: path, fields: fields, source: file))
+                for value in subcollections {
+                    try nodeCollections(value, parent: path.segments, location: "document \(path)")
+                }
             }
         }
     }

@@ -30,7 +30,8 @@ enum ImportCommand: Command {
         guard store.format != .directory else {
             throw UsageError("'\(source)' is already a directory store")
         }
-        try DirectoryStoreWriter.write(store.documents, to: destination, force: arguments.flag("force"))
+        try DirectoryStoreWriter.write(store.documents, to: destination, force: arguments.flag("force"),
+                                       missingParents: store.missingParents)
         Console.out("\(source) (\(store.format.description)): \(store.documents.count) documents written to \(destination)")
         return ExitStatus.success
     }

@@ -32,7 +32,7 @@ import JSON
         let store = try DocumentStore.read(at: file)
         #expect(store.format == .nodeFirestoreImportExport)
         #expect(store.documents.map(\.path.description) == [
-            "favorites/u1", "favorites/u1/favorites/p1", "tweets/t1", "users/u1", "users/u1/user-likes/t1", "users/u2",
+            "favorites/u1/favorites/p1", "tweets/t1", "users/u1", "users/u1/user-likes/t1", "users/u2",
         ])
         #expect(store.documents.allSatisfy { $0.source == file })
         let tweet = store.documents.first { $0.path == path("tweets/t1") }!
@@ -46,8 +46,10 @@ import JSON
         #expect(like.fields["timestamp"] == .timestamp(Timestamp(seconds: 1636104600, nanoseconds: 5)))
         let u1 = store.documents.first { $0.path == path("users/u1") }!
         #expect(u1.fields.pairs.map(\.key) == ["username"])
-        // favorites/u1 exists as a document with no fields here (the export writes it).
-        #expect(store.documents.first { $0.path == path("favorites/u1") }?.fields.isEmpty == true)
+        // favorites/u1, an object holding only `__collections__`, is a missing parent.
+        #expect(store.missingParents == [path("favorites/u1")])
+        // `"__collections__": {}` alone (the tool writes it on every document): no fields.
+        #expect(store.documents.first { $0.path == path("users/u2") }?.fields.pairs.map(\.key) == ["username"])
     }
 
     // MARK: firestore-export-import
@@ -281,5 +283,185 @@ import JSON
         let file = t.write("deep.json", String(repeating: "[", count: 200_000))
         let e = storeError { try DocumentStore.read(at: file) }
         #expect(e?.description == "\(file):1:513: invalid JSON: nesting deeper than 512 levels")
+    }
+}
+
+/// Path order and missing parents of single-file stores, against the directory store.
+@Suite struct SingleFileOrderTests {
+    /// IDs whose order differs between "/"-joined and segment-wise comparison (`a/b` and
+    /// `a-b`, `u1/…` and `u1x`), and non-ASCII IDs whose string order is not their byte order:
+    /// Å (U+212B ANGSTROM SIGN, canonically U+00C5), K (U+212A KELVIN SIGN, canonically `K`),
+    /// `a` + U+0308 (canonically ä).
+    static let paths = [
+        "a/b", "a/b/c/d", "a/b-c", "a/b/c/d-e", "a/b/c/d/e/f", "a/b c", "a/b!", "a-b/x", "a.b/x", "A/b",
+        "users/u1", "users/u1/user-likes/x", "users/u1x", "users/u1-", "users/u1/user-likes-x/y",
+        "users/u1/user-likes/x/z/w", "users/u1!/l/x", "users/U1", "users/u",
+        "c/z", "c/é", "c/\u{212B}", "c/\u{212A}1", "c/L", "c/K0", "c/ä/x/y", "c/a\u{308}b", "c/b",
+        "tweets/t1", "tweets/t10", "tweets/t2", "tweets/T1", "tweets/t 1", "tweets/日本",
+    ]
+
+    /// `paths` as a directory store.
+    static func directory(_ t: TempDir, _ paths: [String]) -> String {
+        for p in paths { t.write("dir/\(p).json", "{\"p\": \"\(p)\"}") }
+        return t.url("dir")
+    }
+
+    /// `paths` as a REST document array, in the given order.
+    static func restArray(_ paths: [String]) -> String {
+        "[" + paths.map { "{\"name\": \"projects/p/databases/(default)/documents/\($0)\", \"fields\": {\"p\": {\"stringValue\": \"\($0)\"}}}" }
+            .joined(separator: ",\n") + "]"
+    }
+
+    /// A fixed shuffle: every 7th element, cycling.
+    static func scrambled<T>(_ a: [T]) -> [T] {
+        var out: [T] = []
+        for start in 0..<7 { out += stride(from: start, to: a.count, by: 7).map { a[$0] } }
+        return out.reversed()
+    }
+
+    @Test func unsortedInputComesOutSortedLikeTheDirectoryStore() throws {
+        let t = TempDir()
+        let directory = try DocumentStore.read(at: Self.directory(t, Self.paths))
+        let input = Self.scrambled(Self.paths)
+        let single = try DocumentStore.read(at: t.write("array.json", Self.restArray(input)))
+        #expect(single.documents.map(\.path) == directory.documents.map(\.path))
+        #expect(single.documents.map(\.path) == Self.paths.map(path).sorted())
+        #expect(single.documents.map { $0.fields["p"] } == directory.documents.map { $0.fields["p"] })
+        #expect(single.missingParents == directory.missingParents)
+        #expect(single.missingParents.map(\.description) == ["c/ä", "users/u1!"])
+        let order = single.documents.map(\.path.description)
+        #expect(order.firstIndex(of: "a/b/c/d")! < order.firstIndex(of: "a/b-c")!)
+        #expect(order.firstIndex(of: "users/u1/user-likes/x")! < order.firstIndex(of: "users/u1x")!)
+        #expect(order.firstIndex(of: "users/u1/user-likes/x")! < order.firstIndex(of: "users/u1-")!)
+        #expect(order.firstIndex(of: "c/\u{212A}1")! < order.firstIndex(of: "c/L")!)
+        #expect(order.firstIndex(of: "c/\u{212B}")! < order.firstIndex(of: "c/é")!)
+        #expect(order.firstIndex(of: "c/ä/x/y")! < order.firstIndex(of: "c/a\u{308}b")!)
+        // In order already: the same result.
+        let sorted = try DocumentStore.read(at: t.write("sorted.json", Self.restArray(order)))
+        #expect(sorted.documents == single.documents.map { Document(path: $0.path, fields: $0.fields, source: sorted.path) })
+        #expect(sorted.missingParents == single.missingParents)
+    }
+
+    @Test func documentsWithTheSamePathKeepTheirInputOrder() throws {
+        let t = TempDir()
+        let doc = { (p: String, v: Int) in
+            "{\"name\": \"projects/p/databases/d/documents/\(p)\", \"fields\": {\"v\": {\"integerValue\": \"\(v)\"}}}"
+        }
+        for (k, docs) in [[doc("users/u2", 0), doc("users/u1", 1), doc("users/u1", 2), doc("users/u1/l/x", 3), doc("users/u1", 4)],
+                          [doc("users/u1", 1), doc("users/u1", 2), doc("users/u1", 4), doc("users/u1/l/x", 3), doc("users/u2", 0)]].enumerated() {
+            let store = try DocumentStore.read(at: t.write("d\(k).json", "[\(docs.joined(separator: ","))]"))
+            #expect(store.documents.map(\.path.description) == ["users/u1", "users/u1", "users/u1", "users/u1/l/x", "users/u2"])
+            #expect(store.documents.map { $0.fields["v"] } == [1, 2, 4, 3, 0].map { .integer($0) })
+            #expect(store.missingParents.isEmpty)
+        }
+    }
+
+    @Test func missingParentsOfNestedSubcollections() throws {
+        let t = TempDir()
+        // a/x and a/x/b/y hold only subcollections; a/w has a body, a/w/b/y does not.
+        let node = try DocumentStore.read(at: t.write("node.json", """
+        {"__collections__": {"a": {
+          "x": {"__collections__": {"b": {"y": {"__collections__": {"c": {"z": {"v": 1, "__collections__": {}}}}}}}},
+          "w": {"f": 1, "__collections__": {"b": {"y": {"__collections__": {"c": {"z": {}}}}}}}
+        }}}
+        """))
+        let expected = ["a/w/b/y", "a/x", "a/x/b/y"].map(path)
+        #expect(node.documents.map(\.path.description) == ["a/w", "a/w/b/y/c/z", "a/x/b/y/c/z"])
+        #expect(node.missingParents == expected)
+        // Without any holder objects: the same parents, from the documents below them.
+        let rest = try DocumentStore.read(at: t.write("rest.json", Self.restArray(["a/x/b/y/c/z", "a/w/b/y/c/z", "a/w"])))
+        #expect(rest.documents.map(\.path) == node.documents.map(\.path))
+        #expect(rest.missingParents == expected)
+        let directory = try DocumentStore.read(at: Self.directory(t, ["a/x/b/y/c/z", "a/w/b/y/c/z", "a/w"]))
+        #expect(directory.missingParents == expected)
+        // firestore-export-import with full subcollection paths.
+        let exportImport = try DocumentStore.read(at: t.write("ei.json", """
+        {"a": {"w": {"f": 1, "subCollection": {"a/w/b/y/c": {"z": {}}, "a/x/b/y/c": {"z": {}}}}}}
+        """))
+        #expect(exportImport.documents.map(\.path) == node.documents.map(\.path))
+        #expect(exportImport.missingParents == expected)
+    }
+
+    @Test func collectionsOnlyObjectIsAMissingParent() throws {
+        let t = TempDir()
+        let file = t.write("node.json", """
+        {"__collections__": {"favorites": {
+          "u3": {"__collections__": {"favorites": {}}},
+          "u1": {"__collections__": {"favorites": {"p1": {"placeName": "Cafe", "__collections__": {}}}}},
+          "u2": {"__collections__": {}}
+        }, "users": {"u1": {"username": "a"}}}}
+        """)
+        let store = try DocumentStore.read(at: file)
+        // u2 is a document without fields (the tool writes `"__collections__": {}` on every document).
+        #expect(store.documents.map(\.path.description) == ["favorites/u1/favorites/p1", "favorites/u2", "users/u1"])
+        #expect(store.documents[1].fields.isEmpty)
+        #expect(store.missingParents.map(\.description) == ["favorites/u1", "favorites/u3"])
+
+        // Imported: no favorites/u1.json; a folder for each missing parent, as the directory store has.
+        try DirectoryStoreWriter.write(store.documents, to: t.url("out"), force: false, missingParents: store.missingParents)
+        #expect(!t.exists("out/favorites/u1.json") && !t.exists("out/favorites/u3.json"))
+        #expect(t.exists("out/favorites/u1") && t.exists("out/favorites/u3") && t.exists("out/favorites/u2.json"))
+        let back = try DocumentStore.read(at: t.url("out"))
+        #expect(back.documents.map(\.path) == store.documents.map(\.path))
+        #expect(back.missingParents == store.missingParents)
+    }
+
+    @Test func unsafeMissingParentIsRefusedBeforeWriting() {
+        let t = TempDir()
+        let e = storeError {
+            try DirectoryStoreWriter.write([], to: t.url("out"), force: false, missingParents: [DocumentPath(["favorites", ".."])])
+        }
+        #expect(e?.description.contains("favorites/..") == true)
+        #expect(!t.exists("out"))
+    }
+
+    // MARK: against the former implementation
+
+    /// The order before `PathOrder`: one NUL-joined string per document, a (stable) sort.
+    static func referenceSort(_ documents: [Document]) -> [Document] {
+        var keyed = documents.map { (key: $0.path.segments.joined(separator: "\u{0}"), document: $0) }
+        keyed.sort { $0.key < $1.key }
+        return keyed.map(\.document)
+    }
+
+    /// Missing parents before `PathOrder`: sets of paths.
+    static func referenceMissingParents(_ documents: [Document]) -> [DocumentPath] {
+        var present = Set<DocumentPath>()
+        for d in documents { present.insert(d.path) }
+        var missing = Set<DocumentPath>()
+        for d in documents {
+            var p = d.path.parent
+            while let q = p, !present.contains(q) {
+                if !missing.insert(q).inserted { break }
+                p = q.parent
+            }
+        }
+        return missing.sorted()
+    }
+
+    @Test(arguments: 0..<40)
+    func matchesTheFormerSortAndMissingParents(seed: Int) {
+        var state = UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 &+ 1
+        func next(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(n))
+        }
+        // Including canonically equivalent IDs (é, e + U+0301) and, from seed 20 on, a NUL.
+        var ids = ["a", "b", "a-b", "a b", "ab", "A", "é", "e\u{301}", "\u{212B}", "Å", "z", "0", "u1", "u1x", "日"]
+        if seed >= 20 { ids.append("a\u{0}b") }
+        let collections = ["c", "d", "c-d", "user-likes"]
+        var documents: [Document] = []
+        for k in 0..<(50 + next(300)) {
+            var segments: [String] = []
+            for _ in 0...next(3) { segments += [collections[next(collections.count)], ids[next(ids.count)]] }
+            documents.append(Document(path: DocumentPath(segments), fields: Fields([("k", .integer(Int64(k)))]), source: ""))
+        }
+        if seed % 4 == 0 { documents = Self.referenceSort(documents) } // in order already
+        let expected = Self.referenceSort(documents)
+        var sorted = documents
+        let missing = PathOrder.arrange(&sorted)
+        #expect(sorted == expected)
+        #expect(missing == Self.referenceMissingParents(expected))
+        #expect(DocumentStore.missingParents(of: documents) == Self.referenceMissingParents(expected))
     }
 }

@@ -1,0 +1,256 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Puts the documents of a single-file store in path order and finds its missing parents,
+/// without a string or a hash per document.
+///
+/// The order is exactly the directory store's (`DirectoryStore.Entry.sortKey`): the
+/// segments joined by NUL, compared as Swift strings (canonical equivalence); documents
+/// with equal paths keep their input order. Each key is copied once into one byte buffer;
+/// two all-ASCII keys (ASCII is NFC, so their string order is their byte order) are
+/// compared by their first eight bytes and then memcmp, any other pair as strings.
+enum PathOrder {
+    /// One entry to order.
+    private struct Slot {
+        /// The key's first eight bytes, big-endian, zero-padded.
+        var prefix: UInt64
+        /// Where the key is in the byte buffer.
+        var start: Int
+        var count: Int32
+        /// -1 for an ASCII key, else the index of the joined string in `joined`.
+        var joined: Int32
+        /// Index into the documents.
+        var index: Int32
+        /// The number of segments.
+        var depth: Int32
+        /// A node-firestore-import-export object holding only `__collections__`: a missing
+        /// parent, not a document; sorted after documents with the same path.
+        var holder: Bool
+    }
+
+    /// Sorts `documents` by path, removes the entries flagged in `holders`, and returns the
+    /// paths that are ancestors of a document or of a flagged entry, or flagged entries
+    /// themselves, but not documents: sorted, without duplicates. `holders` is empty or has
+    /// one flag per document. Input already in order is left as it is (checked in one pass).
+    static func arrange(_ documents: inout [Document], holders: [Bool] = []) -> [DocumentPath] {
+        precondition(holders.isEmpty || holders.count == documents.count)
+        precondition(documents.count < Int(Int32.max))
+        let n = documents.count
+        // The keys, back to back, in a buffer grown by hand (no per-byte checks).
+        var capacity = max(64, n * 48)
+        var bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        defer { bytes.deallocate() }
+        var used = 0
+        func reserve(_ more: Int) {
+            guard used + more > capacity else { return }
+            capacity = max(capacity * 2, used + more)
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            grown.update(from: bytes, count: used)
+            bytes.deallocate()
+            bytes = grown
+        }
+        var slots: [Slot] = []
+        slots.reserveCapacity(n)
+        var joined: [String] = []
+        var holderCount = 0
+        var segmentHasNUL = false
+        for k in 0..<n {
+            let segments = documents[k].path.segments
+            let start = used
+            var high: UInt8 = 0
+            for (s, segment) in segments.enumerated() {
+                let utf8 = segment.utf8
+                reserve(utf8.count + 1)
+                if s > 0 {
+                    bytes[used] = 0
+                    used += 1
+                }
+                let copied: Void? = utf8.withContiguousStorageIfAvailable { source in
+                    for b in source {
+                        bytes[used] = b
+                        used += 1
+                        high |= b
+                        if b == 0 { segmentHasNUL = true }
+                    }
+                }
+                if copied == nil {
+                    for b in utf8 {
+                        bytes[used] = b
+                        used += 1
+                        high |= b
+                        if b == 0 { segmentHasNUL = true }
+                    }
+                }
+            }
+            var prefix: UInt64 = 0
+            for j in 0..<8 {
+                prefix <<= 8
+                if start + j < used { prefix |= UInt64(bytes[start + j]) }
+            }
+            var alternate: Int32 = -1
+            if high >= 0x80 {
+                alternate = Int32(joined.count)
+                joined.append(segments.joined(separator: "\u{0}"))
+            }
+            let holder = holders.isEmpty ? false : holders[k]
+            if holder { holderCount += 1 }
+            slots.append(Slot(prefix: prefix, start: start, count: Int32(used - start), joined: alternate,
+                              index: Int32(k), depth: Int32(segments.count), holder: holder))
+        }
+
+        let base = UnsafePointer(bytes)
+        func key(_ s: Slot) -> String {
+            if s.joined >= 0 { return joined[Int(s.joined)] }
+            return String(decoding: UnsafeBufferPointer(start: base + s.start, count: Int(s.count)), as: UTF8.self)
+        }
+        func less(_ a: Slot, _ b: Slot) -> Bool {
+            if a.joined < 0 && b.joined < 0 {
+                if a.prefix != b.prefix { return a.prefix < b.prefix }
+                let common = Int(min(a.count, b.count))
+                if common > 8 {
+                    let c = memcmp(base + a.start + 8, base + b.start + 8, common - 8)
+                    if c != 0 { return c < 0 }
+                }
+                if a.count != b.count { return a.count < b.count }
+            } else {
+                let (ka, kb) = (key(a), key(b))
+                if ka < kb { return true }
+                if kb < ka { return false }
+            }
+            if a.holder != b.holder { return b.holder }
+            return a.index < b.index
+        }
+        // Exports are often in order already (REST lists are sorted by name).
+        var sorted = true
+        for k in slots.indices.dropFirst() where less(slots[k], slots[k - 1]) {
+            sorted = false
+            break
+        }
+        if !sorted { slots.sort(by: less) }
+
+        // Each document to its place: cycles of swaps, no copies (`index` is then spent, and
+        // `slots[k]` describes `documents[k]`).
+        documents.withUnsafeMutableBufferPointer { docs in
+            for i in 0..<n where slots[i].index >= 0 {
+                var current = i
+                while true {
+                    let next = Int(slots[current].index)
+                    slots[current].index = -1
+                    if next == i { break }
+                    docs.swapAt(current, next)
+                    current = next
+                }
+            }
+        }
+        let missing = segmentHasNUL ? missingParentsByLookup(slots, documents) : missingParents(slots, documents, base)
+        if holderCount > 0 {
+            documents.withUnsafeMutableBufferPointer { docs in
+                var kept = 0
+                for i in 0..<n where !slots[i].holder {
+                    if kept != i { docs.swapAt(kept, i) }
+                    kept += 1
+                }
+            }
+            documents.removeLast(holderCount)
+        }
+        return missing
+    }
+
+    /// A path on the stack of `missingParents`: a prefix of a key in the buffer.
+    private struct Frame {
+        var start: Int
+        var count: Int
+        /// Its number of segments.
+        var depth: Int
+        var ascii: Bool
+        /// The document whose first `depth` segments it is.
+        var index: Int
+    }
+
+    /// One pass over the sorted entries (`slots[k]` describes `documents[k]`): a document's
+    /// ancestors precede it and all entries below a path follow it together (no segment
+    /// holds NUL), so a stack of the entries that are ancestors of (or equal to) the current
+    /// one tells which of its ancestors are there. Each missing one is reported once, as the
+    /// first document below it spells it (what a walk up from each document in turn gives).
+    private static func missingParents(_ slots: [Slot], _ documents: [Document],
+                                       _ base: UnsafePointer<UInt8>) -> [DocumentPath] {
+        var stack: [Frame] = []
+        var missing: [DocumentPath] = []
+        for (index, slot) in slots.enumerated() {
+            let count = Int(slot.count)
+            let depth = Int(slot.depth)
+            let ascii = slot.joined < 0
+            func isPrefix(_ f: Frame) -> Bool {
+                guard f.depth <= depth else { return false }
+                if f.ascii && ascii {
+                    guard f.count <= count else { return false }
+                    if f.count < count && base[slot.start + f.count] != 0 { return false }
+                    return memcmp(base + f.start, base + slot.start, f.count) == 0
+                }
+                let mine = documents[index].path.segments, theirs = documents[f.index].path.segments
+                for k in 0..<f.depth where mine[k] != theirs[k] { return false }
+                return true
+            }
+            while let top = stack.last, !isPrefix(top) {
+                stack.removeLast()
+            }
+            // The stack holds prefixes of this path, shortest first: add the ancestors it lacks.
+            var k = 0
+            var d = 2
+            while d < depth {
+                if k < stack.count && stack[k].depth == d {
+                    k += 1
+                } else {
+                    // The ancestor's key: up to the d-th NUL.
+                    var nuls = 0, length = 0
+                    while length < count {
+                        if base[slot.start + length] == 0 {
+                            nuls += 1
+                            if nuls == d { break }
+                        }
+                        length += 1
+                    }
+                    stack.insert(Frame(start: slot.start, count: length, depth: d, ascii: ascii, index: index), at: k)
+                    missing.append(DocumentPath(Array(documents[index].path.segments[0..<d])))
+                    k += 1
+                }
+                d += 2
+            }
+            if let top = stack.last, top.depth == depth { continue } // the same path again
+            stack.append(Frame(start: slot.start, count: count, depth: depth, ascii: ascii, index: index))
+            if slot.holder { missing.append(documents[index].path) }
+        }
+        var inOrder = true
+        for k in missing.indices.dropFirst() where !(missing[k - 1] < missing[k]) {
+            inOrder = false
+            break
+        }
+        if !inOrder {
+            // Not expected; the order and uniqueness callers rely on, whatever happens.
+            missing = Array(Set(missing)).sorted()
+        }
+        return missing
+    }
+
+    /// What `missingParents` finds, by lookups in a set: when an ID holds NUL, the joined
+    /// key no longer puts all of a path's descendants right after it.
+    private static func missingParentsByLookup(_ slots: [Slot], _ documents: [Document]) -> [DocumentPath] {
+        var present = Set<DocumentPath>(minimumCapacity: slots.count)
+        for (k, slot) in slots.enumerated() where !slot.holder { present.insert(documents[k].path) }
+        var missing = Set<DocumentPath>()
+        for (k, slot) in slots.enumerated() {
+            let path = documents[k].path
+            var p = slot.holder ? path : path.parent
+            while let q = p, !present.contains(q) {
+                if !missing.insert(q).inserted { break }
+                p = q.parent
+            }
+        }
+        return missing.sorted()
+    }
+}
