@@ -58,7 +58,7 @@ public final class SiteRenderer: Sendable {
     }
 
     /// This renderer for `snapshot`, made from `self`'s by `Snapshot.replacingContent(of:)`:
-    /// only the changed tweets' captions and cards are rendered again.
+    /// only the changed tweets' captions are rendered again (and their cards when next shown).
     public func updatingContent(of changed: [Int], in snapshot: Snapshot) throws(SiteError) -> SiteRenderer {
         let site = SiteContext(previous: self.site, snapshot: snapshot, changed: changed)
         var seeds = cards.rendered, signatures = self.cardSignatures

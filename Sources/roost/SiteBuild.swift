@@ -51,7 +51,7 @@ struct SiteBuild {
         let renderer = try SiteRenderer(snapshot: snapshot, config: options.config, templates: templates,
                                         templateFolder: options.templates)
         let assets = try StaticAssets(folder: options.templates + "/static")
-        phases.end("captions and cards")
+        phases.end("captions")  // (cards are rendered with the first page that shows them)
 
         let writer = try openedWriter ?? SiteWriter(outputDirectory: options.output)
         // Pages whose fingerprint matches the last build's are kept without rendering them.
