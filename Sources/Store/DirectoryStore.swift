@@ -81,7 +81,7 @@ public enum DirectoryStore {
             units.append(.files(deferred[lo..<min(lo + chunk, deferred.count)]))
         }
 
-        let results = Results<T>(count: units.count)
+        let results = ParallelSlots(count: units.count, repeating: Partial<T>())
         let shared = Shared(units: units, root: root)
         DispatchQueue.concurrentPerform(iterations: units.count) { k in
             var partial = Partial<T>()
@@ -289,21 +289,6 @@ public enum DirectoryStore {
     }
 
     // MARK: reading
-
-    /// Results of the parallel read; each index is written by exactly one iteration.
-    private final class Results<T>: @unchecked Sendable {
-        let slots: UnsafeMutableBufferPointer<Partial<T>>
-
-        init(count: Int) {
-            slots = .allocate(capacity: count)
-            slots.initialize(repeating: Partial())
-        }
-
-        deinit {
-            slots.deinitialize()
-            slots.deallocate()
-        }
-    }
 
     private struct Shared: @unchecked Sendable {
         let units: [Unit]

@@ -52,7 +52,7 @@ public struct StoreStamp: Equatable, Sendable {
             for (name, isFolder) in names where isFolder { units.append(.subtree(collection + "/" + name)) }
         }
         let work = units
-        let tallies = Tallies(count: work.count)
+        let tallies = ParallelSlots(count: work.count, repeating: Tally())
         DispatchQueue.concurrentPerform(iterations: work.count) { k in
             var tally = Tally()
             do throws(StoreError) {
@@ -204,19 +204,6 @@ public struct StoreStamp: Equatable, Sendable {
 
         var stamp: StoreStamp {
             StoreStamp(digest: Self.mix(sum ^ Self.mix(xor)) ^ UInt64(entries), newest: newest, entries: entries)
-        }
-    }
-
-    /// Each slot is written by exactly one iteration of the parallel walk.
-    private final class Tallies: @unchecked Sendable {
-        let slots: UnsafeMutableBufferPointer<Tally>
-        init(count: Int) {
-            slots = .allocate(capacity: count)
-            slots.initialize(repeating: Tally())
-        }
-        deinit {
-            slots.deinitialize()
-            slots.deallocate()
         }
     }
 }
