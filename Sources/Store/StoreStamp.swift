@@ -44,10 +44,13 @@ public struct StoreStamp: Equatable, Sendable {
         var collections: [String] = []
         try walk(path, relative: "", into: &total, subfolders: &collections)
         var units: [Unit] = []
+        var collectionFDs: [Int32] = []  // the collections' folders, shared by their chunks (fstatat is thread-safe)
+        defer { collectionFDs.forEach { close($0) } }
         for collection in collections {
-            let (_, names) = try list(joinPath(path, collection), relative: collection)
+            let (fd, names) = try list(joinPath(path, collection), relative: collection)
+            collectionFDs.append(fd)
             for lo in stride(from: 0, to: names.count, by: 2048) {
-                units.append(.entries(folder: collection, names: names[lo..<min(names.count, lo + 2048)]))
+                units.append(.entries(fd: fd, folder: collection, names: names[lo..<min(names.count, lo + 2048)]))
             }
             for (name, isFolder) in names where isFolder { units.append(.subtree(collection + "/" + name)) }
         }
@@ -57,8 +60,8 @@ public struct StoreStamp: Equatable, Sendable {
             var tally = Tally()
             do throws(StoreError) {
                 switch work[k] {
-                case .entries(let folder, let names):
-                    try addEntries(names.lazy.map(\.name), in: joinPath(path, folder), relative: folder, into: &tally)
+                case .entries(let fd, let folder, let names):
+                    addEntries(names.lazy.map(\.name), in: fd, relative: folder, into: &tally)
                 case .subtree(let folder):
                     var stack = [folder]
                     while let next = stack.popLast() {
@@ -78,8 +81,8 @@ public struct StoreStamp: Equatable, Sendable {
     }
 
     private enum Unit {
-        /// Some entries of one folder, by name.
-        case entries(folder: String, names: ArraySlice<(name: String, isFolder: Bool)>)
+        /// Some entries of one open folder, by name.
+        case entries(fd: Int32, folder: String, names: ArraySlice<(name: String, isFolder: Bool)>)
         /// Everything below a folder (its own entry is counted by its parent's unit).
         case subtree(String)
     }
@@ -88,18 +91,18 @@ public struct StoreStamp: Equatable, Sendable {
     /// appends its subfolders' relative paths.
     private static func walk(_ full: String, relative: String, into tally: inout Tally,
                              subfolders: inout [String]) throws(StoreError) {
-        let (fd, names) = try list(full, relative: relative, keepOpen: true)
+        let (fd, names) = try list(full, relative: relative)
         defer { close(fd) }
-        try addEntries(names.lazy.map(\.name), in: fd, relative: relative, into: &tally)
+        addEntries(names.lazy.map(\.name), in: fd, relative: relative, into: &tally)
         for (name, isFolder) in names where isFolder {
             subfolders.append(relative.isEmpty ? name : relative + "/" + name)
         }
     }
 
     /// The names in folder `full` (dot-names left out), and which are folders: from the
-    /// listing's file type, or `lstat` where the file system does not give one. The folder's
-    /// descriptor is returned open when `keepOpen` (else -1).
-    private static func list(_ full: String, relative: String, keepOpen: Bool = false) throws(StoreError)
+    /// listing's file type, or `lstat` where the file system does not give one; and the
+    /// folder's descriptor, open, for the caller to close.
+    private static func list(_ full: String, relative: String) throws(StoreError)
         -> (Int32, [(name: String, isFolder: Bool)]) {
         let fd = open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (relative.isEmpty ? 0 : O_NOFOLLOW))
         guard fd >= 0, let dir = fdopendir(dup(fd)) else {
@@ -124,23 +127,13 @@ public struct StoreStamp: Equatable, Sendable {
             }
             names.append((name, isFolder))
         }
-        if !keepOpen { close(fd) }
-        return (keepOpen ? fd : -1, names)
-    }
-
-    /// Adds the entries `names` of the folder `full` to `tally`.
-    private static func addEntries(_ names: some Sequence<String>, in full: String, relative: String,
-                             into tally: inout Tally) throws(StoreError) {
-        let fd = open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { throw .unreadable(path: full, reason: errnoText()) }
-        defer { close(fd) }
-        try addEntries(names, in: fd, relative: relative, into: &tally)
+        return (fd, names)
     }
 
     /// Adds the entries `names` of the open folder `fd` (at `relative`) to `tally`; names are
     /// hashed as bytes, continuing from the folder's path.
     private static func addEntries(_ names: some Sequence<String>, in fd: Int32, relative: String,
-                             into tally: inout Tally) throws(StoreError) {
+                                   into tally: inout Tally) {
         var folderHash = Tally.fnvOffset
         for byte in relative.utf8 { folderHash = Tally.fnv(folderHash, byte) }
         if !relative.isEmpty { folderHash = Tally.fnv(folderHash, UInt8(ascii: "/")) }
