@@ -49,3 +49,15 @@ public enum PathRules {
         return endSegment()
     }
 }
+
+/// The folders above `path`, outermost first: `a/b/c.html` → `a`, `a/b`.
+func parentFolders(of path: String) -> [String] {
+    var folders: [String] = []
+    let utf8 = path.utf8
+    var index = utf8.startIndex
+    while let slash = utf8[index...].firstIndex(of: UInt8(ascii: "/")) {
+        folders.append(String(path[..<slash]))
+        index = utf8.index(after: slash)
+    }
+    return folders
+}

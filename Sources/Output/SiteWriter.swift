@@ -266,11 +266,7 @@ public final class SiteWriter: Sendable {
     /// Creates the folders above `path` in the staging folder (another thread may be creating
     /// the same ones: EEXIST is fine). A failure shows when the file is opened.
     private func makeStagingParents(of path: String) {
-        let utf8 = path.utf8
-        var index = utf8.startIndex
-        while let slash = utf8[index...].firstIndex(of: UInt8(ascii: "/")) {
-            let folder = String(path[..<slash])
-            index = utf8.index(after: slash)
+        for folder in parentFolders(of: path) {
             stagingFolders.withLock { made in
                 if made.insert(folder).inserted { _ = mkdirat(stagingFD, folder, 0o755) }
             }
@@ -437,11 +433,7 @@ struct CommitRun {
     /// The shallowest folder above `path` that the output does not have, after checking that
     /// those it has are real folders (not links); nil when all are there.
     mutating func firstMissingFolder(of path: String) throws(OutputError) -> String? {
-        let utf8 = path.utf8
-        var index = utf8.startIndex
-        while let slash = utf8[index...].firstIndex(of: UInt8(ascii: "/")) {
-            let folder = String(path[..<slash])
-            index = utf8.index(after: slash)
+        for folder in parentFolders(of: path) {
             if folders.contains(folder) { continue }
             let (st, error) = lstatAt(dirFD, folder)
             if st == nil && error == ENOENT { return folder }
@@ -475,11 +467,7 @@ struct CommitRun {
 
     /// Makes sure every parent folder of `path` exists and is a real folder (not a symlink).
     mutating func makeParents(of path: String) throws(OutputError) {
-        var index = path.utf8.startIndex
-        let utf8 = path.utf8
-        while let slash = utf8[index...].firstIndex(of: UInt8(ascii: "/")) {
-            let folder = String(path[..<slash])
-            index = utf8.index(after: slash)
+        for folder in parentFolders(of: path) {
             if folders.contains(folder) { continue }
             let (st, error) = lstatAt(dirFD, folder)
             if let st {
@@ -511,11 +499,7 @@ struct CommitRun {
 
     /// True when every parent folder of `path` is a real folder (so unlinking cannot escape).
     mutating func parentsAreReal(_ path: String) -> Bool {
-        let utf8 = path.utf8
-        var index = utf8.startIndex
-        while let slash = utf8[index...].firstIndex(of: UInt8(ascii: "/")) {
-            let folder = String(path[..<slash])
-            index = utf8.index(after: slash)
+        for folder in parentFolders(of: path) {
             if folders.contains(folder) { continue }
             guard let st = lstatAt(dirFD, folder).0, isType(st, directoryType) else { return false }
             folders.insert(folder)
@@ -533,11 +517,7 @@ struct CommitRun {
                 return  // keep it in the manifest; the next build tries again
             }
             summary.removed += 1
-            var folder = Substring(path)
-            while let slash = folder.lastIndex(of: "/") {
-                folder = folder[..<slash]
-                emptied.insert(String(folder))
-            }
+            emptied.formUnion(parentFolders(of: path))
         }
         current[path] = nil
     }
