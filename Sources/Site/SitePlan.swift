@@ -3,7 +3,7 @@ import Model
 /// Every page of the site, in a fixed order (SPEC 3).
 public struct SitePlan: Sendable {
     public let pages: [Page]
-    public let paths: SitePaths
+    public private(set) var paths: SitePaths
     public let config: SiteConfig
     /// Positions in `pages` of the HTML pages a sitemap lists, in plan order (found once:
     /// every part of a large sitemap needs them).
@@ -53,5 +53,12 @@ public struct SitePlan: Sendable {
         self.paths = paths
         self.config = config
         sitemapIndices = pages.indices.filter { pages[$0].path.hasSuffix(SitePaths.index) }.map { Int32($0) }
+    }
+
+    /// The same pages with `paths` (made from a snapshot whose content, not structure, changed).
+    func with(paths: SitePaths) -> SitePlan {
+        var plan = self
+        plan.paths = paths
+        return plan
     }
 }

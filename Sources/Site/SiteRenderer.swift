@@ -66,7 +66,7 @@ public final class SiteRenderer: Sendable {
             signatures[t] = site.cardSignature(t)
             seeds[t] = nil
         }
-        let plan = SitePlan(pages: plan.pages, paths: site.paths, config: plan.config)
+        let plan = plan.with(paths: site.paths)
         return SiteRenderer(plan: plan, site: site, templates: templates, cards: CardCache(seeds), cardSignatures: signatures)
     }
 
