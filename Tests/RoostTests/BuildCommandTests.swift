@@ -70,13 +70,20 @@ struct RebuildTests {
 
     /// Pages whose fingerprint is unchanged are kept without rendering; after edits to the
     /// store and to a template, the rebuilt folder must still equal a clean build.
-    @Test func aRebuildAfterEditsEqualsACleanBuild() throws {
+    /// A copy of the sample store (`store/`) and theme (`templates/`) in a new folder.
+    static func sampleSiteCopy() throws -> TemporaryFolder {
         let work = try TemporaryFolder()
         let manager = FileManager.default
         try manager.removeItem(at: work.url)
         try manager.createDirectory(at: work.url, withIntermediateDirectories: true)
         try manager.copyItem(atPath: RoostProcess.packageRoot.path + "/content", toPath: work.path("store"))
         try manager.copyItem(atPath: RoostProcess.packageRoot.path + "/templates", toPath: work.path("templates"))
+        return work
+    }
+
+    @Test func aRebuildAfterEditsEqualsACleanBuild() throws {
+        let work = try Self.sampleSiteCopy()
+        let manager = FileManager.default
         func build(_ output: String) throws -> RoostProcess.Result {
             try RoostProcess.run(["build", "--store", work.path("store"), "--templates", work.path("templates"), "--output", work.path(output)])
         }
@@ -113,12 +120,7 @@ struct UnchangedInputsTests {
     /// A copy of the sample store and theme, old enough (over a second) for its file times to
     /// be trusted.
     static func workspace() throws -> TemporaryFolder {
-        let work = try TemporaryFolder()
-        let manager = FileManager.default
-        try manager.removeItem(at: work.url)
-        try manager.createDirectory(at: work.url, withIntermediateDirectories: true)
-        try manager.copyItem(atPath: RoostProcess.packageRoot.path + "/content", toPath: work.path("store"))
-        try manager.copyItem(atPath: RoostProcess.packageRoot.path + "/templates", toPath: work.path("templates"))
+        let work = try RebuildTests.sampleSiteCopy()
         Thread.sleep(forTimeInterval: 1.2)
         return work
     }
