@@ -24,13 +24,17 @@ let package = Package(
         .target(name: "Site", dependencies: ["Store", "Model", "Markdown", "Mustache"]),
         // Stage 5: writing the site: only changed files, atomically, with a manifest and a lock.
         .target(name: "Output", dependencies: []),
-        // `roost serve`: an HTTP server on Debian's libmicrohttpd, file watching, live reload.
+        // The build as a library: theme, inputs token, plan, parallel render, commit.
+        .target(name: "Build", dependencies: ["Store", "Model", "Mustache", "Site", "Output"]),
+        // An HTTP server on Debian's libmicrohttpd, file watching, live reload: knows no site.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "Preview", dependencies: ["CMicroHTTPD"]),
+        // `roost serve`: stores kept live document by document, served and reloaded.
+        .target(name: "Live", dependencies: ["Store", "Model", "Site", "Build", "Preview"]),
         // `roost generate`: synthetic stores of any size, deterministic from a seed.
         .target(name: "Synthetic"),
-        // The command line.
-        .executableTarget(name: "roost", dependencies: ["JSON", "Store", "Model", "Site", "Output", "Preview", "Synthetic"]),
+        // The command line: options, console output, exit statuses.
+        .executableTarget(name: "roost", dependencies: ["JSON", "Store", "Model", "Site", "Build", "Live", "Synthetic"]),
 
         // Fixtures shared by the test targets (the theme, document builders).
         .target(name: "TestSupport", dependencies: ["Store", "Mustache"], path: "Tests/TestSupport"),
@@ -41,9 +45,11 @@ let package = Package(
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
         .testTarget(name: "SiteTests", dependencies: ["Site", "Model", "Store", "TestSupport"]),
         .testTarget(name: "OutputTests", dependencies: ["Output"]),
+        .testTarget(name: "BuildTests", dependencies: ["Build", "Site", "Model", "Output", "TestSupport"]),
         .testTarget(name: "PreviewTests", dependencies: ["Preview"]),
+        .testTarget(name: "LiveTests", dependencies: ["Live", "Preview", "Site", "Model", "Store", "TestSupport"]),
         .testTarget(name: "SyntheticTests", dependencies: ["Synthetic", "Store", "Model"]),
-        .testTarget(name: "RoostTests", dependencies: ["roost", "JSON"]),
+        .testTarget(name: "RoostTests", dependencies: ["roost", "JSON", "TestSupport"]),
         .testTarget(name: "HostileTests", dependencies: ["Store", "Model", "Site", "Mustache", "Output", "TestSupport"]),
     ]
 )

@@ -65,7 +65,9 @@ public struct TemplateLibrary: Sendable {
         try self.init(sources: sources, missingPartials: missingPartials)
     }
 
-    private init(sources: [(name: String, file: String, bytes: [UInt8])], missingPartials: MissingPartials) throws {
+    /// Templates already read: `name` is how partials refer to each one (`partials/card`),
+    /// `file` what error messages call it.
+    public init(sources: [(name: String, file: String, bytes: [UInt8])], missingPartials: MissingPartials = .fail) throws {
         var index: [String: Int] = [:]
         for (i, s) in sources.enumerated() { index[s.name] = i }
         var templates: [Template] = []

@@ -28,7 +28,7 @@ struct PageView: MustacheObject {
         case "absoluteURL": return isServedAtAnyURL ? nil : .string(site.absoluteURL(folder))
         case "site": return SiteInfo(site: site).mustacheValue
         case "viewer": return site.viewer.map { UserView(site: site, index: $0).mustacheValue }
-        case "generator": return .string("Roost \(SiteRenderer.version)")
+        case "generator": return .string("Roost \(RoostVersion.current)")
         case kindFlag: return .bool(true)
         default: return nil
         }

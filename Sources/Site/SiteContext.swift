@@ -65,7 +65,7 @@ final class SiteContext: Sendable {
     init(previous: SiteContext, snapshot: Snapshot, changed: [Int]) {
         self.snapshot = snapshot
         config = previous.config
-        paths = SitePaths(snapshot: snapshot)
+        paths = previous.paths  // the same names: only content changed
         viewer = previous.viewer
         viewerLiked = previous.viewerLiked
         linkTargets = previous.linkTargets
@@ -84,7 +84,7 @@ final class SiteContext: Sendable {
         MarkdownRenderer(
             mentionURL: { name in snapshot.user(mentioned: name).map { SitePaths.href(paths.user($0)) } },
             // Only tags some tweet has have a page (a bio may name others).
-            tagURL: { tag in snapshot.tag(named: tag) != nil ? SitePaths.href(paths.tagFolder(tag)) : nil })
+            tagURL: { tag in snapshot.tag(named: tag).map { SitePaths.href(paths.tag($0, page: 1)) } })
     }
 
     /// Characters of a caption in titles and feed entry titles.

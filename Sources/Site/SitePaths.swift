@@ -2,11 +2,21 @@ import Model
 
 /// Where every page lives (SPEC 3). Folders end in `/`; files are `folder + index.html`.
 /// Links in pages are these paths, relative to the site root (pages carry `<base>`).
+///
+/// Made once per build from the snapshot's names (each tweet's slug, each user's handle, each
+/// tag's slug), so that asking for a path computes nothing but the string.
 public struct SitePaths: Sendable {
-    let snapshot: Snapshot
+    /// Per tweet (snapshot order): the folder name under `t/`.
+    private let tweetSlugs: [String]
+    /// Per user: the folder name under `u/`.
+    private let handles: [String]
+    /// Per hashtag (snapshot order): the folder name under `tags/`.
+    private let tagSlugs: [String]
 
     public init(snapshot: Snapshot) {
-        self.snapshot = snapshot
+        tweetSlugs = snapshot.tweets.map { Slug.id($0.id) }
+        handles = snapshot.users.map(\.handle)
+        tagSlugs = snapshot.tags.map { Slug.tag($0.tag) }
     }
 
     public static let index = "index.html"
@@ -17,15 +27,14 @@ public struct SitePaths: Sendable {
     }
 
     public func feed(page: Int) -> String { Self.paged("", page) }
-    public func tweet(_ index: Int) -> String { "t/\(Slug.id(snapshot.tweets[index].id))/" }
-    public func user(_ index: Int) -> String { "u/\(snapshot.users[index].handle)/" }
+    public func tweet(_ index: Int) -> String { "t/\(tweetSlugs[index])/" }
+    public func user(_ index: Int) -> String { "u/\(handles[index])/" }
     public func profile(_ user: Int, _ tab: ProfileTab, page: Int) -> String {
         Self.paged(self.user(user) + tab.folder, page)
     }
     public func favorites(_ user: Int) -> String { self.user(user) + "favorites/" }
     public func userFeed(_ user: Int) -> String { self.user(user) + "feed.xml" }
-    public func tag(_ index: Int, page: Int) -> String { Self.paged(tagFolder(snapshot.tags[index].tag), page) }
-    public func tagFolder(_ tag: String) -> String { "tags/\(Slug.tag(tag))/" }
+    public func tag(_ index: Int, page: Int) -> String { Self.paged("tags/\(tagSlugs[index])/", page) }
 
     /// A folder path as an `href`: `index.html` appended (so `file://` opens the page, not a
     /// listing) and non-ASCII bytes percent-encoded.

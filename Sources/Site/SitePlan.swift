@@ -3,7 +3,7 @@ import Model
 /// Every page of the site, in a fixed order (SPEC 3).
 public struct SitePlan: Sendable {
     public let pages: [Page]
-    public private(set) var paths: SitePaths
+    public let paths: SitePaths
     public let config: SiteConfig
     /// Positions in `pages` of the HTML pages a sitemap lists, in plan order (found once:
     /// every part of a large sitemap needs them).
@@ -12,8 +12,7 @@ public struct SitePlan: Sendable {
     /// The sitemap protocol's limit of URLs per file.
     public static let sitemapLimit = 50_000
 
-    public init(snapshot: Snapshot, config: SiteConfig) {
-        let paths = SitePaths(snapshot: snapshot)
+    init(snapshot: Snapshot, paths: SitePaths, config: SiteConfig) {
         let size = config.pageSize
         var pages: [Page] = []
         func pageCount(_ items: Int) -> Int { max(1, (items + size - 1) / size) }
@@ -45,20 +44,9 @@ public struct SitePlan: Sendable {
                 pages.append(Page(kind: .sitemapPart(part), path: "sitemap-\(part).xml"))
             }
         }
-        self.init(pages: pages, paths: paths, config: config)
-    }
-
-    init(pages: [Page], paths: SitePaths, config: SiteConfig) {
         self.pages = pages
         self.paths = paths
         self.config = config
         sitemapIndices = pages.indices.filter { pages[$0].path.hasSuffix(SitePaths.index) }.map { Int32($0) }
-    }
-
-    /// The same pages with `paths` (made from a snapshot whose content, not structure, changed).
-    func with(paths: SitePaths) -> SitePlan {
-        var plan = self
-        plan.paths = paths
-        return plan
     }
 }

@@ -4,17 +4,18 @@ import Mustache
 /// Renders the pages of a plan with the theme's templates. Immutable and thread-safe:
 /// pages can be rendered on all cores at once.
 public final class SiteRenderer: Sendable {
-    public static let version = "0.1.0"
     /// The templates every theme has (docs/templates.md).
     public static let requiredTemplates = ["layout", "feed", "tweet", "profile", "favorites", "tag", "404", "atom", "partials/card"]
 
     public let plan: SitePlan
     let site: SiteContext
+    /// The snapshot the pages show.
+    public var snapshot: Snapshot { site.snapshot }
     let templates: TemplateLibrary
     /// The card partial, rendered once per tweet when first shown.
     let cards: CardCache
-    /// What each card shows (see Signatures.swift).
-    let cardSignatures: [Int]
+    /// What each card shows (see Fingerprints.swift).
+    let cardFingerprints: [Int]
 
     /// - Parameter previous: the renderer of the last build of a live preview with the same
     ///   templates: captions and cards whose inputs did not change are taken from it.
@@ -34,14 +35,14 @@ public final class SiteRenderer: Sendable {
         let site = SiteContext(snapshot: snapshot, config: config, viewer: viewer, previous: previous?.site)
         self.site = site
         self.templates = templates
-        self.plan = SitePlan(snapshot: snapshot, config: config)
-        let signatures = Array(snapshot.tweets.indices).parallelMap(site.cardSignature)
-        self.cardSignatures = signatures
+        self.plan = SitePlan(snapshot: snapshot, paths: site.paths, config: config)
+        let fingerprints = Array(snapshot.tweets.indices).parallelMap(site.cardFingerprint)
+        self.cardFingerprints = fingerprints
         var seeds = [String?](repeating: nil, count: snapshot.tweets.count)
         if let previous {
             let old = previous.cards.rendered
             for index in snapshot.tweets.indices {
-                if let o = previous.site.snapshot.tweet(id: snapshot.tweets[index].id), previous.cardSignatures[o] == signatures[index] {
+                if let o = previous.site.snapshot.tweet(id: snapshot.tweets[index].id), previous.cardFingerprints[o] == fingerprints[index] {
                     seeds[index] = old[o]
                 }
             }
@@ -49,25 +50,24 @@ public final class SiteRenderer: Sendable {
         self.cards = CardCache(seeds)
     }
 
-    private init(plan: SitePlan, site: SiteContext, templates: TemplateLibrary, cards: CardCache, cardSignatures: [Int]) {
+    private init(plan: SitePlan, site: SiteContext, templates: TemplateLibrary, cards: CardCache, cardFingerprints: [Int]) {
         self.plan = plan
         self.site = site
         self.templates = templates
         self.cards = cards
-        self.cardSignatures = cardSignatures
+        self.cardFingerprints = cardFingerprints
     }
 
     /// This renderer for `snapshot`, made from `self`'s by `Snapshot.replacingContent(of:)`:
     /// only the changed tweets' captions are rendered again (and their cards when next shown).
     public func updatingContent(of changed: [Int], in snapshot: Snapshot) throws(SiteError) -> SiteRenderer {
         let site = SiteContext(previous: self.site, snapshot: snapshot, changed: changed)
-        var seeds = cards.rendered, signatures = self.cardSignatures
+        var seeds = cards.rendered, fingerprints = self.cardFingerprints
         for t in changed {
-            signatures[t] = site.cardSignature(t)
+            fingerprints[t] = site.cardFingerprint(t)
             seeds[t] = nil
         }
-        let plan = plan.with(paths: site.paths)
-        return SiteRenderer(plan: plan, site: site, templates: templates, cards: CardCache(seeds), cardSignatures: signatures)
+        return SiteRenderer(plan: plan, site: site, templates: templates, cards: CardCache(seeds), cardFingerprints: fingerprints)
     }
 
     /// Tweet `t`'s card HTML.

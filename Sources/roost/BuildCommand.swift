@@ -1,83 +1,75 @@
+import Build
 import Model
-import Mustache
-import Output
 import Site
-import Store
 
 /// `roost build`: the store rendered into the output folder.
 enum BuildCommand: Command {
     static let name = "build"
     static let summary = "render the store into a static site"
-    static let options: Set<String> = ["store", "templates", "output", "base-url", "page-size", "viewer", "shard"]
-    static let flags: Set<String> = ["strict", "quiet"]
-    static let help = """
-    usage: roost build [options]
-
+    static let usage = "build [options]"
+    static let about = """
     Renders the store into a static site: the feed, every profile with its Tweets,
     Replies and Likes tabs, favorites, tweet permalinks, hashtag pages, Atom feeds
     and a sitemap. Only files whose bytes changed are written; files an earlier
     build wrote and this one does not are removed (others are never touched). A
     build that fails leaves the output folder as it was.
-
-    options:
-      --store PATH       a directory store or a single-file export (default: content)
-      --templates DIR    the theme (default: templates)
-      --output DIR       where the site goes (default: public)
-      --base-url URL     the URL path or absolute URL the site is served from (default: /)
-      --page-size N      tweets per page (default: 20)
-      --viewer HANDLE    render the site as this user sees it: their likes filled
-      --strict           fail on warnings (dangling references), not only on errors
-      --shard K/N        write only part K of N of the site (a stable split by URL), so N
-                         machines can each build a part; copied together, the parts are
-                         the whole site
-      --quiet            print nothing but errors
     """
 
+    static let output = Option.value("output", "DIR", default: "public", "where the site goes")
+    static let baseURL = Option.value("base-url", "URL", default: "/",
+                                      "the URL path or absolute URL the site is served from")
+    static let shard = Option.value("shard", "K/N", """
+        write only part K of N of the site (a stable split by URL), so N
+        machines can each build a part; copied together, the parts are
+        the whole site
+        """)
+    static let quiet = Option.flag("quiet", "print nothing but errors")
+    static let options = [CommonOptions.store, CommonOptions.templates, output, baseURL, CommonOptions.pageSize,
+                          CommonOptions.viewer, CommonOptions.strict, shard, quiet]
+
     static func run(_ arguments: Arguments) throws -> Int32 {
-        guard arguments.positionals.isEmpty else {
-            throw UsageError("unexpected argument '\(arguments.positionals[0])'")
+        try arguments.expectPositionals(0, missing: "")
+        var shardPart: Shard?
+        if let text = arguments.value(shard) {
+            guard let part = Shard(text) else { throw UsageError("--shard takes K/N with 1 ≤ K ≤ N, like 2/4; not '\(text)'") }
+            shardPart = part
         }
         let options = BuildOptions(
-            store: arguments.value("store", default: "content"),
-            templates: arguments.value("templates", default: "templates"),
-            output: arguments.value("output", default: "public"),
-            config: SiteConfig(baseURL: arguments.value("base-url", default: "/"),
-                               pageSize: try arguments.integer("page-size", default: 20, range: 1...10_000),
-                               viewer: arguments.value("viewer")),
-            strict: arguments.flag("strict"),
-            quiet: arguments.flag("quiet"),
-            shard: try arguments.value("shard").map(Shard.init(parsing:)))
-        return try SiteBuild(options).run()
-    }
-}
-
-struct BuildOptions {
-    var store: String
-    var templates: String
-    var output: String
-    var config: SiteConfig
-    var strict: Bool
-    var quiet: Bool
-    var shard: Shard?
-}
-
-/// `--shard K/N`: part K (1-based) of N of the site's files, split by a stable hash of each
-/// file's path, so every machine of a job runner agrees on the split without talking.
-struct Shard {
-    let index: Int
-    let count: Int
-
-    init(parsing text: String) throws(UsageError) {
-        let parts = text.split(separator: "/")
-        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(k) else {
-            throw UsageError("--shard takes K/N with 1 ≤ K ≤ N, like 2/4; not '\(text)'")
+            store: arguments.value(CommonOptions.store)!,
+            templates: arguments.value(CommonOptions.templates)!,
+            output: arguments.value(output)!,
+            config: SiteConfig(baseURL: arguments.value(baseURL)!,
+                               pageSize: try arguments.integer(CommonOptions.pageSize, range: 1...10_000)!,
+                               viewer: arguments.value(CommonOptions.viewer)),
+            strict: arguments.flag(CommonOptions.strict),
+            shard: shardPart)
+        let isQuiet = arguments.flag(quiet)
+        let observer = ConsoleObserver(progressBar: !isQuiet)
+        defer { observer.finish() }
+        let report: BuildReport
+        do {
+            report = try SiteBuild(options).run(observer: observer)
+        } catch BuildError.invalidStore(let store, let problems, let strict) {
+            for problem in problems { Console.error("error: \(problem)") }
+            throw BuildError.invalidStore(store: store, problems: problems, strict: strict)
         }
-        index = k
-        count = n
-    }
-
-    /// FNV-1a of the path: the same on every machine and in every build.
-    func contains(_ path: String) -> Bool {
-        Int(StableHash.fnv1a(path) % UInt64(count)) == index - 1
+        observer.finish()
+        guard !isQuiet else { return ExitStatus.success }
+        let seconds = String(format3: report.elapsed / .seconds(1))
+        switch report.outcome {
+        case .nothingChanged:
+            Console.out("\(options.output): nothing changed since the last build (store files, templates "
+                + "and options as they were); done in \(seconds) s")
+        case .built(let summary):
+            for warning in report.warnings.prefix(10) { Console.error("warning: \(warning)") }
+            if report.warnings.count > 10 {
+                Console.error("warning: … and \(report.warnings.count - 10) more; 'roost check' lists them all")
+            }
+            let part = options.shard.map { " (shard \($0.description))" } ?? ""
+            Console.out("\(options.output)\(part): \(report.pages) pages and \(report.staticFiles) static files; "
+                + "\(summary.written) written, \(summary.unchanged) unchanged, \(summary.removed) removed "
+                + "in \(seconds) s")
+        }
+        return ExitStatus.success
     }
 }

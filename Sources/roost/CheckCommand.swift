@@ -6,37 +6,29 @@ import Store
 enum CheckCommand: Command {
     static let name = "check"
     static let summary = "report data problems without building"
-    static let options: Set<String> = ["store"]
-    static let flags: Set<String> = ["json", "strict"]
-    static let help = """
-    usage: roost check [--store PATH] [--json] [--strict]
-
+    static let usage = "check [--store PATH] [--json] [--strict]"
+    static let about = """
     Reads the store and reports every problem, grouped by kind, one line per
     document: missing or mistyped fields, dangling references (likes of missing
     tweets or by missing users, tweets by missing users, replies to missing
     tweets, favorites of missing users), stored like counters that differ from
     the likes counted, usernames that share a handle, coordinates that are not
     numbers. Nothing is written.
-
-    options:
-      --store PATH  a directory store or a single-file export (default: content)
-      --json        print the report as JSON
-      --strict      exit 1 on warnings too, not only on errors
-
-    exit status: 0 no errors, 1 errors (or warnings with --strict), 2 usage error
     """
+    static let json = Option.flag("json", "print the report as JSON")
+    static let strict = Option.flag("strict", "exit 1 on warnings too, not only on errors")
+    static let options = [CommonOptions.store, json, strict]
+    static let epilogue: String? = "exit status: 0 no errors, 1 errors (or warnings with --strict), 2 usage error"
 
     static func run(_ arguments: Arguments) throws -> Int32 {
-        guard arguments.positionals.isEmpty else {
-            throw UsageError("unexpected argument '\(arguments.positionals[0])'")
-        }
-        let path = arguments.value("store", default: "content")
+        try arguments.expectPositionals(0, missing: "")
+        let path = arguments.value(CommonOptions.store)!
         var phases = PhaseTimer()
         let (snapshot, source) = try Snapshot.read(at: path, phases: { phases.end($0) })
         defer { phases.report() }
         let report = CheckReport(storePath: path, source: source, snapshot: snapshot)
-        Console.out(arguments.flag("json") ? report.json : report.text)
-        let failing = report.count(.error) + (arguments.flag("strict") ? report.count(.warning) : 0)
+        Console.out(arguments.flag(json) ? report.json : report.text)
+        let failing = report.count(.error) + (arguments.flag(strict) ? report.count(.warning) : 0)
         return failing > 0 ? ExitStatus.failure : ExitStatus.success
     }
 }

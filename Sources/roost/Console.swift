@@ -36,3 +36,12 @@ extension String {
         count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 }
+
+extension String {
+    /// `1.234`.
+    init(format3 value: Double) {
+        let thousandths = Int((value * 1000).rounded())
+        let fraction = String(thousandths % 1000)
+        self = "\(thousandths / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+    }
+}

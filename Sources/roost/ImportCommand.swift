@@ -5,32 +5,25 @@ import Store
 enum ImportCommand: Command {
     static let name = "import"
     static let summary = "turn a single-file store (an export) into a directory store"
-    static let options: Set<String> = ["to"]
-    static let flags: Set<String> = ["force"]
-    static let help = """
-    usage: roost import FILE --to DIR [--force]
-
+    static let usage = "import FILE --to DIR [--force]"
+    static let about = """
     Reads a single-file store written by an export tool (node-firestore-import-export,
     firestore-export-import, or the Firestore REST API: documents.list, runQuery or
     a plain array of documents) and writes it as a directory store, one JSON file
     per document, that 'roost build --store DIR' reads.
-
-    options:
-      --to DIR   the folder to write (required); refused if it is not empty
-      --force    replace the contents of a non-empty DIR
     """
+    static let to = Option.value("to", "DIR", "the folder to write (required); refused if it is not empty")
+    static let options = [to, CommonOptions.force]
 
     static func run(_ arguments: Arguments) throws -> Int32 {
-        guard arguments.positionals.count == 1 else {
-            throw UsageError(arguments.positionals.isEmpty ? "missing FILE" : "one FILE only")
-        }
-        guard let destination = arguments.value("to") else { throw UsageError("missing '--to DIR'") }
+        try arguments.expectPositionals(1, missing: "missing FILE")
+        let destination = try arguments.required(to, "missing '--to DIR'")
         let source = arguments.positionals[0]
         let store = try DocumentStore.read(at: source)
         guard store.format != .directory else {
             throw UsageError("'\(source)' is already a directory store")
         }
-        try DirectoryStoreWriter.write(store.documents, to: destination, force: arguments.flag("force"),
+        try DirectoryStoreWriter.write(store.documents, to: destination, force: arguments.flag(CommonOptions.force),
                                        missingParents: store.missingParents)
         Console.out("\(source) (\(store.format.description)): \(store.documents.count) documents written to \(destination)")
         return ExitStatus.success

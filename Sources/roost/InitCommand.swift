@@ -4,15 +4,14 @@ import Foundation
 enum InitCommand: Command {
     static let name = "init"
     static let summary = "create a new site: sample store, default templates, README"
-    static let options: Set<String> = []
-    static let flags: Set<String> = ["force"]
-    static let help = """
-    usage: roost init DIR [--force]
-
+    static let usage = "init DIR [--force]"
+    static let about = """
     Creates DIR with the sample store (content/), the default theme (templates/)
     and a README, ready for 'cd DIR && roost build'. Refuses a DIR that exists
     and is not empty, unless --force (then content/ and templates/ are replaced).
     """
+    static let force = Option.flag("force", "create the site in a DIR that is not empty")
+    static let options = [force]
 
     /// Where the sample store and theme come from: the Roost checkout this binary was built from,
     /// or `ROOST_SHARE` when set (a packaged install puts them there).
@@ -24,13 +23,11 @@ enum InitCommand: Command {
     }
 
     static func run(_ arguments: Arguments) throws -> Int32 {
-        guard arguments.positionals.count == 1 else {
-            throw UsageError(arguments.positionals.isEmpty ? "missing DIR" : "one DIR only")
-        }
+        try arguments.expectPositionals(1, missing: "missing DIR")
         let manager = FileManager.default
         let destination = URL(fileURLWithPath: arguments.positionals[0])
         let existing = (try? manager.contentsOfDirectory(atPath: destination.path)) ?? []
-        if !existing.isEmpty, !arguments.flag("force") {
+        if !existing.isEmpty, !arguments.flag(force) {
             throw InitError("\(destination.path) is not empty; choose a new folder or pass --force")
         }
         for part in ["content", "templates"] {

@@ -17,7 +17,7 @@ struct PhaseTimer {
     }
 
     func report() {
-        guard enabled else { return }
+        guard enabled, !phases.isEmpty else { return }
         for (phase, duration, memory) in phases {
             Console.error("timing: \(phase.padding(20)) \(String(format3: duration / .seconds(1))) s  \(memory)")
         }

@@ -1,5 +1,7 @@
 import Foundation
+import Live
 import Model
+import Preview
 import Site
 import Store
 import TestSupport
@@ -32,6 +34,11 @@ struct LiveSiteTests {
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         }
         deinit { try? FileManager.default.removeItem(atPath: root) }
+
+        /// What the watcher reports when `relative` changes.
+        func change(_ relative: String, _ kind: FileWatcher.Change.Kind) -> FileWatcher.Change {
+            FileWatcher.Change(root: URL(fileURLWithPath: root), path: relative, kind: kind)
+        }
 
         func write(_ relative: String, _ json: String) {
             let url = URL(fileURLWithPath: root + "/" + relative)
@@ -106,8 +113,8 @@ struct LiveSiteTests {
         var nextID = 100
 
         for step in 0..<24 {
-            var changes: Set<LiveSite.Change> = []
-            func changed(_ path: String, _ kind: LiveSite.Change.Kind) { changes.insert(.init(.store, path, kind)) }
+            var changes: Set<FileWatcher.Change> = []
+            func changed(_ path: String, _ kind: FileWatcher.Change.Kind) { changes.insert(store.change(path, kind)) }
             switch random.below(11) {
             case 9, 10:
                 if let id = random.pick(tweets) { editCaption(id); changed("tweets/\(id).json", .modified) }
@@ -183,12 +190,12 @@ struct LiveSiteTests {
         let good = live.file(at: "t/t1/index.html")
 
         store.write("tweets/t1.json", #"{"caption": "half-saved"#)
-        let broken = live.apply([.init(.store, "tweets/t1.json", .modified)])
+        let broken = live.apply([store.change("tweets/t1.json", .modified)])
         #expect(broken.error?.contains("tweets/t1.json:1:") == true, "\(broken.summary)")
         #expect(live.file(at: "t/t1/index.html") == good)
 
         store.write("tweets/t1.json", #"{"caption": "fixed", "timestamp": "2023-01-01T00:00:00Z", "uid": "u1"}"#)
-        let fixed = live.apply([.init(.store, "tweets/t1.json", .modified)])
+        let fixed = live.apply([store.change("tweets/t1.json", .modified)])
         #expect(fixed.error == nil)
         #expect(fixed.changedPages.contains("t/t1/index.html"))
         #expect(String(decoding: live.file(at: "t/t1/index.html") ?? [], as: UTF8.self).contains("fixed"))

@@ -7,7 +7,7 @@ import Model
 /// (`StableHasher`); what they cannot see (the templates, the options) comes in as `salt`.
 extension SiteContext {
     /// Everything `partials/card` can show of a tweet (docs/templates.md, "A tweet").
-    func cardSignature(_ t: Int) -> Int {
+    func cardFingerprint(_ t: Int) -> Int {
         let tweet = snapshot.tweets[t]
         let relations = snapshot.tweetRelations[t]
         var h = StableHasher()
@@ -29,7 +29,7 @@ extension SiteContext {
     }
 
     /// Everything a profile header shows of a user.
-    func userSignature(_ u: Int) -> Int {
+    func userFingerprint(_ u: Int) -> Int {
         var h = StableHasher()
         combineIdentity(of: u, into: &h)
         h.combine(bios[u])
@@ -54,7 +54,7 @@ extension SiteContext {
 }
 
 /// Each page's fingerprint by path, and which pages show each tweet.
-public struct PageSignatures: Sendable {
+public struct PageFingerprints: Sendable {
     public internal(set) var byPath: [String: Int]
     /// Per tweet, the plan indices of the pages whose fingerprint includes it.
     let pagesShowing: [[Int32]]
@@ -77,11 +77,11 @@ extension SiteRenderer {
         global.combine(site.config.baseURL)
         global.combine(site.config.pageSize)
         global.combine(site.config.title)
-        global.combine(site.viewer.map(site.userSignature))
+        global.combine(site.viewer.map(site.userFingerprint))
         var sitemap = StableHasher()
         for page in plan.pages { sitemap.combine(page.path) }
         for tweet in snapshot.tweets { sitemap.combine(Int(tweet.timestamp.seconds)) }
-        return SharedInputs(global: global.finalize(), users: snapshot.users.indices.map(site.userSignature),
+        return SharedInputs(global: global.finalize(), users: snapshot.users.indices.map(site.userFingerprint),
                             sitemap: sitemap.finalize())
     }
 
@@ -89,34 +89,34 @@ extension SiteRenderer {
     /// `salt` stands for what the model does not hold: the templates, Roost's version.
     public func pageFingerprints(salt: Int) -> [UInt64] {
         let inputs = sharedInputs(salt: salt)
-        return plan.pages.map { UInt64(bitPattern: Int64(signature(of: $0, inputs) { _ in })) }
+        return plan.pages.map { UInt64(bitPattern: Int64(fingerprint(of: $0, inputs) { _ in })) }
     }
 
     /// Every page's fingerprint by path, and which pages show each tweet: what a live preview
     /// needs to tell which pages an edit touched.
-    public func pageSignatures() -> PageSignatures {
+    public func pageFingerprintsByPath() -> PageFingerprints {
         let inputs = sharedInputs(salt: 0)
         var byPath: [String: Int] = [:]
         byPath.reserveCapacity(plan.pages.count)
         var showing = [[Int32]](repeating: [], count: site.snapshot.tweets.count)
         for (p, page) in plan.pages.enumerated() {
-            byPath[page.path] = signature(of: page, inputs) { showing[$0].append(Int32(p)) }
+            byPath[page.path] = fingerprint(of: page, inputs) { showing[$0].append(Int32(p)) }
         }
-        return PageSignatures(byPath: byPath, pagesShowing: showing, inputs: inputs)
+        return PageFingerprints(byPath: byPath, pagesShowing: showing, inputs: inputs)
     }
 
     /// After `updatingContent(of: changed, …)`: recomputes the fingerprints of the pages that
     /// show a changed tweet and returns the paths whose fingerprint differs.
-    public func updateSignatures(_ signatures: inout PageSignatures, changed: [Int]) -> [String] {
-        let inputs = signatures.inputs
+    public func updateFingerprints(_ fingerprints: inout PageFingerprints, changed: [Int]) -> [String] {
+        let inputs = fingerprints.inputs
         var candidates = Set<Int32>()
-        for t in changed { candidates.formUnion(signatures.pagesShowing[t]) }
+        for t in changed { candidates.formUnion(fingerprints.pagesShowing[t]) }
         var updated: [String] = []
         for p in candidates.sorted() {
             let page = plan.pages[Int(p)]
-            let new = signature(of: page, inputs) { _ in }
-            if signatures.byPath[page.path] != new {
-                signatures.byPath[page.path] = new
+            let new = fingerprint(of: page, inputs) { _ in }
+            if fingerprints.byPath[page.path] != new {
+                fingerprints.byPath[page.path] = new
                 updated.append(page.path)
             }
         }
@@ -124,14 +124,14 @@ extension SiteRenderer {
     }
 
     /// A page's fingerprint; `shows` is told every tweet whose card or content it includes.
-    private func signature(of page: Page, _ inputs: SharedInputs, shows: (Int) -> Void) -> Int {
+    private func fingerprint(of page: Page, _ inputs: SharedInputs, shows: (Int) -> Void) -> Int {
         let snapshot = site.snapshot
         var h = StableHasher()
         h.combine(inputs.global)
         h.combine(page.path)
         func cards(_ items: some Collection<Int>) {
             for t in items {
-                h.combine(cardSignatures[t])
+                h.combine(cardFingerprints[t])
                 shows(t)
             }
         }

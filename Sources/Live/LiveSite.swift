@@ -1,6 +1,8 @@
+import Build
 import Foundation
 import Model
-import Mustache
+import Preview
+import Site
 import Store
 import Synchronization
 
@@ -11,37 +13,24 @@ public final class LiveSite: Sendable {
     public let storePath: String
     public let templatesPath: String
     public let config: SiteConfig
-
-    /// A file that changed under the store or the templates folder.
-    public struct Change: Hashable, Sendable {
-        public enum Origin: Sendable { case store, templates }
-        public enum Kind: Sendable { case created, modified, deleted }
-        public var origin: Origin
-        /// Relative to the store (or templates) folder; empty for a single-file store itself.
-        public var path: String
-        public var kind: Kind
-
-        public init(_ origin: Origin, _ path: String, _ kind: Kind) {
-            self.origin = origin
-            self.path = path
-            self.kind = kind
-        }
-    }
+    /// The store and theme folders as the watcher names its roots, to tell changes apart.
+    private let storeRoot: String
+    private let templatesRoot: String
 
     /// The newest state that rendered without errors: what is served.
     private struct Rendering: Sendable {
         let renderer: SiteRenderer
         let pages: [String: Page]
         let assets: [String: [UInt8]]
-        let signatures: PageSignatures
+        let fingerprints: PageFingerprints
     }
 
     private struct State {
         var decoded: [DocumentPath: DecodedDocument] = [:]
         /// Store files that cannot be read right now (invalid JSON mid-edit), with their error.
         var unreadable: [String: String] = [:]
-        var templates: TemplateLibrary?
-        var templateError: String?
+        var theme: Theme?
+        var themeError: String?
         var assets: [String: [UInt8]] = [:]
         var rendering: Rendering?
         /// The rendering shows every document as decoded now (false after a failed update).
@@ -64,6 +53,8 @@ public final class LiveSite: Sendable {
         self.storePath = store
         self.templatesPath = templates
         self.config = config
+        storeRoot = URL(fileURLWithPath: store).standardizedFileURL.path
+        templatesRoot = URL(fileURLWithPath: templates).standardizedFileURL.path
     }
 
     // MARK: Serving
@@ -95,16 +86,22 @@ public final class LiveSite: Sendable {
         return refresh(templatesChanged: true, contentEdits: nil, start: start, what: "\(storePath) loaded")
     }
 
-    /// Applies a batch of changes from the watcher.
-    public func apply(_ changes: Set<Change>) -> Update {
+    /// True when the watcher's change is under this site's store or theme.
+    public func concerns(_ change: FileWatcher.Change) -> Bool {
+        let root = change.root.standardizedFileURL.path
+        return root == storeRoot || root == templatesRoot
+    }
+
+    /// Applies a batch of changes from the watcher (those under other roots are left out).
+    public func apply(_ changes: Set<FileWatcher.Change>) -> Update {
         let start = ContinuousClock.now
         var templatesChanged = false
         var needsFullRead = false
         var described: [String] = []
         // Tweets whose new content changes nothing derived: the fast path, if all changes are such.
         var contentEdits: [Tweet]? = []
-        for change in changes.sorted(by: { $0.path < $1.path }) {
-            if change.origin == .templates {
+        for change in changes.filter(concerns).sorted(by: { $0.path < $1.path }) {
+            if change.root.standardizedFileURL.path == templatesRoot {
                 templatesChanged = true
                 described.append("templates/\(change.path) \(change.kind)")
                 continue
@@ -154,7 +151,7 @@ public final class LiveSite: Sendable {
     }
 
     /// A folder that was created, or deleted while documents were under it.
-    private func holdsDocuments(_ change: Change) -> Bool {
+    private func holdsDocuments(_ change: FileWatcher.Change) -> Bool {
         if change.kind != .deleted {
             var isDirectory: ObjCBool = false
             return FileManager.default.fileExists(atPath: storePath + "/" + change.path, isDirectory: &isDirectory)
@@ -169,15 +166,14 @@ public final class LiveSite: Sendable {
 
     private func reloadTemplates() {
         do {
-            let templates = try TemplateLibrary(directory: templatesPath)
-            let assets = try StaticAssets(folder: templatesPath + "/static")
+            let theme = try Theme(folder: templatesPath)
             state.withLock { state in
-                state.templates = templates
-                state.templateError = nil
-                state.assets = Dictionary(uniqueKeysWithValues: assets.files.map { ("static/" + $0.path, $0.bytes) })
+                state.theme = theme
+                state.themeError = nil
+                state.assets = Dictionary(uniqueKeysWithValues: theme.staticFiles.map { (Theme.staticFolder + $0.path, $0.bytes) })
             }
         } catch {
-            state.withLock { $0.templateError = "\(error)" }
+            state.withLock { $0.themeError = "\(error)" }
         }
     }
 
@@ -185,8 +181,8 @@ public final class LiveSite: Sendable {
     /// `contentEdits`: the batch only changed these tweets' content (see `Snapshot.replacingContent`).
     private func refresh(templatesChanged: Bool, contentEdits: [Tweet]?, start: ContinuousClock.Instant,
                          what: String) -> Update {
-        let (unreadable, templates, templateError, assets, previous, previousIsCurrent) = state.withLock { state in
-            (state.unreadable, state.templates, state.templateError, state.assets, state.rendering,
+        let (unreadable, theme, themeError, assets, previous, previousIsCurrent) = state.withLock { state in
+            (state.unreadable, state.theme, state.themeError, state.assets, state.rendering,
              state.renderingIsCurrent)
         }
         func failed(_ message: String) -> Update {
@@ -206,17 +202,17 @@ public final class LiveSite: Sendable {
         if let (file, error) = unreadable.min(by: { $0.key < $1.key }) {
             return failed(file == storePath ? error : "\(error)")
         }
-        if let templateError { return failed(templateError) }
-        guard let templates else { return failed("\(templatesPath): no templates") }
+        if let themeError { return failed(themeError) }
+        guard let theme else { return failed("\(templatesPath): no templates") }
 
         // Fast path: only content changed, and the last rendering was of the state before this batch.
         if let contentEdits, let previous, previousIsCurrent,
-           let (snapshot, changedTweets) = previous.renderer.site.snapshot.replacingContent(of: contentEdits) {
+           let (snapshot, changedTweets) = previous.renderer.snapshot.replacingContent(of: contentEdits) {
             do {
                 let renderer = try previous.renderer.updatingContent(of: changedTweets, in: snapshot)
-                var signatures = previous.signatures
-                let changed = renderer.updateSignatures(&signatures, changed: changedTweets).sorted()
-                return finished(Rendering(renderer: renderer, pages: previous.pages, assets: assets, signatures: signatures),
+                var fingerprints = previous.fingerprints
+                let changed = renderer.updateFingerprints(&fingerprints, changed: changedTweets).sorted()
+                return finished(Rendering(renderer: renderer, pages: previous.pages, assets: assets, fingerprints: fingerprints),
                                 changed)
             } catch {
                 return failed("\(error)")
@@ -231,17 +227,17 @@ public final class LiveSite: Sendable {
                 + (errors.count > 10 ? "\n… and \(errors.count - 10) more" : ""))
         }
         do {
-            let renderer = try SiteRenderer(snapshot: snapshot, config: config, templates: templates,
+            let renderer = try SiteRenderer(snapshot: snapshot, config: config, templates: theme.templates,
                                             templateFolder: templatesPath,
                                             reusing: templatesChanged ? nil : previous?.renderer)
-            let signatures = renderer.pageSignatures()
+            let fingerprints = renderer.pageFingerprintsByPath()
             let pages = Dictionary(uniqueKeysWithValues: renderer.plan.pages.map { ($0.path, $0) })
-            let rendering = Rendering(renderer: renderer, pages: pages, assets: assets, signatures: signatures)
+            let rendering = Rendering(renderer: renderer, pages: pages, assets: assets, fingerprints: fingerprints)
             var changed: [String]
             if templatesChanged || previous == nil {
                 changed = ["*"]
             } else {
-                let old = previous!.signatures.byPath, new = signatures.byPath
+                let old = previous!.fingerprints.byPath, new = fingerprints.byPath
                 changed = new.compactMap { old[$0.key] == $0.value ? nil : $0.key }
                 changed += old.keys.filter { new[$0] == nil }
                 changed.sort()

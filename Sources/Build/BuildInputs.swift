@@ -1,12 +1,11 @@
 import Model
-import Site
 import Store
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Everything a build's output is made from, as one token that the output's manifest keeps:
-/// the store's file metadata (`StoreStamp`), the templates' bytes, the options and the Roost
+/// the store's file metadata (`StoreStamp`), the theme's bytes, the options and the Roost
 /// binary. When the next build finds the same token and the output intact, it has nothing to
 /// do and does not even read the store.
 struct BuildInputs {
@@ -16,22 +15,18 @@ struct BuildInputs {
     let stampedAt: Int64
     /// The newest change time in the store.
     let newestChange: Int64
-    /// The templates folder's fingerprint (also the salt of page fingerprints).
-    let templates: Int
 
     /// How long before the stamp the newest store file must be for the stamp to be trusted.
     static let racyWindow: Int64 = 1_000_000_000
 
-    init(_ options: BuildOptions, version: String) throws {
+    init(_ options: BuildOptions, theme: Theme) throws {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         stampedAt = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
         let stamp = try StoreStamp.of(options.store)
         newestChange = stamp.newest
-        templates = try TemplateFingerprint.of(folder: options.templates, version: version)
 
         var h = StableHasher()
-        h.combine(version)
         var exe = stat()
         if stat("/proc/self/exe", &exe) == 0 {  // a rebuilt roost may render differently
             h.combine(Int(exe.st_size))
@@ -41,13 +36,13 @@ struct BuildInputs {
         h.combine(options.store)
         h.combine(Int(truncatingIfNeeded: stamp.digest))
         h.combine(options.templates)
-        h.combine(templates)
+        h.combine(theme.fingerprint)  // holds Roost's version
         h.combine(options.config.baseURL)
         h.combine(options.config.pageSize)
         h.combine(options.config.viewer)
         h.combine(options.config.title)
         h.combine(options.strict)
-        h.combine(options.shard.map { "\($0.index)/\($0.count)" })
+        h.combine(options.shard?.description)
         digest = UInt64(bitPattern: Int64(h.finalize()))
     }
 
@@ -60,8 +55,7 @@ struct BuildInputs {
     /// own clocks. The token holds no time, so the manifest stays the same from build to build.
     var token: String? {
         guard newestChange < stampedAt - Self.racyWindow else { return nil }
-        let hex = String(digest, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return StableHash.hex(digest)
     }
 
     /// True when `previous` (the token an earlier build recorded) was made from these same inputs.

@@ -1,0 +1,55 @@
+import Model
+import Site
+
+/// What `roost build` is asked to do (SPEC 5).
+public struct BuildOptions: Sendable {
+    /// A directory store or a single-file export.
+    public var store: String
+    /// The theme folder.
+    public var templates: String
+    /// Where the site is written.
+    public var output: String
+    public var config: SiteConfig
+    /// Warnings (dangling references) fail the build too.
+    public var strict: Bool
+    /// Write only this part of the site.
+    public var shard: Shard?
+
+    public init(store: String = "content", templates: String = "templates", output: String = "public",
+                config: SiteConfig = SiteConfig(), strict: Bool = false, shard: Shard? = nil) {
+        self.store = store
+        self.templates = templates
+        self.output = output
+        self.config = config
+        self.strict = strict
+        self.shard = shard
+    }
+}
+
+/// `--shard K/N`: part K (1-based) of N of the site's files, split by a stable hash of each
+/// file's path, so every machine of a job runner agrees on the split without talking.
+public struct Shard: Sendable, Equatable {
+    public let index: Int
+    public let count: Int
+
+    /// nil unless 1 ≤ index ≤ count.
+    public init?(index: Int, count: Int) {
+        guard count >= 1, (1...count).contains(index) else { return nil }
+        self.index = index
+        self.count = count
+    }
+
+    /// `K/N`, as on the command line.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]) else { return nil }
+        self.init(index: k, count: n)
+    }
+
+    public var description: String { "\(index)/\(count)" }
+
+    /// FNV-1a of the path: the same on every machine and in every build.
+    public func contains(_ path: String) -> Bool {
+        Int(StableHash.fnv1a(path) % UInt64(count)) == index - 1
+    }
+}

@@ -1,0 +1,22 @@
+import Model
+import Output
+
+/// What a build did.
+public struct BuildReport: Sendable {
+    public enum Outcome: Sendable, Equatable {
+        /// The store, the theme and the options are as they were at the last build, and its
+        /// files are intact: nothing was read or written.
+        case nothingChanged
+        /// The site was rendered; the summary says what was written, kept and removed.
+        case built(WriteSummary)
+    }
+
+    public let outcome: Outcome
+    /// Pages of the site (of this shard), written or kept.
+    public let pages: Int
+    /// Files copied from the theme's `static/` folder (of this shard).
+    public let staticFiles: Int
+    /// Dangling references: the pages were built without the missing part.
+    public let warnings: [Diagnostic]
+    public let elapsed: Duration
+}

@@ -1,0 +1,112 @@
+import Dispatch
+import Model
+import Output
+import Site
+import Store
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The whole pipeline of `build`: store → snapshot → plan → render → output.
+/// Everything that can fail on the input is checked before the output folder is touched.
+///
+///     let report = try SiteBuild(BuildOptions(store: "content", output: "public")).run()
+public struct SiteBuild: Sendable {
+    public let options: BuildOptions
+
+    public init(_ options: BuildOptions) {
+        self.options = options
+    }
+
+    public func run(observer: some BuildObserver = SilentBuild()) throws -> BuildReport {
+        let start = ContinuousClock.now
+        let theme = try Theme(folder: options.templates)
+        let inputs = try BuildInputs(options, theme: theme)
+        observer.phaseEnded("stamp inputs")
+        // With an output folder already there, take it (and its lock) now: if the last build
+        // was made from the same inputs and its files are intact, there is nothing to do.
+        // Without one, it is created only once the store has been read without errors.
+        var openedWriter: SiteWriter?
+        if isDirectory(options.output) {
+            let writer = try SiteWriter(outputDirectory: options.output)
+            if inputs.match(previous: writer.previousInputs), writer.previousOutputIsIntact() {
+                writer.abandon()
+                observer.phaseEnded("check output")
+                return BuildReport(outcome: .nothingChanged, pages: 0, staticFiles: 0, warnings: [],
+                                   elapsed: ContinuousClock.now - start)
+            }
+            openedWriter = writer
+        }
+        let (snapshot, _) = try Snapshot.read(at: options.store, phases: observer.phaseEnded)
+        let warnings = try check(snapshot.diagnostics)
+
+        let renderer = try SiteRenderer(snapshot: snapshot, config: options.config, templates: theme.templates,
+                                        templateFolder: options.templates)
+        observer.phaseEnded("captions")  // (cards are rendered with the first page that shows them)
+
+        let writer = try openedWriter ?? SiteWriter(outputDirectory: options.output)
+        // Pages whose fingerprint matches the last build's are kept without rendering them.
+        var pages = Array(zip(renderer.plan.pages, renderer.pageFingerprints(salt: theme.fingerprint)))
+        var staticFiles = theme.staticFiles
+        if let shard = options.shard {
+            pages = pages.filter { shard.contains($0.0.path) }
+            staticFiles = staticFiles.filter { shard.contains(Theme.staticFolder + $0.path) }
+        }
+        observer.phaseEnded("fingerprints")
+        observer.renderingStarted(pages: pages.count)
+        do {
+            try render(pages, with: renderer, into: writer, observer: observer)
+            for file in staticFiles {
+                _ = try writer.write(Theme.staticFolder + file.path, file.bytes)
+            }
+        } catch {
+            writer.abandon()
+            throw error
+        }
+        observer.phaseEnded("render and stage")
+        let summary = try writer.commit(inputs: inputs.token)
+        observer.phaseEnded("commit")
+        return BuildReport(outcome: .built(summary), pages: pages.count, staticFiles: staticFiles.count,
+                           warnings: warnings, elapsed: ContinuousClock.now - start)
+    }
+
+    /// The warnings, when the build may go on; throws the problems that stop it (errors, and
+    /// warnings with `--strict`).
+    private func check(_ diagnostics: [Diagnostic]) throws(BuildError) -> [Diagnostic] {
+        let errors = diagnostics.filter { $0.severity == .error }
+        let warnings = diagnostics.filter { $0.severity == .warning }
+        let fatal = errors + (options.strict ? warnings : [])
+        if !fatal.isEmpty { throw .invalidStore(store: options.store, problems: fatal, strict: options.strict) }
+        return warnings
+    }
+
+    /// Renders and hands over every page (with its fingerprint), on all cores.
+    private func render(_ pages: [(Page, UInt64)], with renderer: SiteRenderer, into writer: SiteWriter,
+                        observer: some BuildObserver) throws {
+        let failure = Mutex<(any Error)?>(nil)
+        let chunk = 64
+        let chunks = (pages.count + chunk - 1) / chunk
+        DispatchQueue.concurrentPerform(iterations: chunks) { c in
+            for i in (c * chunk)..<min(pages.count, (c + 1) * chunk) {
+                if failure.withLock({ $0 != nil }) { return }
+                do {
+                    let (page, fingerprint) = pages[i]
+                    if try !writer.keep(page.path, fingerprint: fingerprint) {
+                        _ = try writer.write(page.path, try renderer.render(page), fingerprint: fingerprint)
+                    }
+                } catch {
+                    failure.withLock { if $0 == nil { $0 = error } }
+                    return
+                }
+                observer.pageFinished()
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+}
+
+private func isDirectory(_ path: String) -> Bool {
+    var st = stat()
+    return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+}

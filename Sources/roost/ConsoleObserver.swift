@@ -1,0 +1,32 @@
+import Build
+import Synchronization
+
+/// How a command shows a build's progress: a progress bar on a terminal, and the time and
+/// memory of each phase on standard error when `ROOST_TIMINGS` is set.
+final class ConsoleObserver: BuildObserver {
+    private let timer = Mutex(PhaseTimer())
+    private let progress = Mutex<Progress?>(nil)
+    private let progressBar: Bool
+
+    init(progressBar: Bool) {
+        self.progressBar = progressBar
+    }
+
+    func phaseEnded(_ phase: String) {
+        timer.withLock { $0.end(phase) }
+    }
+
+    func renderingStarted(pages: Int) {
+        progress.withLock { $0 = Progress(total: pages, enabled: progressBar) }
+    }
+
+    func pageFinished() {
+        progress.withLock { $0?.advance() }
+    }
+
+    /// Clears the progress bar and prints the timings (once).
+    func finish() {
+        progress.withLock { $0?.finish(); $0 = nil }
+        timer.withLock { $0.report(); $0 = PhaseTimer() }
+    }
+}

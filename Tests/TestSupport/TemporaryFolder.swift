@@ -1,0 +1,52 @@
+import Foundation
+
+/// A new, empty folder under the system's temporary folder, removed when the test lets go
+/// of it: the one scratch folder every test target uses.
+public final class TemporaryFolder {
+    public let url: URL
+
+    public init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("roost-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    /// The folder, or `relative` inside it.
+    public func path(_ relative: String = "") -> String {
+        relative.isEmpty ? url.path : url.appendingPathComponent(relative).path
+    }
+
+    /// Writes `text` at `relative`, creating the folders above it.
+    public func write(_ relative: String, _ text: String) throws {
+        try write(relative, bytes: Array(text.utf8))
+    }
+
+    public func write(_ relative: String, bytes: [UInt8]) throws {
+        let file = url.appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(bytes).write(to: file)
+    }
+
+    /// Copies `source` (a file or folder) to `relative`.
+    public func copy(_ source: String, to relative: String) throws {
+        let target = url.appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: source, toPath: target.path)
+    }
+
+    /// Every file below `relative` (but Roost's own bookkeeping, `.roost-*`), with its bytes.
+    public func files(_ relative: String = "") -> [String: Data] {
+        let root = path(relative)
+        var found: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: root)
+        while let file = enumerator?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            guard !file.hasPrefix(".roost-"),
+                  FileManager.default.fileExists(atPath: root + "/" + file, isDirectory: &isDirectory),
+                  !isDirectory.boolValue else { continue }
+            found[file] = FileManager.default.contents(atPath: root + "/" + file)
+        }
+        return found
+    }
+}
