@@ -1,6 +1,7 @@
 /// Handles (SPEC 3): the lowercased username when it matches `[A-Za-z0-9_]{1,30}` and
 /// no other user has the same lowercased username; otherwise `u-` and a form of the uid.
-/// Safe usernames never contain `-`, so the two kinds cannot collide.
+/// Safe usernames never contain `-`, so the two kinds cannot collide; uids that differ only in
+/// case get the hashed form, so no two handles differ only in case.
 extension Snapshot {
     static func assignHandles(_ users: inout [User]) -> [Diagnostic] {
         var sharing: [String: [Int]] = [:]
@@ -20,6 +21,11 @@ extension Snapshot {
                                               "'\(users[i].username)' is the same handle as \(others.joined(separator: ", ")); "
                                                 + "each gets a uid-derived handle"))
             }
+        }
+        // uids that differ only in case (`u-Abc`, `u-abc`) would share a folder on a
+        // case-insensitive file system: those take the hashed form.
+        for group in CaseFold.clashes(in: users.map(\.handle)) {
+            for i in group { users[i].handle = "u-" + StableHash.hex(StableHash.fnv1a(users[i].uid)) }
         }
         return diagnostics
     }

@@ -14,9 +14,20 @@ public struct SitePaths: Sendable {
     private let tagSlugs: [String]
 
     public init(snapshot: Snapshot) {
-        tweetSlugs = snapshot.tweets.map { Slug.id($0.id) }
-        handles = snapshot.users.map(\.handle)
-        tagSlugs = snapshot.tags.map { Slug.tag($0.tag) }
+        tweetSlugs = Self.caseSafe(snapshot.tweets.map { Slug.id($0.id) }, names: { snapshot.tweets[$0].id })
+        handles = snapshot.users.map(\.handle)  // case-safe already (Model)
+        tagSlugs = Self.caseSafe(snapshot.tags.map { Slug.tag($0.tag) }, names: { snapshot.tags[$0].tag })
+    }
+
+    /// `slugs` where none differs from another only in case (a case-insensitive file system
+    /// would make them one folder): those that do take the hashed form of their name. Names
+    /// that clash with none keep their readable slug, so the common case stays stable.
+    private static func caseSafe(_ slugs: [String], names: (Int) -> String) -> [String] {
+        var slugs = slugs
+        for group in CaseFold.clashes(in: slugs) {
+            for i in group { slugs[i] = Slug.hashed(names(i)) }
+        }
+        return slugs
     }
 
     public static let index = "index.html"

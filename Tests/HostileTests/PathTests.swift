@@ -68,14 +68,9 @@ struct PathTests {
             if let other = seen[path.lowercased()] { clashes.append("\(other) ~ \(path)") }
             seen[path.lowercased()] = path
         }
-        withKnownIssue("""
-            FINDING (portability): tweet IDs (Sources/Site/Slug.swift, Slug.id) and uid-derived handles \
-            (Sources/Model/Handle.swift, fallbackHandle) keep case: tweets "Case", "case", "CASE" get \
-            t/Case/, t/case/, t/CASE/ and users with those uids u/u-Case/, u/u-case/…; on a case-insensitive \
-            file system or host (macOS, Windows, some buckets) they are one folder and pages overwrite each other
-            """) {
-            #expect(clashes.isEmpty, "\(clashes)")
-        }
+        #expect(clashes.isEmpty, "\(clashes)")
+        // Plain IDs that clash with none keep their readable URL.
+        #expect(site.paths.contains("t/with space/index.html") == false && site.paths.contains("t/page/index.html"))
     }
 
     /// The single-file formats can carry IDs no file name can: "", ".", "..", "a/b", NUL.
