@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Synchronization
 
 public enum PreviewError: Error, Equatable, CustomStringConvertible, LocalizedError {
@@ -247,13 +248,7 @@ public final class PreviewServer: Sendable {
 
     /// A strong validator from the bytes served: FNV-1a 64, quoted.
     static func etag(_ bytes: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "-\(bytes.count)\""
+        "\"" + StableHash.hex(StableHash.fnv1a(bytes)) + "-\(bytes.count)\""
     }
 
     /// `If-None-Match`: `*` or a list of tags (weak comparison, as RFC 9110 asks for this header).

@@ -1,4 +1,5 @@
 import Dispatch
+import Support
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -134,16 +135,13 @@ public struct StoreStamp: Equatable, Sendable {
     /// hashed as bytes, continuing from the folder's path.
     private static func addEntries(_ names: some Sequence<String>, in fd: Int32, relative: String,
                                    into tally: inout Tally) {
-        var folderHash = Tally.fnvOffset
-        for byte in relative.utf8 { folderHash = Tally.fnv(folderHash, byte) }
-        if !relative.isEmpty { folderHash = Tally.fnv(folderHash, UInt8(ascii: "/")) }
+        var folderHash = StableHash.fnv1a(relative)
+        if !relative.isEmpty { folderHash = StableHash.fnv1a(folderHash, UInt8(ascii: "/")) }
         for name in names {
             var st = stat()
             // Gone since it was listed: leave it out; the reader will not see it either.
             guard fstatat(fd, name, &st, Int32(AT_SYMLINK_NOFOLLOW)) == 0 else { continue }
-            var h = folderHash
-            for byte in name.utf8 { h = Tally.fnv(h, byte) }
-            tally.add(nameHash: h, st)
+            tally.add(nameHash: StableHash.fnv1a(name, offset: folderHash), st)
         }
     }
 
@@ -156,13 +154,8 @@ public struct StoreStamp: Equatable, Sendable {
         var entries = 0
         var failure: StoreError?
 
-        static let fnvOffset: UInt64 = 0xcbf2_9ce4_8422_2325
-        @inline(__always) static func fnv(_ h: UInt64, _ byte: UInt8) -> UInt64 { (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
-
         mutating func add(name: String, _ st: stat) {
-            var h = Self.fnvOffset
-            for byte in name.utf8 { h = Self.fnv(h, byte) }
-            add(nameHash: h, st)
+            add(nameHash: StableHash.fnv1a(name), st)
         }
 
         /// `nameHash`: FNV-1a of the entry's path relative to the store.
@@ -187,12 +180,9 @@ public struct StoreStamp: Equatable, Sendable {
             entries += other.entries
         }
 
-        /// splitmix64's finalizer: every input bit affects every output bit.
+        /// One SplitMix64 step: the golden-ratio increment, then the finalizer.
         static func mix(_ x: UInt64) -> UInt64 {
-            var z = x &+ 0x9e37_79b9_7f4a_7c15
-            z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-            z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-            return z ^ (z >> 31)
+            StableHash.splitMix64Finalize(x &+ 0x9e37_79b9_7f4a_7c15)
         }
 
         var stamp: StoreStamp {

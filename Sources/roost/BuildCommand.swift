@@ -3,6 +3,7 @@ import Mustache
 import Output
 import Site
 import Store
+import Support
 
 /// `roost build`: the store rendered into the output folder.
 enum BuildCommand: Command {

@@ -5,6 +5,7 @@ import Mustache
 import Output
 import Site
 import Store
+import Support
 import Synchronization
 #if canImport(Glibc)
 import Glibc
