@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Support
 
 /// Watches folders (recursively, including folders created later) and single files with Linux inotify,
 /// and reports changes in debounced batches: events are collected until none arrives for `debounce`,
@@ -106,12 +107,12 @@ public final class FileWatcher: @unchecked Sendable {
 
         inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard inotify >= 0 else {
-            throw WatchError.cannotWatch(path: "", reason: "inotify_init1: \(String(cString: strerror(errno)))")
+            throw WatchError.cannotWatch(path: "", reason: "inotify_init1: \(errnoText())")
         }
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else {
             close(inotify)
-            throw WatchError.cannotWatch(path: "", reason: "pipe: \(String(cString: strerror(errno)))")
+            throw WatchError.cannotWatch(path: "", reason: "pipe: \(errnoText())")
         }
         wakeRead = fds[0]
         wakeWrite = fds[1]
@@ -121,7 +122,7 @@ public final class FileWatcher: @unchecked Sendable {
         for index in resolved.indices {
             let ok = addWatch(root: index, directory: "", recursive: resolved[index].fileName == nil, reportFiles: false)
             if !ok {
-                let reason = String(cString: strerror(errno))
+                let reason = errnoText()
                 close(inotify)
                 close(wakeRead)
                 close(wakeWrite)

@@ -2,6 +2,7 @@
 // (daemon, callbacks through an Unmanaged context pointer, responses, headers).
 import CMicroHTTPD
 import Glibc
+import Support
 
 struct HTTPRequest {
     var method: String
@@ -55,7 +56,7 @@ struct ListeningSocket {
         let info = first.pointee
         let fd = socket(info.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else {
-            throw .cannotListen(host: host, port: port, reason: String(cString: strerror(errno)))
+            throw .cannotListen(host: host, port: port, reason: errnoText())
         }
         var yes: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -63,13 +64,13 @@ struct ListeningSocket {
             let code = errno
             close(fd)
             if code == EADDRINUSE { throw .portInUse(host: host, port: port) }
-            throw .cannotListen(host: host, port: port, reason: String(cString: strerror(code)))
+            throw .cannotListen(host: host, port: port, reason: errnoText(code))
         }
         if listen(fd, 128) != 0 {
             let code = errno
             close(fd)
             if code == EADDRINUSE { throw .portInUse(host: host, port: port) }
-            throw .cannotListen(host: host, port: port, reason: String(cString: strerror(code)))
+            throw .cannotListen(host: host, port: port, reason: errnoText(code))
         }
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)

@@ -1,5 +1,6 @@
 import Dispatch
 import JSON
+import Support
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

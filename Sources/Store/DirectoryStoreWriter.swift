@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import JSON
+import Support
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

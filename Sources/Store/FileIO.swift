@@ -5,10 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-func errnoText(_ code: Int32 = errno) -> String {
-    String(cString: strerror(code))
-}
+import Support
 
 /// A growable byte buffer reused for reading many files on one thread.
 final class ReadBuffer {

@@ -1,4 +1,5 @@
 import Dispatch
+import Support
 import Synchronization
 #if canImport(Glibc)
 import Glibc
