@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// The files the preview server adds to a site (under `/__roost/`) and the markup it injects into HTML responses.
 /// Nothing here is ever written by `build`.
@@ -121,7 +122,7 @@ enum LiveReload {
     /// The overlay markup for an error message (HTML-escaped).
     static func overlay(_ message: String) -> String {
         "<link rel=\"stylesheet\" href=\"\(stylesheetPath)\">"
-            + "<div id=\"\(overlayID)\" role=\"alert\"><strong>Build error</strong><pre>\(escapeHTML(message))</pre></div>"
+            + "<div id=\"\(overlayID)\" role=\"alert\"><strong>Build error</strong><pre>\(MarkupEscape.escaped(message))</pre></div>"
     }
 
     /// `html` with the live-reload script (and the overlay, when there is an error) inserted before
@@ -161,22 +162,6 @@ enum LiveReload {
             i -= 1
         }
         return nil
-    }
-
-    static func escapeHTML(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 
     /// A JSON string literal (for SSE `data:` lines: never contains a raw newline).
