@@ -187,56 +187,31 @@ public enum DirectoryStore {
                              transform: (Document) -> T) -> [Folder] {
         let dirPath = folder.relative.isEmpty ? root : joinPath(root, folder.relative)
         // The root may be a symbolic link the user named; nothing below it is followed.
-        let fd = open(dirPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (folder.relative.isEmpty ? 0 : O_NOFOLLOW))
-        guard fd >= 0, let dir = fdopendir(fd) else {
-            let reason = errnoText()
-            if fd >= 0 { close(fd) }
-            partial.errors.append((folder.key, .unreadable(path: dirPath, reason: reason)))
+        guard let opened = FileDescriptor(open(dirPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (folder.relative.isEmpty ? 0 : O_NOFOLLOW))) else {
+            partial.errors.append((folder.key, .unreadable(path: dirPath, reason: errnoText())))
             return []
         }
-        defer { closedir(dir) }
+        let fd = opened.raw
         let rel = folder.relative.isEmpty ? "" : folder.relative + "/"
         let suffix: [UInt8] = Array(".json".utf8)
         var names: [(name: String, kind: FileKind, id: String?)] = []
-        while let ent = readdir(dir) {
-            // (name, id if it ends in .json) or (nil, lossy name) when not UTF-8; nil for dot-names.
-            let decoded = withUnsafeBytes(of: &ent.pointee.d_name) { raw -> (String?, String?)? in
-                let n = raw.firstIndex(of: 0) ?? raw.count
-                guard n > 0, raw[0] != UInt8(ascii: ".") else { return nil }
-                let bytes = UnsafeRawBufferPointer(rebasing: raw[0..<n])
-                guard let name = String(validating: bytes, as: UTF8.self) else {
-                    return (nil, String(decoding: bytes, as: UTF8.self))
-                }
-                if n > 5 && bytes[(n - 5)...].elementsEqual(suffix) {
-                    return (name, String(decoding: UnsafeRawBufferPointer(rebasing: raw[0..<(n - 5)]), as: UTF8.self))
-                }
-                return (name, nil)
+        let failure = DirectoryListing.forEach(in: fd, dotNames: false) { entry in
+            guard let name = entry.validName else {
+                partial.ignored.append(StoreNote(path: rel + entry.name, reason: "name is not valid UTF-8; skipped"))
+                return
             }
-            guard let decoded else { continue }
-            guard let name = decoded.0 else {
-                partial.ignored.append(StoreNote(path: rel + (decoded.1 ?? ""), reason: "name is not valid UTF-8; skipped"))
-                continue
+            // The ID when it ends in .json.
+            let bytes = entry.nameBytes
+            let n = bytes.count
+            var id: String?
+            if n > 5 && bytes[(n - 5)...].elementsEqual(suffix) {
+                id = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<(n - 5)]), as: UTF8.self)
             }
-            var kind: FileKind
-            switch Int32(ent.pointee.d_type) {
-            case Int32(DT_DIR): kind = .directory
-            case Int32(DT_REG): kind = .regular
-            case Int32(DT_LNK): kind = .symlink
-            case Int32(DT_UNKNOWN):
-                var st = stat()
-                if fstatat(fd, name, &st, Int32(AT_SYMLINK_NOFOLLOW)) != 0 {
-                    kind = .missing
-                } else {
-                    switch st.st_mode & S_IFMT {
-                    case S_IFDIR: kind = .directory
-                    case S_IFREG: kind = .regular
-                    case S_IFLNK: kind = .symlink
-                    default: kind = .other
-                    }
-                }
-            default: kind = .other
-            }
-            names.append((name, kind, decoded.1))
+            names.append((name, entry.kind, id))
+        }
+        if failure != 0 {
+            partial.errors.append((folder.key, .unreadable(path: dirPath, reason: errnoText(failure))))
+            return []
         }
 
         let atDocumentPosition = (folder.segments.count + 1) % 2 == 0

@@ -153,16 +153,14 @@ public enum DirectoryStoreWriter {
                 throw .writeFailed(path: dir, reason: "cannot create the folder (\(error.localizedDescription))")
             }
         case .directory:
-            guard let d = opendir(dir) else { throw .unreadable(path: dir, reason: errnoText()) }
-            var children: [String] = []
-            while let ent = readdir(d) {
-                let name = withUnsafeBytes(of: &ent.pointee.d_name) { raw -> [UInt8] in
-                    Array(raw[0..<(raw.firstIndex(of: 0) ?? raw.count)])
-                }
-                if name == [46] || name == [46, 46] { continue }
-                children.append(String(decoding: name, as: UTF8.self))
+            guard let folder = FileDescriptor(open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) else {
+                throw .unreadable(path: dir, reason: errnoText())
             }
-            closedir(d)
+            let children: [String]
+            switch DirectoryListing.names(in: folder.raw, dotNames: true) {
+            case .success(let names): children = names
+            case .failure(let error): throw .unreadable(path: dir, reason: error.text)
+            }
             guard !children.isEmpty else { return }
             guard force else { throw .destinationNotEmpty(path: dir) }
             for child in children {

@@ -48,7 +48,10 @@ public struct StoreStamp: Equatable, Sendable {
         var collectionFDs: [Int32] = []  // the collections' folders, shared by their chunks (fstatat is thread-safe)
         defer { collectionFDs.forEach { close($0) } }
         for collection in collections {
-            let (fd, names) = try list(joinPath(path, collection), relative: collection)
+            let full = joinPath(path, collection)
+            let folder = try openFolder(full, relative: collection)
+            let names = try list(folder.raw, full: full)
+            let fd = folder.release()
             collectionFDs.append(fd)
             for lo in stride(from: 0, to: names.count, by: 2048) {
                 units.append(.entries(fd: fd, folder: collection, names: names[lo..<min(names.count, lo + 2048)]))
@@ -92,43 +95,31 @@ public struct StoreStamp: Equatable, Sendable {
     /// appends its subfolders' relative paths.
     private static func walk(_ full: String, relative: String, into tally: inout Tally,
                              subfolders: inout [String]) throws(StoreError) {
-        let (fd, names) = try list(full, relative: relative)
-        defer { close(fd) }
-        addEntries(names.lazy.map(\.name), in: fd, relative: relative, into: &tally)
+        let folder = try openFolder(full, relative: relative)
+        let names = try list(folder.raw, full: full)
+        addEntries(names.lazy.map(\.name), in: folder.raw, relative: relative, into: &tally)
         for (name, isFolder) in names where isFolder {
             subfolders.append(relative.isEmpty ? name : relative + "/" + name)
         }
     }
 
-    /// The names in folder `full` (dot-names left out), and which are folders: from the
-    /// listing's file type, or `lstat` where the file system does not give one; and the
-    /// folder's descriptor, open, for the caller to close.
-    private static func list(_ full: String, relative: String) throws(StoreError)
-        -> (Int32, [(name: String, isFolder: Bool)]) {
-        let fd = open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (relative.isEmpty ? 0 : O_NOFOLLOW))
-        guard fd >= 0, let dir = fdopendir(dup(fd)) else {
-            let reason = errnoText()
-            if fd >= 0 { close(fd) }
-            throw .unreadable(path: full, reason: reason)
+    /// The folder `full` (at `relative` in the store), open; below the root, not through a link.
+    private static func openFolder(_ full: String, relative: String) throws(StoreError) -> FileDescriptor {
+        guard let folder = FileDescriptor(open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (relative.isEmpty ? 0 : O_NOFOLLOW))) else {
+            throw .unreadable(path: full, reason: errnoText())
         }
-        defer { closedir(dir) }
+        return folder
+    }
+
+    /// The names in the open folder `fd` (at `full`; dot-names left out), and which are
+    /// folders (see `DirectoryEntry.kind`).
+    private static func list(_ fd: Int32, full: String) throws(StoreError) -> [(name: String, isFolder: Bool)] {
         var names: [(name: String, isFolder: Bool)] = []
-        while let ent = readdir(dir) {
-            let type = ent.pointee.d_type
-            let name = withUnsafeBytes(of: &ent.pointee.d_name) { raw -> String? in
-                let n = raw.firstIndex(of: 0) ?? raw.count
-                guard n > 0, raw[0] != UInt8(ascii: ".") else { return nil }
-                return String(decoding: UnsafeRawBufferPointer(rebasing: raw[0..<n]), as: UTF8.self)
-            }
-            guard let name else { continue }
-            var isFolder = Int32(type) == Int32(DT_DIR)
-            if Int32(type) == Int32(DT_UNKNOWN) {
-                var st = stat()
-                isFolder = fstatat(fd, name, &st, Int32(AT_SYMLINK_NOFOLLOW)) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
-            }
-            names.append((name, isFolder))
+        let failure = DirectoryListing.forEach(in: fd, dotNames: false) { entry in
+            names.append((entry.name, entry.kind == .directory))
         }
-        return (fd, names)
+        if failure != 0 { throw .unreadable(path: full, reason: errnoText(failure)) }
+        return names
     }
 
     /// Adds the entries `names` of the open folder `fd` (at `relative`) to `tally`; names are

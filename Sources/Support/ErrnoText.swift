@@ -10,3 +10,10 @@ import Darwin
 package func errnoText(_ code: Int32 = errno) -> String {
     String(cString: strerror(code))
 }
+
+/// A failed system call's errno, as an error.
+package struct ErrnoCode: Error, Equatable, Sendable {
+    package let code: Int32
+    package init(_ code: Int32) { self.code = code }
+    package var text: String { errnoText(code) }
+}
