@@ -1,5 +1,6 @@
 import Markdown
 import Store
+import Support
 
 extension Snapshot {
     /// Reads the documents of SPEC 2.3 and derives everything; documents of other

@@ -1,4 +1,3 @@
-import Dispatch
 import JSON
 import Support
 #if canImport(Glibc)
@@ -82,15 +81,14 @@ public enum DirectoryStore {
             units.append(.files(deferred[lo..<min(lo + chunk, deferred.count)]))
         }
 
-        let results = ParallelSlots(count: units.count, repeating: Partial<T>())
-        let shared = Shared(units: units, root: root)
-        DispatchQueue.concurrentPerform(iterations: units.count) { k in
+        let work = units
+        var results = [Partial<T>](parallelCount: work.count) { k in
             var partial = Partial<T>()
             let buffer = ReadBuffer()
-            switch shared.units[k] {
+            switch work[k] {
             case .files(let entries):
                 for entry in entries {
-                    let full = joinPath(shared.root, entry.relative)
+                    let full = joinPath(root, entry.relative)
                     do throws(StoreError) {
                         let document = try decode(buffer.readFile(full, noFollow: true), entry: entry, full: full, buffer: buffer)
                         partial.documents.append((entry.sortKey, transform(document)))
@@ -102,17 +100,17 @@ public enum DirectoryStore {
                 var stack = [folder]
                 var none: [Entry] = []
                 while let next = stack.popLast() {
-                    stack.append(contentsOf: scan(next, root: shared.root, buffer: buffer, deferred: &none, into: &partial,
+                    stack.append(contentsOf: scan(next, root: root, buffer: buffer, deferred: &none, into: &partial,
                                                   transform: transform))
                 }
             }
-            results.slots[k] = partial
+            return partial
         }
 
         var all = top
-        for k in 0..<units.count {
+        for k in results.indices {
             var p = Partial<T>()
-            swap(&p, &results.slots[k]) // frees each part as it is merged
+            swap(&p, &results[k]) // frees each part as it is merged
             all.documents.append(contentsOf: p.documents)
             all.missing.append(contentsOf: p.missing)
             all.ignored.append(contentsOf: p.ignored)
@@ -265,11 +263,6 @@ public enum DirectoryStore {
     }
 
     // MARK: reading
-
-    private struct Shared: @unchecked Sendable {
-        let units: [Unit]
-        let root: String
-    }
 
     private static func readOne(_ entry: Entry, full: String, buffer: ReadBuffer) throws(StoreError) -> Document {
         try decode(buffer.readFile(full, noFollow: true), entry: entry, full: full, buffer: buffer)

@@ -1,4 +1,3 @@
-import Dispatch
 import Support
 #if canImport(Glibc)
 import Glibc
@@ -59,8 +58,7 @@ public struct StoreStamp: Equatable, Sendable {
             for (name, isFolder) in names where isFolder { units.append(.subtree(collection + "/" + name)) }
         }
         let work = units
-        let tallies = ParallelSlots(count: work.count, repeating: Tally())
-        DispatchQueue.concurrentPerform(iterations: work.count) { k in
+        let tallies = [Tally](parallelCount: work.count) { k in
             var tally = Tally()
             do throws(StoreError) {
                 switch work[k] {
@@ -75,11 +73,11 @@ public struct StoreStamp: Equatable, Sendable {
             } catch {
                 tally.failure = error
             }
-            tallies.slots[k] = tally
+            return tally
         }
-        for k in 0..<work.count {
-            if let failure = tallies.slots[k].failure { throw failure }
-            total.merge(tallies.slots[k])
+        for tally in tallies {
+            if let failure = tally.failure { throw failure }
+            total.merge(tally)
         }
         return total.stamp
     }
