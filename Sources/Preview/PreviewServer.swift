@@ -80,8 +80,7 @@ public final class PreviewServer: Sendable {
     ) {
         self.host = host
         self.state = Mutex(State(source: source, error: nil, port: port, daemon: nil))
-        let seconds = Double(keepAlive.components.seconds) + Double(keepAlive.components.attoseconds) / 1e18
-        self.hub = EventHub(keepAliveInterval: max(seconds, 0.01))
+        self.hub = EventHub(keepAliveInterval: max(keepAlive, .milliseconds(10)))
         self.log = log
     }
 
