@@ -3,6 +3,7 @@
 import CMicroHTTPD
 import Glibc
 import Support
+import Synchronization
 
 struct HTTPRequest {
     var method: String
@@ -94,14 +95,20 @@ struct ListeningSocket {
 }
 
 /// libmicrohttpd, one thread per connection (server-sent event streams block their thread).
-final class HTTPDaemon: @unchecked Sendable {
-    private final class Context {
+final class HTTPDaemon: Sendable {
+    private final class Context: Sendable {
         let handler: HTTPHandler
         init(handler: @escaping HTTPHandler) { self.handler = handler }
     }
 
-    private var daemon: OpaquePointer?
-    private var context: Unmanaged<Context>?
+    /// The running daemon and the context its callbacks get (retained while it runs).
+    private struct Running {
+        let daemon: OpaquePointer
+        let context: Unmanaged<Context>
+    }
+
+    /// Nil once stopped.
+    private let running: Mutex<Running?>
 
     init(socket: ListeningSocket, connectionTimeout: UInt32 = 120, handler: @escaping HTTPHandler) throws(PreviewError) {
         let context = Unmanaged.passRetained(Context(handler: handler))
@@ -124,18 +131,15 @@ final class HTTPDaemon: @unchecked Sendable {
             close(socket.fd)
             throw .cannotListen(host: "", port: socket.port, reason: "libmicrohttpd could not start")
         }
-        self.daemon = daemon
-        self.context = context
+        running = Mutex(Running(daemon: daemon, context: context))
     }
 
     /// Stops accepting, closes every connection and waits for their threads.
     /// (Blocked event streams must have been released first.)
     func stop() {
-        guard let daemon else { return }
-        MHD_stop_daemon(daemon)
-        self.daemon = nil
-        context?.release()
-        context = nil
+        guard let stopping = running.withLock({ $0.take() }) else { return }
+        MHD_stop_daemon(stopping.daemon)
+        stopping.context.release()
     }
 
     deinit { stop() }
