@@ -9,7 +9,7 @@ import Support
 
 /// A growable byte buffer reused for reading many files on one thread.
 final class ReadBuffer {
-    private(set) var pointer: UnsafeMutableRawPointer
+    private(set) var pointer: UnsafeMutableRawPointer  // raw memory: read(2) fills it, with no zeroing when it grows
     private(set) var capacity: Int
 
     init(capacity: Int = 16 * 1024) {
