@@ -32,6 +32,12 @@ public enum DirectoryStore {
         var relative: String
         var segments: [String]
         var key: String
+
+        /// What its entries' relative paths start with: `""` for the root, else `relative/`.
+        var prefix: String { relative.isEmpty ? "" : relative + "/" }
+
+        /// The sort key of the entry `segment` in it.
+        func key(appending segment: String) -> String { key.isEmpty ? segment : key + "\u{0}" + segment }
     }
 
     /// What one unit of work found: each document as the caller's `T`.
@@ -189,77 +195,93 @@ public enum DirectoryStore {
             partial.errors.append((folder.key, .unreadable(path: dirPath, reason: errnoText())))
             return []
         }
-        let fd = opened.raw
-        let rel = folder.relative.isEmpty ? "" : folder.relative + "/"
+        guard let names = list(opened.raw, of: folder, at: dirPath, into: &partial) else { return [] }
+
+        let atDocumentPosition = (folder.segments.count + 1) % 2 == 0
+        let documentFiles = atDocumentPosition ? Set(names.lazy.filter { $0.kind == .regular }.compactMap(\.id)) : []
+        let prefix = folder.prefix
+        var subfolders: [Folder] = []
+        for listed in names {
+            let relative = prefix + listed.name
+            switch listed.kind {
+            case .regular:
+                guard let id = listed.id else { continue } // not .json: ignored silently
+                guard atDocumentPosition else {
+                    partial.ignored.append(StoreNote(path: relative,
+                                                     reason: "a .json file where a collection folder is expected; skipped"))
+                    continue
+                }
+                let entry = Entry(path: DocumentPath(folder.segments + [id]), relative: relative, sortKey: folder.key(appending: id))
+                if let buffer {
+                    read(entry, name: listed.name, in: opened.raw, root: root, buffer: buffer, into: &partial, transform: transform)
+                } else {
+                    deferred.append(entry)
+                }
+            case .directory:
+                guard folder.segments.count + 1 < maxDepth else {
+                    partial.ignored.append(StoreNote(path: relative,
+                                                     reason: "nested deeper than \(maxDepth) path segments (Firestore's limit); skipped"))
+                    continue
+                }
+                if atDocumentPosition && !documentFiles.contains(listed.name) {
+                    partial.missing.append(DocumentPath(folder.segments + [listed.name]))
+                }
+                subfolders.append(Folder(relative: relative, segments: folder.segments + [listed.name],
+                                         key: folder.key(appending: listed.name)))
+            case .symlink:
+                partial.ignored.append(StoreNote(path: relative, reason: "symbolic link; not followed"))
+            case .other, .missing:
+                continue
+            }
+        }
+        return subfolders
+    }
+
+    /// One name in a folder being scanned.
+    private struct Listed {
+        var name: String
+        var kind: FileKind
+        /// The name without `.json`, when it ends so.
+        var id: String?
+    }
+
+    /// The names in the open folder `fd` (`folder`, at `dirPath`), dot-names left out; names
+    /// that are not UTF-8 are noted as skipped. Nil (an error noted) when it cannot be listed.
+    private static func list<T>(_ fd: Int32, of folder: Folder, at dirPath: String,
+                                into partial: inout Partial<T>) -> [Listed]? {
         let suffix: [UInt8] = Array(".json".utf8)
-        var names: [(name: String, kind: FileKind, id: String?)] = []
+        let prefix = folder.prefix
+        var names: [Listed] = []
         let failure = DirectoryListing.forEach(in: fd, dotNames: false) { entry in
             guard let name = entry.validName else {
-                partial.ignored.append(StoreNote(path: rel + entry.name, reason: "name is not valid UTF-8; skipped"))
+                partial.ignored.append(StoreNote(path: prefix + entry.name, reason: "name is not valid UTF-8; skipped"))
                 return
             }
-            // The ID when it ends in .json.
             let bytes = entry.nameBytes
             let n = bytes.count
             var id: String?
             if n > 5 && bytes[(n - 5)...].elementsEqual(suffix) {
                 id = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<(n - 5)]), as: UTF8.self)
             }
-            names.append((name, entry.kind, id))
+            names.append(Listed(name: name, kind: entry.kind, id: id))
         }
         if failure != 0 {
             partial.errors.append((folder.key, .unreadable(path: dirPath, reason: errnoText(failure))))
-            return []
+            return nil
         }
+        return names
+    }
 
-        let atDocumentPosition = (folder.segments.count + 1) % 2 == 0
-        var documentFiles = Set<String>()
-        if atDocumentPosition {
-            for (_, kind, id) in names where kind == .regular {
-                if let id { documentFiles.insert(id) }
-            }
+    /// Reads the document file `name` of the open folder `fd` into `partial`.
+    private static func read<T>(_ entry: Entry, name: String, in fd: Int32, root: String, buffer: ReadBuffer,
+                                into partial: inout Partial<T>, transform: (Document) -> T) {
+        let full = joinPath(root, entry.relative)
+        do throws(StoreError) {
+            let document = try decode(buffer.readFile(in: fd, name: name), entry: entry, full: full, buffer: buffer)
+            partial.documents.append((entry.sortKey, transform(document)))
+        } catch {
+            partial.errors.append((entry.sortKey, error))
         }
-        var subfolders: [Folder] = []
-        for (name, kind, id) in names {
-            switch kind {
-            case .regular:
-                guard let id else { continue } // not .json: ignored silently
-                guard atDocumentPosition else {
-                    partial.ignored.append(StoreNote(path: rel + name,
-                                                     reason: "a .json file where a collection folder is expected; skipped"))
-                    continue
-                }
-                let entry = Entry(path: DocumentPath(folder.segments + [id]), relative: rel + name,
-                                  sortKey: folder.key.isEmpty ? id : folder.key + "\u{0}" + id)
-                guard let buffer else {
-                    deferred.append(entry)
-                    continue
-                }
-                let full = joinPath(root, entry.relative)
-                do throws(StoreError) {
-                    let document = try decode(buffer.readFile(in: fd, name: name), entry: entry, full: full, buffer: buffer)
-                    partial.documents.append((entry.sortKey, transform(document)))
-                } catch {
-                    partial.errors.append((entry.sortKey, error))
-                }
-            case .directory:
-                guard folder.segments.count + 1 < maxDepth else {
-                    partial.ignored.append(StoreNote(path: rel + name,
-                                                     reason: "nested deeper than \(maxDepth) path segments (Firestore's limit); skipped"))
-                    continue
-                }
-                if atDocumentPosition && !documentFiles.contains(name) {
-                    partial.missing.append(DocumentPath(folder.segments + [name]))
-                }
-                subfolders.append(Folder(relative: rel + name, segments: folder.segments + [name],
-                                         key: folder.key.isEmpty ? name : folder.key + "\u{0}" + name))
-            case .symlink:
-                partial.ignored.append(StoreNote(path: rel + name, reason: "symbolic link; not followed"))
-            case .other, .missing:
-                continue
-            }
-        }
-        return subfolders
     }
 
     // MARK: reading
