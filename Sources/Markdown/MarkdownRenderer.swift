@@ -12,7 +12,7 @@
 /// - in text (not in code, raw HTML, or link and image text), `@handle` links
 ///   to the user's profile when `mentionURL` knows the user, `#tag` to the tag
 ///   page, and bare `http(s)://` URLs to themselves — the same places
-///   `Entities.scan` reports.
+///   `HashtagsAndMentions.scan` reports.
 ///
 /// Output is deterministic and ends with a newline (unless empty).
 /// URLs returned by `mentionURL` and `tagURL` are used as given (HTML-escaped);
