@@ -173,7 +173,7 @@ public final class PreviewServer: Sendable {
                 body: .bytes(Array("405 Method Not Allowed\n".utf8)))
         }
         let (source, error) = state.withLock { ($0.source, $0.error) }
-        guard let path = SitePath.resolve(request.path) else {
+        guard let path = RequestPath.resolve(request.path) else {
             return notFound(source: source, error: error, ifNoneMatch: header("If-None-Match"))
         }
         let ifNoneMatch = header("If-None-Match")

@@ -22,7 +22,7 @@ public struct FolderSource: SiteSource {
     }
 
     public func file(at path: String) -> [UInt8]? {
-        guard SitePath.isSafeRelativeFile(path) else { return nil }
+        guard RequestPath.isSafeRelativeFile(path) else { return nil }
         // Resolved on every request: the folder may be (re)created after the server starts.
         guard let realRoot = Self.realPath(root.path) else { return nil }
         let candidate = realRoot == "/" ? "/" + path : realRoot + "/" + path
