@@ -33,10 +33,9 @@ extension Snapshot {
         let likes = reader.optionalInteger("likes")
         let replyTo = reader.optionalString("replyTo")
         guard reader.isUsable, let caption, let timestamp, let uid else { return (nil, reader.diagnostics) }
-        let entities = HashtagsAndMentions.scan(caption)
         let tweet = Tweet(id: document.path.id, caption: caption, timestamp: timestamp, authorUID: uid,
                           storedLikes: likes, replyTo: (replyTo?.isEmpty ?? true) ? nil : replyTo,
-                          hashtags: entities.hashtags, mentions: entities.mentions)
+                          hashtags: HashtagsAndMentions.scan(caption).hashtags)
         return (tweet, reader.diagnostics)
     }
 

@@ -13,8 +13,6 @@ public struct Tweet: Sendable, Equatable {
     public let replyTo: String?
     /// Hashtags in the caption's text, lowercased, first occurrence first.
     public let hashtags: [String]
-    /// `@names` in the caption's text, as written.
-    public let mentions: [String]
 
     public var isReply: Bool { replyTo != nil }
 }
