@@ -30,7 +30,7 @@ public enum PreviewError: Error, Equatable, CustomStringConvertible, LocalizedEr
 /// The `roost serve` HTTP server: serves a `SiteSource` on `host:port`, adds live reload to HTML
 /// responses, and shows a build-error overlay while `setError` holds a message.
 ///
-///     let server = PreviewServer(source: FolderSource(root: output), port: 8000)
+///     let server = PreviewServer(source: site, port: 8000)   // site: any SiteSource
 ///     try server.start()                      // PreviewError.portInUse when taken
 ///     let watcher = try FileWatcher(roots: [store, templates]) { changes in
 ///         // rebuild …, then:

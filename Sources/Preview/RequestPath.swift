@@ -51,17 +51,6 @@ enum RequestPath {
         return Resolved(relative: text, isFolder: text.hasSuffix("/"))
     }
 
-    /// A defensive check for site sources given a path directly: relative, no empty or dot segment,
-    /// no NUL or backslash.
-    static func isSafeRelativeFile(_ path: String) -> Bool {
-        if path.isEmpty || path.hasPrefix("/") { return false }
-        if path.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\\") }) { return false }
-        for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
-            if segment.isEmpty || segment == "." || segment == ".." { return false }
-        }
-        return true
-    }
-
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
