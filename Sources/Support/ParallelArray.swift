@@ -8,8 +8,7 @@ extension Array {
         precondition(count >= 0 && chunk > 0)
         let iterations = (count + chunk - 1) / chunk
         self.init(unsafeUninitializedCapacity: count) { buffer, initialized in
-            // Unchecked: each element is initialized by exactly one iteration, and none is read before all have ended.
-            nonisolated(unsafe) let base = buffer.baseAddress
+            nonisolated(unsafe) let base = buffer.baseAddress  // unchecked: one iteration per element, none read before all end
             DispatchQueue.concurrentPerform(iterations: iterations) { c in
                 for i in (c * chunk)..<Swift.min(count, (c + 1) * chunk) {
                     (base! + i).initialize(to: element(i))
