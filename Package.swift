@@ -8,36 +8,40 @@ let package = Package(
         .executable(name: "roost", targets: ["roost"]),
     ],
     targets: [
+        // What several stages need, written once: stable hashing, errno text, HTML escaping,
+        // listing a folder, an owned file descriptor, work on all cores. Depends on nothing.
+        .target(name: "Support"),
         // Stage 0: a small JSON parser that reports line and column (Foundation's gives a byte offset only).
         .target(name: "JSON"),
         // Stage 1: the document store (directory and single-file formats) → documents.
-        .target(name: "Store", dependencies: ["JSON"]),
+        .target(name: "Store", dependencies: ["JSON", "Support"]),
         // Stage 2: documents → users, tweets, likes, favorites and everything derived.
         // (Markdown finds hashtags exactly where the renderer will link them.)
-        .target(name: "Model", dependencies: ["Store", "Markdown"], linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "Model", dependencies: ["Store", "Markdown", "Support"], linkerSettings: [.linkedLibrary("m")]),
         // Markdown captions through Debian's libcmark.
         .systemLibrary(name: "CCmark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
-        .target(name: "Markdown", dependencies: ["CCmark"]),
+        .target(name: "Markdown", dependencies: ["CCmark", "Support"]),
         // Templates: a Mustache engine written from the specification.
-        .target(name: "Mustache"),
+        .target(name: "Mustache", dependencies: ["Support"]),
         // Stage 3 and 4: the site plan (pages and URLs) and rendering.
-        .target(name: "Site", dependencies: ["Store", "Model", "Markdown", "Mustache"]),
+        .target(name: "Site", dependencies: ["Store", "Model", "Markdown", "Mustache", "Support"]),
         // Stage 5: writing the site: only changed files, atomically, with a manifest and a lock.
-        .target(name: "Output", dependencies: []),
+        .target(name: "Output", dependencies: ["Support"]),
         // The build as a library: theme, inputs token, plan, parallel render, commit.
-        .target(name: "Build", dependencies: ["Store", "Model", "Mustache", "Site", "Output"]),
+        .target(name: "Build", dependencies: ["Store", "Model", "Mustache", "Site", "Output", "Support"]),
         // An HTTP server on Debian's libmicrohttpd, file watching, live reload: knows no site.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
-        .target(name: "Preview", dependencies: ["CMicroHTTPD"]),
+        .target(name: "Preview", dependencies: ["CMicroHTTPD", "Support"]),
         // `roost serve`: stores kept live document by document, served and reloaded.
-        .target(name: "Live", dependencies: ["Store", "Model", "Site", "Build", "Preview"]),
+        .target(name: "Live", dependencies: ["Store", "Model", "Site", "Build", "Preview", "Support"]),
         // `roost generate`: synthetic stores of any size, deterministic from a seed.
-        .target(name: "Synthetic"),
+        .target(name: "Synthetic", dependencies: ["Support"]),
         // The command line: options, console output, exit statuses.
-        .executableTarget(name: "roost", dependencies: ["JSON", "Store", "Model", "Site", "Build", "Live", "Synthetic"]),
+        .executableTarget(name: "roost", dependencies: ["JSON", "Store", "Model", "Site", "Build", "Live", "Synthetic", "Support"]),
 
         // Fixtures shared by the test targets (the theme, document builders).
         .target(name: "TestSupport", dependencies: ["Store", "Mustache"], path: "Tests/TestSupport"),
+        .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "JSON"]),
         .testTarget(name: "ModelTests", dependencies: ["Model", "Store", "TestSupport"]),

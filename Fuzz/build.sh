@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 SWIFTC=${SWIFTC:-swiftc}
 OUT=Fuzz/build
-FLAGS="-sanitize=fuzzer,address -parse-as-library -O -g -wmo"  # lld: gold warns once per ASan helper
+# lld: gold warns once per ASan helper; -package-name: Support's API has `package` access.
+FLAGS="-sanitize=fuzzer,address -parse-as-library -O -g -wmo -package-name roost"
 mkdir -p "$OUT"
 
 # A library module as one instrumented object plus its .swiftmodule.
@@ -28,24 +29,25 @@ targets=${*:-store-reader caption template}
 for t in $targets; do
     # Up to date when the binary is newer than every file it is built from.
     case $t in
-    store-reader) inputs="Sources/JSON Sources/Store" ;;
-    caption) inputs="Sources/Markdown Sources/CCmark" ;;
-    template) inputs="Sources/Mustache" ;;
+    store-reader) inputs="Sources/Support Sources/JSON Sources/Store" ;;
+    caption) inputs="Sources/Support Sources/Markdown Sources/CCmark" ;;
+    template) inputs="Sources/Support Sources/Mustache" ;;
     *) inputs="" ;;
     esac
     if [ -x "$OUT/$t" ] && [ -z "$(find $inputs "Fuzz/$t.swift" Fuzz/build.sh -newer "$OUT/$t" | head -1)" ]; then
         continue
     fi
     echo "building $t" >&2
+    module Support Sources/Support/*.swift
     case $t in
     store-reader)
         module JSON Sources/JSON/*.swift
-        exe store-reader -I . -module-name Store "$ROOT"/Sources/Store/*.swift "$ROOT/Fuzz/store-reader.swift" JSON.o ;;
+        exe store-reader -I . -module-name Store "$ROOT"/Sources/Store/*.swift "$ROOT/Fuzz/store-reader.swift" JSON.o Support.o ;;
     caption)
-        exe caption -I "$ROOT/Sources/CCmark" -module-name Markdown "$ROOT"/Sources/Markdown/*.swift \
-            "$ROOT/Fuzz/caption.swift" -lcmark ;;
+        exe caption -I . -I "$ROOT/Sources/CCmark" -module-name Markdown "$ROOT"/Sources/Markdown/*.swift \
+            "$ROOT/Fuzz/caption.swift" Support.o -lcmark ;;
     template)
-        exe template -module-name Mustache "$ROOT"/Sources/Mustache/*.swift "$ROOT/Fuzz/template.swift" ;;
+        exe template -I . -module-name Mustache "$ROOT"/Sources/Mustache/*.swift "$ROOT/Fuzz/template.swift" Support.o ;;
     *) echo "unknown target $t" >&2; exit 2 ;;
     esac
 done

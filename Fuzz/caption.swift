@@ -1,5 +1,5 @@
 // Fuzz target `caption`: bytes → String (lossy UTF-8) → MarkdownRenderer.render and
-// Entities.scan. Compiled into the Markdown module (see build.sh).
+// HashtagsAndMentions.scan. Compiled into the Markdown module (see build.sh).
 //
 // Safety checks on the HTML (trap when broken):
 // - no `<script` anywhere (case-insensitive);
@@ -7,7 +7,7 @@
 //   controls/spaces trimmed, tabs and newlines removed), and every href's scheme is
 //   http, https or mailto (or none). Plain text may say "javascript:" (escaped, harmless),
 //   so the check is on attribute values rather than on the whole output.
-// Consistency: Entities.scan finds hashtags/mentions exactly when the renderer links some
+// Consistency: HashtagsAndMentions.scan finds hashtags/mentions exactly when the renderer links some
 // (the mention closure knows every user).
 
 private let renderer = MarkdownRenderer(
@@ -23,7 +23,7 @@ private func fail(_ message: String, _ html: String) -> Never {
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     let html = renderer.render(text)
-    let (hashtags, mentions) = Entities.scan(text)
+    let (hashtags, mentions) = HashtagsAndMentions.scan(text)
 
     let lower = Array(html.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 })
     if contains(lower, Array("<script".utf8)) { fail("<script in output", html) }
@@ -39,8 +39,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
     let linkedTags = contains(lower, Array("class=\"hashtag\"".utf8))
     let linkedMentions = contains(lower, Array("class=\"mention\"".utf8))
-    if hashtags.isEmpty == linkedTags { fail("Entities.scan hashtags \(hashtags) vs rendered hashtag links \(linkedTags)", html) }
-    if mentions.isEmpty == linkedMentions { fail("Entities.scan mentions \(mentions) vs rendered mention links \(linkedMentions)", html) }
+    if hashtags.isEmpty == linkedTags { fail("HashtagsAndMentions.scan hashtags \(hashtags) vs rendered hashtag links \(linkedTags)", html) }
+    if mentions.isEmpty == linkedMentions { fail("HashtagsAndMentions.scan mentions \(mentions) vs rendered mention links \(linkedMentions)", html) }
     if !html.isEmpty && !html.hasSuffix("\n") { fail("non-empty output does not end with a newline", html) }
     return 0
 }

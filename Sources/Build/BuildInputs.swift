@@ -1,5 +1,6 @@
 import Model
 import Store
+import Support
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,4 @@
+import Support
 import Model
 import Site
 

@@ -1,3 +1,4 @@
+import Support
 import Build
 import Foundation
 import Model

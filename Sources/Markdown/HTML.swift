@@ -1,3 +1,5 @@
+import Support
+
 // HTML output buffer, escaping, and link URL policy.
 
 /// Accumulates UTF-8 bytes; turned into a `String` once at the end.
@@ -23,40 +25,9 @@ struct HTMLWriter {
         text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
-    /// Text or attribute value: `&`, `<`, `>`, `"` and `'` escaped.
+    /// Text or attribute value, escaped (`MarkupEscape`).
     mutating func escaped(_ text: String) {
-        var text = text
-        text.withUTF8 { escaped($0) }
-    }
-
-    /// Characters that neither HTML nor XML 1.0 allow in a document (C0 controls but tab,
-    /// line feed and carriage return; DEL and C1 controls; U+FFFE, U+FFFF) become U+FFFD.
-    mutating func escaped(_ source: UnsafeBufferPointer<UInt8>) {
-        var chunkStart = 0
-        var index = 0
-        while index < source.count {
-            let replacement: StaticString
-            var length = 1
-            switch source[index] {
-            case UInt8(ascii: "&"): replacement = "&amp;"
-            case UInt8(ascii: "<"): replacement = "&lt;"
-            case UInt8(ascii: ">"): replacement = "&gt;"
-            case UInt8(ascii: "\""): replacement = "&quot;"
-            case UInt8(ascii: "'"): replacement = "&#39;"
-            case 0x09, 0x0A, 0x0D: index += 1; continue
-            case 0x00 ..< 0x20, 0x7F: replacement = "\u{FFFD}"
-            case 0xC2 where index + 1 < source.count && (0x80 ... 0x9F).contains(source[index + 1]):
-                replacement = "\u{FFFD}"; length = 2
-            case 0xEF where index + 2 < source.count && source[index + 1] == 0xBF && source[index + 2] >= 0xBE:
-                replacement = "\u{FFFD}"; length = 3
-            default: index += 1; continue
-            }
-            if index > chunkStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[chunkStart ..< index])) }
-            raw(replacement)
-            index += length
-            chunkStart = index
-        }
-        if source.count > chunkStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[chunkStart...])) }
+        MarkupEscape.append(text, to: &bytes)
     }
 
     /// A URL from the Markdown, for an `href`: bytes that may not appear in a

@@ -12,7 +12,7 @@
 /// - in text (not in code, raw HTML, or link and image text), `@handle` links
 ///   to the user's profile when `mentionURL` knows the user, `#tag` to the tag
 ///   page, and bare `http(s)://` URLs to themselves — the same places
-///   `Entities.scan` reports.
+///   `HashtagsAndMentions.scan` reports.
 ///
 /// Output is deterministic and ends with a newline (unless empty).
 /// URLs returned by `mentionURL` and `tagURL` are used as given (HTML-escaped);
@@ -97,20 +97,7 @@ private struct Renderer {
 
     private mutating func enter(_ node: MarkdownNode) {
         // Inside an image only plain text is written (its alt text).
-        if altDepth > 0 {
-            switch node {
-            case .text(let text), .code(let text), .htmlInline(let text): out.escaped(text)
-            case .softBreak, .lineBreak: out.raw(" ")
-            case .image: altDepth += 1; linkDepth += 1; stack.append(.image(opened: false, mark: 0, url: ""))
-            case .link: linkDepth += 1; stack.append(.link(opened: false, mark: 0, url: ""))
-            case .document, .blockQuote, .list, .item, .paragraph, .heading, .emphasis, .strong, .custom:
-                stack.append(.other)
-            case .codeBlock, .htmlBlock, .thematicBreak:
-                break
-            }
-            return
-        }
-
+        if altDepth > 0 { return enterAltText(node) }
         switch node {
         case .document, .custom:
             stack.append(.other)
@@ -119,17 +106,7 @@ private struct Renderer {
             out.raw("<blockquote>\n")
             stack.append(.closer("</blockquote>\n", newline: true))
         case .list(let ordered, let start, let tight):
-            out.newlineIfNeeded()
-            if !ordered {
-                out.raw("<ul>\n")
-            } else if start == 1 {
-                out.raw("<ol>\n")
-            } else {
-                out.raw("<ol start=\"")
-                out.decimal(start)
-                out.raw("\">\n")
-            }
-            stack.append(.list(ordered: ordered, tight: tight))
+            openList(ordered: ordered, start: start, tight: tight)
         case .item:
             out.newlineIfNeeded()
             out.raw("<li>")
@@ -146,40 +123,14 @@ private struct Renderer {
             out.raw("<p><strong>")
             stack.append(.closer("</strong></p>\n", newline: false))
         case .codeBlock(let info, let code):
-            out.newlineIfNeeded()
-            out.raw("<pre><code")
-            let language = info.prefix { $0 != " " && $0 != "\t" }
-            if !language.isEmpty {
-                out.raw(" class=\"language-")
-                out.escaped(String(language))
-                out.raw("\"")
-            }
-            out.raw(">")
-            out.escaped(code)
-            out.raw("</code></pre>\n")
+            writeCodeBlock(info: info, code: code)
         case .htmlBlock(let html):
-            // Shown as text, like any other paragraph.
-            out.newlineIfNeeded()
-            out.raw("<p>")
-            var end = html.endIndex
-            while end > html.startIndex, html[html.index(before: end)].isNewline { end = html.index(before: end) }
-            out.escaped(String(html[..<end]))
-            out.raw("</p>\n")
+            writeHTMLBlock(html)
         case .thematicBreak:
             out.newlineIfNeeded()
             out.raw("<hr>\n")
-        case .text(let text):
-            if linkDepth > 0 { out.escaped(text) } else { linkify(text) }
-        case .softBreak:
-            out.raw("\n")
-        case .lineBreak:
-            out.raw("<br>\n")
-        case .code(let code):
-            out.raw("<code>")
-            out.escaped(code)
-            out.raw("</code>")
-        case .htmlInline(let html):
-            out.escaped(html)
+        case .text, .softBreak, .lineBreak, .code, .htmlInline:
+            writeInline(node)
         case .emphasis:
             out.raw("<em>")
             stack.append(.closer("</em>", newline: false))
@@ -196,6 +147,79 @@ private struct Renderer {
             altDepth += 1
             stack.append(.image(opened: opened, mark: out.count, url: url))
         }
+    }
+
+    /// Inside an image: text as plain text; nested links and images only counted, so that
+    /// their exits match.
+    private mutating func enterAltText(_ node: MarkdownNode) {
+        switch node {
+        case .text(let text), .code(let text), .htmlInline(let text): out.escaped(text)
+        case .softBreak, .lineBreak: out.raw(" ")
+        case .image: altDepth += 1; linkDepth += 1; stack.append(.image(opened: false, mark: 0, url: ""))
+        case .link: linkDepth += 1; stack.append(.link(opened: false, mark: 0, url: ""))
+        case .document, .blockQuote, .list, .item, .paragraph, .heading, .emphasis, .strong, .custom:
+            stack.append(.other)
+        case .codeBlock, .htmlBlock, .thematicBreak:
+            break
+        }
+    }
+
+    /// The inlines that are written whole on entering: text, breaks, code spans, raw HTML.
+    private mutating func writeInline(_ node: MarkdownNode) {
+        switch node {
+        case .text(let text):
+            if linkDepth > 0 { out.escaped(text) } else { linkify(text) }
+        case .softBreak:
+            out.raw("\n")
+        case .lineBreak:
+            out.raw("<br>\n")
+        case .code(let code):
+            out.raw("<code>")
+            out.escaped(code)
+            out.raw("</code>")
+        case .htmlInline(let html):
+            out.escaped(html)
+        default:
+            break  // (not a written-whole inline: `enter` handles it)
+        }
+    }
+
+    private mutating func openList(ordered: Bool, start: Int, tight: Bool) {
+        out.newlineIfNeeded()
+        if !ordered {
+            out.raw("<ul>\n")
+        } else if start == 1 {
+            out.raw("<ol>\n")
+        } else {
+            out.raw("<ol start=\"")
+            out.decimal(start)
+            out.raw("\">\n")
+        }
+        stack.append(.list(ordered: ordered, tight: tight))
+    }
+
+    private mutating func writeCodeBlock(info: String, code: String) {
+        out.newlineIfNeeded()
+        out.raw("<pre><code")
+        let language = info.prefix { $0 != " " && $0 != "\t" }
+        if !language.isEmpty {
+            out.raw(" class=\"language-")
+            out.escaped(String(language))
+            out.raw("\"")
+        }
+        out.raw(">")
+        out.escaped(code)
+        out.raw("</code></pre>\n")
+    }
+
+    /// Raw HTML is shown as text, like any other paragraph.
+    private mutating func writeHTMLBlock(_ html: String) {
+        out.newlineIfNeeded()
+        out.raw("<p>")
+        var end = html.endIndex
+        while end > html.startIndex, html[html.index(before: end)].isNewline { end = html.index(before: end) }
+        out.escaped(String(html[..<end]))
+        out.raw("</p>\n")
     }
 
     private mutating func exit() {

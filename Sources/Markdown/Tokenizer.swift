@@ -1,5 +1,5 @@
 // Splits the literal of one cmark text node into plain text, @mentions,
-// #hashtags and bare http(s) URLs. Shared by the renderer and `Entities.scan`,
+// #hashtags and bare http(s) URLs. Shared by the renderer and `HashtagsAndMentions.scan`,
 // so what is linked and what is reported are the same by construction.
 // Works on UTF-8 bytes; decodes scalars only around `@` and `#`.
 

@@ -1,3 +1,5 @@
+import Support
+
 /// Handles (SPEC 3): the lowercased username when it matches `[A-Za-z0-9_]{1,30}` and
 /// no other user has the same lowercased username; otherwise `u-` and a form of the uid.
 /// Safe usernames never contain `-`, so the two kinds cannot collide; uids that differ only in

@@ -1,4 +1,5 @@
 import Store
+import Support
 
 extension Snapshot {
     /// What was read, besides the snapshot: for reports.

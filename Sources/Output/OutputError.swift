@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Support
 
 /// Everything that can go wrong while writing the site, with messages a user can act on.
 public enum OutputError: Error, CustomStringConvertible, Equatable, Sendable {
@@ -39,8 +40,6 @@ public enum OutputError: Error, CustomStringConvertible, Equatable, Sendable {
         return nil
     }
 }
-
-func errnoText(_ code: Int32) -> String { String(cString: strerror(code)) }
 
 func quoted(_ path: String) -> String {
     var out = "\""

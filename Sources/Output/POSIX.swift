@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Support
 
 // Thin POSIX helpers. Every function returns 0 or an errno; none of them throws.
 
@@ -55,21 +56,9 @@ func readFile(_ dirFD: Int32, _ name: String) -> ([UInt8]?, Int32) {
     }
 }
 
-/// The names in the directory `fd` (without `.` and `..`); `fd` stays open.
+/// The names in the directory `fd` (dot-files too, not `.` and `..`); `fd` stays open.
 func directoryEntries(_ fd: Int32) -> [String]? {
-    let copy = dup(fd)
-    if copy < 0 { return nil }
-    guard let dir = fdopendir(copy) else { close(copy); return nil }
-    defer { closedir(dir) }
-    rewinddir(dir)
-    var names = [String]()
-    while let entry = readdir(dir) {
-        let name = withUnsafePointer(to: &entry.pointee.d_name) {
-            String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
-        }
-        if name != "." && name != ".." { names.append(name) }
-    }
-    return names
+    try? DirectoryListing.names(in: fd, dotNames: true).get()
 }
 
 /// Removes `name` in `dirFD` and everything below it, without following symlinks. Best effort.

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Dispatch
+import Support
 import Synchronization
 
 public enum WriteOutcome: Equatable, Sendable {
@@ -94,47 +95,73 @@ public final class SiteWriter: Sendable {
 
         let made = makeDirectories(directory)
         if made != 0 { throw .fileSystem(operation: "create the output folder", path: display, errno: made) }
-        let dirFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dirFD < 0 { throw .fileSystem(operation: "open the output folder", path: display, errno: errno) }
-
-        // The lock: flock on `.roost-lock`, removed again on release (while still held). A lock
-        // taken on a file that its holder removed in the meantime does not count: try again.
-        var lockFD: Int32 = -1
-        while true {
-            lockFD = openat(dirFD, Self.lockName, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
-            if lockFD < 0 {
-                let error = errno
-                close(dirFD)
-                throw .fileSystem(operation: "create the lock file", path: display + Self.lockName, errno: error)
-            }
-            var locked: Int32
-            repeat { locked = flock(lockFD, LOCK_EX | LOCK_NB) } while locked != 0 && errno == EINTR
-            if locked != 0 {
-                let error = errno
-                var holder: Int32?
-                if error == EWOULDBLOCK, let bytes = readFile(dirFD, Self.lockName).0 {
-                    holder = Int32(String(decoding: bytes, as: UTF8.self).trimmingNewlines())
-                }
-                close(lockFD); close(dirFD)
-                if error == EWOULDBLOCK { throw .locked(directory: display, pid: holder) }
-                throw .fileSystem(operation: "lock", path: display + Self.lockName, errno: error)
-            }
-            var held = stat()
-            fstat(lockFD, &held)
-            if let named = lstatAt(dirFD, Self.lockName).0, named.st_dev == held.st_dev, named.st_ino == held.st_ino { break }
-            close(lockFD)
+        guard let folder = FileDescriptor(open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) else {
+            throw .fileSystem(operation: "open the output folder", path: display, errno: errno)
         }
+        let lock = try Self.lock(folder.raw, display: display)
         let pid = getpid()
         let pidText = Array("\(pid)\n".utf8)
-        _ = pidText.withUnsafeBytes { pwrite(lockFD, $0.baseAddress, $0.count, 0) }
+        _ = pidText.withUnsafeBytes { pwrite(lock.raw, $0.baseAddress, $0.count, 0) }
 
         // Leftovers of builds that were killed. We hold the lock, so no other build is writing:
         // every staging folder is stale (a pid check would keep folders whose pid was reused).
-        for name in directoryEntries(dirFD) ?? [] where name.hasPrefix(Self.stagingPrefix) {
-            removeTree(dirFD, name)
+        for name in directoryEntries(folder.raw) ?? [] where name.hasPrefix(Self.stagingPrefix) {
+            removeTree(folder.raw, name)
         }
-        unlinkat(dirFD, Self.manifestTemp, 0)
+        unlinkat(folder.raw, Self.manifestTemp, 0)
 
+        let ready: Ready
+        do throws(OutputError) {
+            ready = try Self.prepare(folder.raw, display: display, pid: pid)
+        } catch {
+            Self.unlock(lock, in: folder.raw)
+            throw error
+        }
+        previous = ready.manifest
+        previousInputs = ready.inputs
+        stagingName = ready.stagingName
+        stagingFD = ready.stagingFD
+        dirFD = folder.release()
+        lockFD = lock.release()
+    }
+
+    /// Takes the lock of the output folder `dirFD`: flock on `.roost-lock`, removed again on
+    /// release (while still held). A lock taken on a file that its holder removed in the
+    /// meantime does not count: try again.
+    private static func lock(_ dirFD: Int32, display: String) throws(OutputError) -> FileDescriptor {
+        while true {
+            guard let lock = FileDescriptor(openat(dirFD, lockName, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)) else {
+                throw .fileSystem(operation: "create the lock file", path: display + lockName, errno: errno)
+            }
+            var locked: Int32
+            repeat { locked = flock(lock.raw, LOCK_EX | LOCK_NB) } while locked != 0 && errno == EINTR
+            if locked != 0 {
+                let error = errno
+                guard error == EWOULDBLOCK else { throw .fileSystem(operation: "lock", path: display + lockName, errno: error) }
+                var holder: Int32?
+                if let bytes = readFile(dirFD, lockName).0 {
+                    holder = Int32(String(decoding: bytes, as: UTF8.self).trimmingNewlines())
+                }
+                throw .locked(directory: display, pid: holder)
+            }
+            var held = stat()
+            fstat(lock.raw, &held)
+            if let named = lstatAt(dirFD, lockName).0, named.st_dev == held.st_dev, named.st_ino == held.st_ino {
+                return lock
+            }
+        }
+    }
+
+    /// What `prepare` read and made.
+    private struct Ready {
+        var manifest: [String: ManifestEntry]
+        var inputs: String?
+        var stagingName: String
+        var stagingFD: Int32
+    }
+
+    /// Under the lock: reads the manifest and makes this build's staging folder.
+    private static func prepare(_ dirFD: Int32, display: String, pid: Int32) throws(OutputError) -> Ready {
         var manifest = [String: ManifestEntry]()
         var inputs: String?
         let (bytes, readError) = readFile(dirFD, Manifest.fileName)
@@ -142,30 +169,25 @@ public final class SiteWriter: Sendable {
             manifest = Manifest.decode(bytes)
             inputs = Manifest.inputs(of: bytes)
         } else if readError != ENOENT {
-            Self.release(lockFD: lockFD, dirFD: dirFD)
             throw .fileSystem(operation: "read the manifest", path: display + Manifest.fileName, errno: readError)
         }
-        previous = manifest
-        previousInputs = inputs
-
-        let staging = Self.stagingPrefix + String(pid)
-        stagingName = staging
-        let stagingFD: Int32
+        let staging = stagingPrefix + String(pid)
         if mkdirat(dirFD, staging, 0o700) != 0 {
-            let error = errno
-            Self.release(lockFD: lockFD, dirFD: dirFD)
-            throw .fileSystem(operation: "create the staging folder", path: display + staging, errno: error)
+            throw .fileSystem(operation: "create the staging folder", path: display + staging, errno: errno)
         }
-        stagingFD = openat(dirFD, staging, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        let stagingFD = openat(dirFD, staging, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         if stagingFD < 0 {
             let error = errno
             unlinkat(dirFD, staging, AT_REMOVEDIR)
-            Self.release(lockFD: lockFD, dirFD: dirFD)
             throw .fileSystem(operation: "open the staging folder", path: display + staging, errno: error)
         }
-        self.dirFD = dirFD
-        self.lockFD = lockFD
-        self.stagingFD = stagingFD
+        return Ready(manifest: manifest, inputs: inputs, stagingName: staging, stagingFD: stagingFD)
+    }
+
+    /// Gives up the lock of the output folder `dirFD`: before unlocking, its file is removed (see `lock`).
+    private static func unlock(_ lock: consuming FileDescriptor, in dirFD: Int32) {
+        unlinkat(dirFD, lockName, 0)
+        flock(lock.raw, LOCK_UN)
     }
 
     deinit { abandon() }
@@ -288,13 +310,7 @@ public final class SiteWriter: Sendable {
     private func cleanUp() {
         close(stagingFD)
         removeTree(dirFD, stagingName)
-        Self.release(lockFD: lockFD, dirFD: dirFD)
-    }
-
-    private static func release(lockFD: Int32, dirFD: Int32) {
-        unlinkat(dirFD, lockName, 0)  // before unlocking: see init
-        flock(lockFD, LOCK_UN)
-        close(lockFD)
+        Self.unlock(FileDescriptor(lockFD)!, in: dirFD)
         close(dirFD)
     }
 

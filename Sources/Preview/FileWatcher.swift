@@ -1,10 +1,12 @@
 import Foundation
 import Glibc
+import Support
+import Synchronization
 
 /// Watches folders (recursively, including folders created later) and single files with Linux inotify,
 /// and reports changes in debounced batches: events are collected until none arrives for `debounce`,
 /// then `onChange` is called once, on the watcher's own thread, with everything that changed.
-public final class FileWatcher: @unchecked Sendable {
+public final class FileWatcher: Sendable {
     public struct Change: Hashable, Sendable, CustomStringConvertible {
         public enum Kind: String, Sendable {
             /// It exists now and was created (or moved in, or replaced by a rename) during the batch.
@@ -40,43 +42,17 @@ public final class FileWatcher: @unchecked Sendable {
         }
     }
 
-    private struct Root {
-        var url: URL
-        /// The folder to watch: the root itself, or a single file's parent folder.
-        var directory: String
-        /// For a single file: its name in `directory`.
-        var fileName: String?
-    }
-
-    private struct Watch: Equatable {
-        var root: Int
-        /// Relative to the root folder ("" for the root itself).
-        var directory: String
-    }
-
-    private struct PathKey: Hashable {
-        var root: Int
-        var path: String
-    }
-
-    private let roots: [Root]
-    private let debounce: Double
+    private let debounce: Duration
     private let onChange: @Sendable (Set<Change>) -> Void
     private let inotify: Int32
     private let wakeRead: Int32
     private let wakeWrite: Int32
-    private let finished = DispatchSemaphore(value: 0)
-    private let stopLock = NSLock()
-    private var stopped = false
-    private var thread: Thread?
-
-    // Used only on the watcher thread (and in init, before it starts).
-    private var watches: [Int32: [Watch]] = [:]
-    /// Paths changed in the current batch; true when a create/move-in event was seen for it.
-    private var pending: [PathKey: Bool] = [:]
-
-    private static let mask: UInt32 = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE
-        | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW)
+    private let stopped = Atomic<Bool>(false)
+    /// Set when the watcher thread has ended (and closed the descriptors); `ended` tells waiters.
+    private let finished = Atomic<Bool>(false)
+    private let ended = ChangeSignal()
+    /// The watcher thread's `pthread_self()`, so that `stop()` called from `onChange` does not wait for itself.
+    private let watcherThread = Atomic<UInt>(0)
 
     /// Starts watching: the watches are in place when this returns.
     /// - Parameters:
@@ -87,9 +63,9 @@ public final class FileWatcher: @unchecked Sendable {
         debounce: Duration = .milliseconds(50),
         onChange: @escaping @Sendable (Set<Change>) -> Void
     ) throws {
-        self.debounce = Double(debounce.components.seconds) + Double(debounce.components.attoseconds) / 1e18
+        self.debounce = debounce
         self.onChange = onChange
-        var resolved: [Root] = []
+        var resolved: [WatchTable.Root] = []
         for url in roots {
             let url = url.standardizedFileURL
             var isDirectory: ObjCBool = false
@@ -97,43 +73,36 @@ public final class FileWatcher: @unchecked Sendable {
                 throw WatchError.cannotWatch(path: url.path, reason: "no such file or folder")
             }
             if isDirectory.boolValue {
-                resolved.append(Root(url: url, directory: url.path, fileName: nil))
+                resolved.append(.init(url: url, directory: url.path, fileName: nil))
             } else {
-                resolved.append(Root(url: url, directory: url.deletingLastPathComponent().path, fileName: url.lastPathComponent))
+                resolved.append(.init(url: url, directory: url.deletingLastPathComponent().path, fileName: url.lastPathComponent))
             }
         }
-        self.roots = resolved
 
-        inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard inotify >= 0 else {
-            throw WatchError.cannotWatch(path: "", reason: "inotify_init1: \(String(cString: strerror(errno)))")
+        guard let inotify = FileDescriptor(inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))) else {
+            throw WatchError.cannotWatch(path: "", reason: "inotify_init1: \(errnoText())")
         }
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else {
-            close(inotify)
-            throw WatchError.cannotWatch(path: "", reason: "pipe: \(String(cString: strerror(errno)))")
+            throw WatchError.cannotWatch(path: "", reason: "pipe: \(errnoText())")
         }
-        wakeRead = fds[0]
-        wakeWrite = fds[1]
-        _ = fcntl(wakeRead, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(wakeWrite, F_SETFD, FD_CLOEXEC)
+        let wakeRead = FileDescriptor(fds[0])!, wakeWrite = FileDescriptor(fds[1])!
+        _ = fcntl(wakeRead.raw, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(wakeWrite.raw, F_SETFD, FD_CLOEXEC)
 
-        for index in resolved.indices {
-            let ok = addWatch(root: index, directory: "", recursive: resolved[index].fileName == nil, reportFiles: false)
-            if !ok {
-                let reason = String(cString: strerror(errno))
-                close(inotify)
-                close(wakeRead)
-                close(wakeWrite)
-                throw WatchError.cannotWatch(path: resolved[index].directory, reason: reason)
-            }
+        var table = WatchTable(roots: resolved, inotify: inotify.raw)
+        if let failed = table.watchRoots() {
+            throw WatchError.cannotWatch(path: resolved[failed].directory, reason: errnoText())
         }
-
+        // From here on the watcher thread owns the descriptors: it closes them when it ends.
+        self.inotify = inotify.release()
+        self.wakeRead = wakeRead.release()
+        self.wakeWrite = wakeWrite.release()
+        let watching = table
         let thread = Thread { [self] in
-            self.run()
+            self.run(watching)
         }
         thread.name = "roost.FileWatcher"
-        self.thread = thread
         thread.start()
     }
 
@@ -144,40 +113,34 @@ public final class FileWatcher: @unchecked Sendable {
     /// Stops watching and waits for the watcher thread to end (unless called from `onChange` itself).
     /// No callback starts after this returns.
     public func stop() {
-        stopLock.lock()
-        let first = !stopped
-        stopped = true
-        stopLock.unlock()
-        guard first else { return }
+        guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }
         var byte: UInt8 = 1
         _ = write(wakeWrite, &byte, 1)
-        if let thread, Thread.current !== thread {
-            finished.wait()
+        if pthread_self() != watcherThread.load(ordering: .sequentiallyConsistent) {
+            _ = ended.wait { finished.load(ordering: .sequentiallyConsistent) }
         }
     }
 
-    private var isStopped: Bool {
-        stopLock.lock()
-        defer { stopLock.unlock() }
-        return stopped
-    }
+    private var isStopped: Bool { stopped.load(ordering: .sequentiallyConsistent) }
 
     // MARK: - The watcher thread
 
-    private func run() {
+    private func run(_ table: WatchTable) {
+        var table = table
+        watcherThread.store(pthread_self(), ordering: .sequentiallyConsistent)
         defer {
             close(inotify)
             close(wakeRead)
             close(wakeWrite)
-            finished.signal()
+            finished.store(true, ordering: .sequentiallyConsistent)
+            ended.notify()
         }
-        var lastEvent = Date.distantPast
+        var lastEvent = ContinuousClock.now
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             var timeout: Int32 = -1
-            if !pending.isEmpty {
-                let left = lastEvent.addingTimeInterval(debounce).timeIntervalSinceNow
-                timeout = left <= 0 ? 0 : Int32((left * 1000).rounded(.up))
+            if table.hasPending {
+                timeout = Self.milliseconds(roundedUp: lastEvent + debounce - .now)
             }
             var fds = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
@@ -188,8 +151,9 @@ public final class FileWatcher: @unchecked Sendable {
             }
             if fds[1].revents != 0 || isStopped { return }
             if ready == 0 || fds[0].revents == 0 {
-                if !pending.isEmpty, lastEvent.addingTimeInterval(debounce).timeIntervalSinceNow <= 0 {
-                    flush()
+                if table.hasPending, lastEvent + debounce <= .now {
+                    let changes = table.takeChanges()
+                    if !changes.isEmpty, !isStopped { onChange(changes) }
                 }
                 continue
             }
@@ -198,147 +162,17 @@ public final class FileWatcher: @unchecked Sendable {
                 let n = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
                 if n <= 0 { break }
                 readAny = true
-                handle(buffer[0..<n])
+                table.handle(buffer[0..<n])
             }
-            if readAny { lastEvent = Date() }
+            if readAny { lastEvent = .now }
         }
     }
 
-    private func flush() {
-        var changes = Set<Change>()
-        for (key, sawCreate) in pending {
-            let root = roots[key.root]
-            let full = fullPath(root: key.root, path: key.path)
-            var info = stat()
-            let exists = lstat(full, &info) == 0
-            let kind: Change.Kind = !exists ? .deleted : (sawCreate ? .created : .modified)
-            changes.insert(Change(root: root.url, path: key.path, kind: kind))
-        }
-        pending.removeAll()
-        if !changes.isEmpty, !isStopped { onChange(changes) }
-    }
-
-    private func fullPath(root: Int, path: String) -> String {
-        let root = roots[root]
-        if let fileName = root.fileName { return root.directory + "/" + fileName }
-        return path.isEmpty ? root.directory : root.directory + "/" + path
-    }
-
-    private func record(root: Int, path: String, created: Bool) {
-        let key = PathKey(root: root, path: path)
-        pending[key] = (pending[key] ?? false) || created
-    }
-
-    private func handle(_ bytes: ArraySlice<UInt8>) {
-        var offset = bytes.startIndex
-        let headerSize = 16
-        while offset + headerSize <= bytes.endIndex {
-            let (wd, mask, length) = bytes.withUnsafeBytes { raw -> (Int32, UInt32, Int) in
-                let base = offset - bytes.startIndex
-                return (raw.loadUnaligned(fromByteOffset: base, as: Int32.self),
-                        raw.loadUnaligned(fromByteOffset: base + 4, as: UInt32.self),
-                        Int(raw.loadUnaligned(fromByteOffset: base + 12, as: UInt32.self)))
-            }
-            let nameStart = offset + headerSize
-            let nameEnd = min(nameStart + length, bytes.endIndex)
-            var name = ""
-            if length > 0 {
-                let nameBytes = bytes[nameStart..<nameEnd]
-                let end = nameBytes.firstIndex(of: 0) ?? nameEnd
-                name = String(decoding: bytes[nameStart..<end], as: UTF8.self)
-            }
-            offset = nameEnd
-            handleEvent(wd: wd, mask: mask, name: name)
-        }
-    }
-
-    private func handleEvent(wd: Int32, mask: UInt32, name: String) {
-        if mask & UInt32(IN_Q_OVERFLOW) != 0 {
-            // Events were lost: report every root as changed and make sure every folder is watched.
-            for index in roots.indices {
-                record(root: index, path: "", created: false)
-                _ = addWatch(root: index, directory: "", recursive: roots[index].fileName == nil, reportFiles: false)
-            }
-            return
-        }
-        guard let list = watches[wd] else { return }
-        if mask & UInt32(IN_IGNORED) != 0 {
-            watches[wd] = nil
-            return
-        }
-        let isDirectory = mask & UInt32(IN_ISDIR) != 0
-        for watch in list {
-            let root = roots[watch.root]
-            if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
-                if root.fileName == nil {
-                    record(root: watch.root, path: watch.directory, created: false)
-                }
-                continue
-            }
-            if let fileName = root.fileName {
-                if name == fileName, !isDirectory {
-                    record(root: watch.root, path: "", created: mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0)
-                }
-                continue
-            }
-            guard !name.isEmpty else { continue }
-            let path = watch.directory.isEmpty ? name : watch.directory + "/" + name
-            if isDirectory {
-                if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
-                    // Files may already be in it (created before the watch was added, or moved in with it).
-                    _ = addWatch(root: watch.root, directory: path, recursive: true, reportFiles: true)
-                } else if mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 {
-                    record(root: watch.root, path: path, created: false)
-                    if mask & UInt32(IN_MOVED_FROM) != 0 { removeWatches(root: watch.root, under: path) }
-                }
-            } else if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
-                record(root: watch.root, path: path, created: true)
-            } else if mask & UInt32(IN_CLOSE_WRITE | IN_DELETE | IN_MOVED_FROM) != 0 {
-                record(root: watch.root, path: path, created: false)
-            }
-        }
-    }
-
-    /// Watches a folder of a root (and, when `recursive`, every folder under it). With `reportFiles`,
-    /// the files found are recorded as created. False when the top folder cannot be watched.
-    @discardableResult
-    private func addWatch(root: Int, directory: String, recursive: Bool, reportFiles: Bool) -> Bool {
-        let full = directory.isEmpty ? roots[root].directory : roots[root].directory + "/" + directory
-        let wd = inotify_add_watch(inotify, full, Self.mask)
-        guard wd >= 0 else { return false }
-        let watch = Watch(root: root, directory: directory)
-        if !(watches[wd]?.contains(watch) ?? false) {
-            // The same folder may be watched for two roots (inotify gives one descriptor per inode).
-            watches[wd, default: []].removeAll { $0.root == root }
-            watches[wd, default: []].append(watch)
-        }
-        guard recursive || reportFiles else { return true }
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: full) else { return true }
-        for entry in entries.sorted() {
-            let child = directory.isEmpty ? entry : directory + "/" + entry
-            let childFull = full + "/" + entry
-            var info = stat()
-            guard lstat(childFull, &info) == 0 else { continue }
-            if (info.st_mode & S_IFMT) == S_IFDIR {
-                if recursive { addWatch(root: root, directory: child, recursive: true, reportFiles: reportFiles) }
-            } else if reportFiles {
-                record(root: root, path: child, created: true)
-            }
-        }
-        return true
-    }
-
-    private func removeWatches(root: Int, under directory: String) {
-        let prefix = directory + "/"
-        for (wd, list) in watches {
-            let kept = list.filter { !($0.root == root && ($0.directory == directory || $0.directory.hasPrefix(prefix))) }
-            if kept.count == list.count { continue }
-            if kept.isEmpty {
-                inotify_rm_watch(inotify, wd)
-                watches[wd] = nil
-            } else {
-                watches[wd] = kept
-            }
-        }
+    /// `duration` in whole milliseconds for `poll`, rounded up; 0 when it is not positive.
+    private static func milliseconds(roundedUp duration: Duration) -> Int32 {
+        guard duration > .zero else { return 0 }
+        let (seconds, attoseconds) = duration.components
+        let partial = (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(clamping: seconds * 1000 + partial)
     }
 }

@@ -2,6 +2,8 @@
 // (daemon, callbacks through an Unmanaged context pointer, responses, headers).
 import CMicroHTTPD
 import Glibc
+import Support
+import Synchronization
 
 struct HTTPRequest {
     var method: String
@@ -55,7 +57,7 @@ struct ListeningSocket {
         let info = first.pointee
         let fd = socket(info.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else {
-            throw .cannotListen(host: host, port: port, reason: String(cString: strerror(errno)))
+            throw .cannotListen(host: host, port: port, reason: errnoText())
         }
         var yes: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -63,13 +65,13 @@ struct ListeningSocket {
             let code = errno
             close(fd)
             if code == EADDRINUSE { throw .portInUse(host: host, port: port) }
-            throw .cannotListen(host: host, port: port, reason: String(cString: strerror(code)))
+            throw .cannotListen(host: host, port: port, reason: errnoText(code))
         }
         if listen(fd, 128) != 0 {
             let code = errno
             close(fd)
             if code == EADDRINUSE { throw .portInUse(host: host, port: port) }
-            throw .cannotListen(host: host, port: port, reason: String(cString: strerror(code)))
+            throw .cannotListen(host: host, port: port, reason: errnoText(code))
         }
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
@@ -93,14 +95,20 @@ struct ListeningSocket {
 }
 
 /// libmicrohttpd, one thread per connection (server-sent event streams block their thread).
-final class HTTPDaemon: @unchecked Sendable {
-    private final class Context {
+final class HTTPDaemon: Sendable {
+    private final class Context: Sendable {
         let handler: HTTPHandler
         init(handler: @escaping HTTPHandler) { self.handler = handler }
     }
 
-    private var daemon: OpaquePointer?
-    private var context: Unmanaged<Context>?
+    /// The running daemon and the context its callbacks get (retained while it runs).
+    private struct Running {
+        let daemon: OpaquePointer
+        let context: Unmanaged<Context>
+    }
+
+    /// Nil once stopped.
+    private let running: Mutex<Running?>
 
     init(socket: ListeningSocket, connectionTimeout: UInt32 = 120, handler: @escaping HTTPHandler) throws(PreviewError) {
         let context = Unmanaged.passRetained(Context(handler: handler))
@@ -123,18 +131,15 @@ final class HTTPDaemon: @unchecked Sendable {
             close(socket.fd)
             throw .cannotListen(host: "", port: socket.port, reason: "libmicrohttpd could not start")
         }
-        self.daemon = daemon
-        self.context = context
+        running = Mutex(Running(daemon: daemon, context: context))
     }
 
     /// Stops accepting, closes every connection and waits for their threads.
     /// (Blocked event streams must have been released first.)
     func stop() {
-        guard let daemon else { return }
-        MHD_stop_daemon(daemon)
-        self.daemon = nil
-        context?.release()
-        context = nil
+        guard let stopping = running.withLock({ $0.take() }) else { return }
+        MHD_stop_daemon(stopping.daemon)
+        stopping.context.release()
     }
 
     deinit { stop() }

@@ -1,4 +1,4 @@
-import Foundation
+import Support
 
 /// The files the preview server adds to a site (under `/__roost/`) and the markup it injects into HTML responses.
 /// Nothing here is ever written by `build`.
@@ -121,7 +121,7 @@ enum LiveReload {
     /// The overlay markup for an error message (HTML-escaped).
     static func overlay(_ message: String) -> String {
         "<link rel=\"stylesheet\" href=\"\(stylesheetPath)\">"
-            + "<div id=\"\(overlayID)\" role=\"alert\"><strong>Build error</strong><pre>\(escapeHTML(message))</pre></div>"
+            + "<div id=\"\(overlayID)\" role=\"alert\"><strong>Build error</strong><pre>\(MarkupEscape.escaped(message))</pre></div>"
     }
 
     /// `html` with the live-reload script (and the overlay, when there is an error) inserted before
@@ -163,22 +163,6 @@ enum LiveReload {
         return nil
     }
 
-    static func escapeHTML(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
     /// A JSON string literal (for SSE `data:` lines: never contains a raw newline).
     static func jsonString(_ text: String) -> String {
         var out = "\""
@@ -210,83 +194,5 @@ enum LiveReload {
     /// One server-sent event.
     static func event(_ name: String, data: String) -> [UInt8] {
         Array("event: \(name)\ndata: \(data)\n\n".utf8)
-    }
-}
-
-/// The open `/__roost/events` streams and what is waiting to be sent on each.
-final class EventHub: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var pending: [Int: [UInt8]] = [:]
-    private var nextID = 0
-    private var closed = false
-    let keepAliveInterval: TimeInterval
-
-    init(keepAliveInterval: TimeInterval) {
-        self.keepAliveInterval = keepAliveInterval
-    }
-
-    /// Registers a stream; `initial` is sent first.
-    func connect(initial: [UInt8]) -> Int {
-        condition.lock()
-        defer { condition.unlock() }
-        nextID += 1
-        pending[nextID] = initial
-        return nextID
-    }
-
-    func disconnect(_ id: Int) {
-        condition.lock()
-        pending[id] = nil
-        condition.unlock()
-    }
-
-    var count: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return pending.count
-    }
-
-    func broadcast(_ bytes: [UInt8]) {
-        condition.lock()
-        for id in pending.keys { pending[id]!.append(contentsOf: bytes) }
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Opens the hub (again) after `close()`.
-    func open() {
-        condition.lock()
-        closed = false
-        condition.unlock()
-    }
-
-    /// Ends every stream: blocked `next` calls return nil.
-    func close() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// The next bytes for a stream, at most `max`: blocks until something is published, or sends a
-    /// keep-alive comment after `keepAliveInterval`. Nil when the hub is closed (end of the stream).
-    func next(for id: Int, max: Int) -> [UInt8]? {
-        condition.lock()
-        defer { condition.unlock() }
-        let deadline = Date(timeIntervalSinceNow: keepAliveInterval)
-        while !closed, pending[id]?.isEmpty ?? false {
-            if !condition.wait(until: deadline) {
-                if !closed, pending[id] != nil { pending[id]! += Array(": keep-alive\n\n".utf8) }
-                break
-            }
-        }
-        guard !closed, var bytes = pending[id] else { return nil }
-        if bytes.count > max {
-            pending[id] = Array(bytes[max...])
-            bytes.removeSubrange(max...)
-        } else {
-            pending[id] = []
-        }
-        return bytes
     }
 }

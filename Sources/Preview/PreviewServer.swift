@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Synchronization
 
 public enum PreviewError: Error, Equatable, CustomStringConvertible, LocalizedError {
@@ -29,7 +30,7 @@ public enum PreviewError: Error, Equatable, CustomStringConvertible, LocalizedEr
 /// The `roost serve` HTTP server: serves a `SiteSource` on `host:port`, adds live reload to HTML
 /// responses, and shows a build-error overlay while `setError` holds a message.
 ///
-///     let server = PreviewServer(source: FolderSource(root: output), port: 8000)
+///     let server = PreviewServer(source: site, port: 8000)   // site: any SiteSource
 ///     try server.start()                      // PreviewError.portInUse when taken
 ///     let watcher = try FileWatcher(roots: [store, templates]) { changes in
 ///         // rebuild …, then:
@@ -79,8 +80,7 @@ public final class PreviewServer: Sendable {
     ) {
         self.host = host
         self.state = Mutex(State(source: source, error: nil, port: port, daemon: nil))
-        let seconds = Double(keepAlive.components.seconds) + Double(keepAlive.components.attoseconds) / 1e18
-        self.hub = EventHub(keepAliveInterval: max(seconds, 0.01))
+        self.hub = EventHub(keepAliveInterval: max(keepAlive, .milliseconds(10)))
         self.log = log
     }
 
@@ -173,7 +173,7 @@ public final class PreviewServer: Sendable {
                 body: .bytes(Array("405 Method Not Allowed\n".utf8)))
         }
         let (source, error) = state.withLock { ($0.source, $0.error) }
-        guard let path = SitePath.resolve(request.path) else {
+        guard let path = RequestPath.resolve(request.path) else {
             return notFound(source: source, error: error, ifNoneMatch: header("If-None-Match"))
         }
         let ifNoneMatch = header("If-None-Match")
@@ -247,13 +247,7 @@ public final class PreviewServer: Sendable {
 
     /// A strong validator from the bytes served: FNV-1a 64, quoted.
     static func etag(_ bytes: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "-\(bytes.count)\""
+        "\"" + StableHash.hex(StableHash.fnv1a(bytes)) + "-\(bytes.count)\""
     }
 
     /// `If-None-Match`: `*` or a list of tags (weak comparison, as RFC 9110 asks for this header).

@@ -1,4 +1,5 @@
 import Model
+import Support
 import Store
 import Mustache
 
@@ -94,10 +95,7 @@ extension SiteContext {
 enum NameUUID {
     static func make(_ name: String) -> String {
         func fnv(_ offset: UInt64) -> UInt64 {
-            var hash = StableHash.fnv1a(name, offset: offset)
-            hash = (hash ^ (hash >> 30)) &* 0xbf58_476d_1ce4_e5b9
-            hash = (hash ^ (hash >> 27)) &* 0x94d0_49bb_1331_11eb
-            return hash ^ (hash >> 31)
+            StableHash.splitMix64Finalize(StableHash.fnv1a(name, offset: offset))
         }
         var high = fnv(0xcbf2_9ce4_8422_2325), low = fnv(0x8422_2325_cbf2_9ce4)
         high = (high & ~0xF000) | 0x8000                              // version 8

@@ -1,4 +1,5 @@
 import Model
+import Support
 
 /// Fingerprints of what cards and pages show, computed from the model without rendering:
 /// equal fingerprints mean equal bytes. A live preview uses them to re-render only the cards

@@ -1,5 +1,6 @@
 import Markdown
 import Model
+import Support
 
 /// What every view of a build shares: the snapshot, the paths, and the Markdown of
 /// captions and bios rendered once per build (SPEC: each caption once, reused on every page).

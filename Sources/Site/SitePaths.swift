@@ -1,4 +1,5 @@
 import Model
+import Support
 
 /// Where every page lives (SPEC 3). Folders end in `/`; files are `folder + index.html`.
 /// Links in pages are these paths, relative to the site root (pages carry `<base>`).

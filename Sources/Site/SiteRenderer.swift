@@ -1,5 +1,6 @@
 import Model
 import Mustache
+import Support
 
 /// Renders the pages of a plan with the theme's templates. Immutable and thread-safe:
 /// pages can be rendered on all cores at once.

@@ -1,4 +1,5 @@
 import Model
+import Support
 
 /// Path segments for IDs and tags (SPEC 3): never `.`, `..`, empty, longer than 200 bytes,
 /// or containing `/`; stable across builds.

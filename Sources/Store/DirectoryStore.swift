@@ -1,5 +1,5 @@
-import Dispatch
 import JSON
+import Support
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -32,6 +32,12 @@ public enum DirectoryStore {
         var relative: String
         var segments: [String]
         var key: String
+
+        /// What its entries' relative paths start with: `""` for the root, else `relative/`.
+        var prefix: String { relative.isEmpty ? "" : relative + "/" }
+
+        /// The sort key of the entry `segment` in it.
+        func key(appending segment: String) -> String { key.isEmpty ? segment : key + "\u{0}" + segment }
     }
 
     /// What one unit of work found: each document as the caller's `T`.
@@ -81,15 +87,14 @@ public enum DirectoryStore {
             units.append(.files(deferred[lo..<min(lo + chunk, deferred.count)]))
         }
 
-        let results = ParallelSlots(count: units.count, repeating: Partial<T>())
-        let shared = Shared(units: units, root: root)
-        DispatchQueue.concurrentPerform(iterations: units.count) { k in
+        let work = units
+        var results = [Partial<T>](parallelCount: work.count) { k in
             var partial = Partial<T>()
             let buffer = ReadBuffer()
-            switch shared.units[k] {
+            switch work[k] {
             case .files(let entries):
                 for entry in entries {
-                    let full = joinPath(shared.root, entry.relative)
+                    let full = joinPath(root, entry.relative)
                     do throws(StoreError) {
                         let document = try decode(buffer.readFile(full, noFollow: true), entry: entry, full: full, buffer: buffer)
                         partial.documents.append((entry.sortKey, transform(document)))
@@ -101,17 +106,17 @@ public enum DirectoryStore {
                 var stack = [folder]
                 var none: [Entry] = []
                 while let next = stack.popLast() {
-                    stack.append(contentsOf: scan(next, root: shared.root, buffer: buffer, deferred: &none, into: &partial,
+                    stack.append(contentsOf: scan(next, root: root, buffer: buffer, deferred: &none, into: &partial,
                                                   transform: transform))
                 }
             }
-            results.slots[k] = partial
+            return partial
         }
 
         var all = top
-        for k in 0..<units.count {
+        for k in results.indices {
             var p = Partial<T>()
-            swap(&p, &results.slots[k]) // frees each part as it is merged
+            swap(&p, &results[k]) // frees each part as it is merged
             all.documents.append(contentsOf: p.documents)
             all.missing.append(contentsOf: p.missing)
             all.ignored.append(contentsOf: p.ignored)
@@ -186,101 +191,45 @@ public enum DirectoryStore {
                              transform: (Document) -> T) -> [Folder] {
         let dirPath = folder.relative.isEmpty ? root : joinPath(root, folder.relative)
         // The root may be a symbolic link the user named; nothing below it is followed.
-        let fd = open(dirPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (folder.relative.isEmpty ? 0 : O_NOFOLLOW))
-        guard fd >= 0, let dir = fdopendir(fd) else {
-            let reason = errnoText()
-            if fd >= 0 { close(fd) }
-            partial.errors.append((folder.key, .unreadable(path: dirPath, reason: reason)))
+        guard let opened = FileDescriptor(open(dirPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (folder.relative.isEmpty ? 0 : O_NOFOLLOW))) else {
+            partial.errors.append((folder.key, .unreadable(path: dirPath, reason: errnoText())))
             return []
         }
-        defer { closedir(dir) }
-        let rel = folder.relative.isEmpty ? "" : folder.relative + "/"
-        let suffix: [UInt8] = Array(".json".utf8)
-        var names: [(name: String, kind: FileKind, id: String?)] = []
-        while let ent = readdir(dir) {
-            // (name, id if it ends in .json) or (nil, lossy name) when not UTF-8; nil for dot-names.
-            let decoded = withUnsafeBytes(of: &ent.pointee.d_name) { raw -> (String?, String?)? in
-                let n = raw.firstIndex(of: 0) ?? raw.count
-                guard n > 0, raw[0] != UInt8(ascii: ".") else { return nil }
-                let bytes = UnsafeRawBufferPointer(rebasing: raw[0..<n])
-                guard let name = String(validating: bytes, as: UTF8.self) else {
-                    return (nil, String(decoding: bytes, as: UTF8.self))
-                }
-                if n > 5 && bytes[(n - 5)...].elementsEqual(suffix) {
-                    return (name, String(decoding: UnsafeRawBufferPointer(rebasing: raw[0..<(n - 5)]), as: UTF8.self))
-                }
-                return (name, nil)
-            }
-            guard let decoded else { continue }
-            guard let name = decoded.0 else {
-                partial.ignored.append(StoreNote(path: rel + (decoded.1 ?? ""), reason: "name is not valid UTF-8; skipped"))
-                continue
-            }
-            var kind: FileKind
-            switch Int32(ent.pointee.d_type) {
-            case Int32(DT_DIR): kind = .directory
-            case Int32(DT_REG): kind = .regular
-            case Int32(DT_LNK): kind = .symlink
-            case Int32(DT_UNKNOWN):
-                var st = stat()
-                if fstatat(fd, name, &st, Int32(AT_SYMLINK_NOFOLLOW)) != 0 {
-                    kind = .missing
-                } else {
-                    switch st.st_mode & S_IFMT {
-                    case S_IFDIR: kind = .directory
-                    case S_IFREG: kind = .regular
-                    case S_IFLNK: kind = .symlink
-                    default: kind = .other
-                    }
-                }
-            default: kind = .other
-            }
-            names.append((name, kind, decoded.1))
-        }
+        guard let names = list(opened.raw, of: folder, at: dirPath, into: &partial) else { return [] }
 
         let atDocumentPosition = (folder.segments.count + 1) % 2 == 0
-        var documentFiles = Set<String>()
-        if atDocumentPosition {
-            for (_, kind, id) in names where kind == .regular {
-                if let id { documentFiles.insert(id) }
-            }
-        }
+        let documentFiles = atDocumentPosition ? Set(names.lazy.filter { $0.kind == .regular }.compactMap(\.id)) : []
+        let prefix = folder.prefix
         var subfolders: [Folder] = []
-        for (name, kind, id) in names {
-            switch kind {
+        for listed in names {
+            let relative = prefix + listed.name
+            switch listed.kind {
             case .regular:
-                guard let id else { continue } // not .json: ignored silently
+                guard let id = listed.id else { continue } // not .json: ignored silently
                 guard atDocumentPosition else {
-                    partial.ignored.append(StoreNote(path: rel + name,
+                    partial.ignored.append(StoreNote(path: relative,
                                                      reason: "a .json file where a collection folder is expected; skipped"))
                     continue
                 }
-                let entry = Entry(path: DocumentPath(folder.segments + [id]), relative: rel + name,
-                                  sortKey: folder.key.isEmpty ? id : folder.key + "\u{0}" + id)
-                guard let buffer else {
+                let entry = Entry(path: DocumentPath(folder.segments + [id]), relative: relative, sortKey: folder.key(appending: id))
+                if let buffer {
+                    read(entry, name: listed.name, in: opened.raw, root: root, buffer: buffer, into: &partial, transform: transform)
+                } else {
                     deferred.append(entry)
-                    continue
-                }
-                let full = joinPath(root, entry.relative)
-                do throws(StoreError) {
-                    let document = try decode(buffer.readFile(in: fd, name: name), entry: entry, full: full, buffer: buffer)
-                    partial.documents.append((entry.sortKey, transform(document)))
-                } catch {
-                    partial.errors.append((entry.sortKey, error))
                 }
             case .directory:
                 guard folder.segments.count + 1 < maxDepth else {
-                    partial.ignored.append(StoreNote(path: rel + name,
+                    partial.ignored.append(StoreNote(path: relative,
                                                      reason: "nested deeper than \(maxDepth) path segments (Firestore's limit); skipped"))
                     continue
                 }
-                if atDocumentPosition && !documentFiles.contains(name) {
-                    partial.missing.append(DocumentPath(folder.segments + [name]))
+                if atDocumentPosition && !documentFiles.contains(listed.name) {
+                    partial.missing.append(DocumentPath(folder.segments + [listed.name]))
                 }
-                subfolders.append(Folder(relative: rel + name, segments: folder.segments + [name],
-                                         key: folder.key.isEmpty ? name : folder.key + "\u{0}" + name))
+                subfolders.append(Folder(relative: relative, segments: folder.segments + [listed.name],
+                                         key: folder.key(appending: listed.name)))
             case .symlink:
-                partial.ignored.append(StoreNote(path: rel + name, reason: "symbolic link; not followed"))
+                partial.ignored.append(StoreNote(path: relative, reason: "symbolic link; not followed"))
             case .other, .missing:
                 continue
             }
@@ -288,12 +237,54 @@ public enum DirectoryStore {
         return subfolders
     }
 
-    // MARK: reading
-
-    private struct Shared: @unchecked Sendable {
-        let units: [Unit]
-        let root: String
+    /// One name in a folder being scanned.
+    private struct Listed {
+        var name: String
+        var kind: FileKind
+        /// The name without `.json`, when it ends so.
+        var id: String?
     }
+
+    /// The names in the open folder `fd` (`folder`, at `dirPath`), dot-names left out; names
+    /// that are not UTF-8 are noted as skipped. Nil (an error noted) when it cannot be listed.
+    private static func list<T>(_ fd: Int32, of folder: Folder, at dirPath: String,
+                                into partial: inout Partial<T>) -> [Listed]? {
+        let suffix: [UInt8] = Array(".json".utf8)
+        let prefix = folder.prefix
+        var names: [Listed] = []
+        let failure = DirectoryListing.forEach(in: fd, dotNames: false) { entry in
+            guard let name = entry.validName else {
+                partial.ignored.append(StoreNote(path: prefix + entry.name, reason: "name is not valid UTF-8; skipped"))
+                return
+            }
+            let bytes = entry.nameBytes
+            let n = bytes.count
+            var id: String?
+            if n > 5 && bytes[(n - 5)...].elementsEqual(suffix) {
+                id = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<(n - 5)]), as: UTF8.self)
+            }
+            names.append(Listed(name: name, kind: entry.kind, id: id))
+        }
+        if failure != 0 {
+            partial.errors.append((folder.key, .unreadable(path: dirPath, reason: errnoText(failure))))
+            return nil
+        }
+        return names
+    }
+
+    /// Reads the document file `name` of the open folder `fd` into `partial`.
+    private static func read<T>(_ entry: Entry, name: String, in fd: Int32, root: String, buffer: ReadBuffer,
+                                into partial: inout Partial<T>, transform: (Document) -> T) {
+        let full = joinPath(root, entry.relative)
+        do throws(StoreError) {
+            let document = try decode(buffer.readFile(in: fd, name: name), entry: entry, full: full, buffer: buffer)
+            partial.documents.append((entry.sortKey, transform(document)))
+        } catch {
+            partial.errors.append((entry.sortKey, error))
+        }
+    }
+
+    // MARK: reading
 
     private static func readOne(_ entry: Entry, full: String, buffer: ReadBuffer) throws(StoreError) -> Document {
         try decode(buffer.readFile(full, noFollow: true), entry: entry, full: full, buffer: buffer)

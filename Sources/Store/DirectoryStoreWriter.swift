@@ -1,6 +1,6 @@
-import Dispatch
 import Foundation
 import JSON
+import Support
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -71,34 +71,22 @@ public enum DirectoryStoreWriter {
             }
         }
 
-        final class Errors: @unchecked Sendable {
-            let slots: UnsafeMutableBufferPointer<StoreError?>
-            init(_ n: Int) { slots = .allocate(capacity: n); slots.initialize(repeating: nil) }
-            deinit { slots.deinitialize(); slots.deallocate() }
-        }
-        struct Shared: @unchecked Sendable { let documents: [Document]; let dir: String }
         let n = documents.count
         if n == 0 { return }
         let chunks = min(n, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) * 4)
-        let errors = Errors(chunks)
-        let shared = Shared(documents: documents, dir: dir)
-        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+        let errors = [StoreError?](parallelCount: chunks) { chunk in
             var bytes: [UInt8] = []
             for k in (chunk * n / chunks)..<((chunk + 1) * n / chunks) {
-                let document = shared.documents[k]
+                let document = documents[k]
                 bytes.removeAll(keepingCapacity: true)
                 JSONWriter.append(jsonObject(document.fields), to: &bytes)
                 bytes.append(0x0A)
-                let path = joinPath(shared.dir, document.path.description + ".json")
-                if let reason = writeFile(path, bytes) {
-                    errors.slots[chunk] = .writeFailed(path: path, reason: reason)
-                    return
-                }
+                let path = joinPath(dir, document.path.description + ".json")
+                if let reason = writeFile(path, bytes) { return .writeFailed(path: path, reason: reason) }
             }
+            return nil
         }
-        for chunk in 0..<chunks {
-            if let e = errors.slots[chunk] { throw e }
-        }
+        if let error = errors.lazy.compactMap({ $0 }).first { throw error }
     }
 
     /// Why `segment` cannot be a file or folder name in a store, or nil if it can.
@@ -152,16 +140,14 @@ public enum DirectoryStoreWriter {
                 throw .writeFailed(path: dir, reason: "cannot create the folder (\(error.localizedDescription))")
             }
         case .directory:
-            guard let d = opendir(dir) else { throw .unreadable(path: dir, reason: errnoText()) }
-            var children: [String] = []
-            while let ent = readdir(d) {
-                let name = withUnsafeBytes(of: &ent.pointee.d_name) { raw -> [UInt8] in
-                    Array(raw[0..<(raw.firstIndex(of: 0) ?? raw.count)])
-                }
-                if name == [46] || name == [46, 46] { continue }
-                children.append(String(decoding: name, as: UTF8.self))
+            guard let folder = FileDescriptor(open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) else {
+                throw .unreadable(path: dir, reason: errnoText())
             }
-            closedir(d)
+            let children: [String]
+            switch DirectoryListing.names(in: folder.raw, dotNames: true) {
+            case .success(let names): children = names
+            case .failure(let error): throw .unreadable(path: dir, reason: error.text)
+            }
             guard !children.isEmpty else { return }
             guard force else { throw .destinationNotEmpty(path: dir) }
             for child in children {

@@ -20,8 +20,6 @@ public struct DocumentPath: Sendable, Hashable, Comparable, CustomStringConverti
     public var id: String { segments[segments.count - 1] }
     /// The collection the document is in: `users/u1/user-likes` for a like.
     public var collection: String { segments.dropLast().joined(separator: "/") }
-    /// The collection's own name, without its parents: `user-likes`.
-    public var collectionID: String { segments[segments.count - 2] }
     /// The document that holds this one's collection, if any: `users/u1` for a like.
     public var parent: DocumentPath? {
         segments.count > 2 ? DocumentPath(Array(segments.dropLast(2))) : nil

@@ -1,4 +1,5 @@
 import JSON
+import Support
 
 /// Which kind of store documents were read from.
 public enum StoreFormat: String, Sendable, CaseIterable, CustomStringConvertible {

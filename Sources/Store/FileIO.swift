@@ -5,14 +5,11 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-func errnoText(_ code: Int32 = errno) -> String {
-    String(cString: strerror(code))
-}
+import Support
 
 /// A growable byte buffer reused for reading many files on one thread.
 final class ReadBuffer {
-    private(set) var pointer: UnsafeMutableRawPointer
+    private(set) var pointer: UnsafeMutableRawPointer  // raw memory: read(2) fills it, with no zeroing when it grows
     private(set) var capacity: Int
 
     init(capacity: Int = 16 * 1024) {
@@ -80,26 +77,12 @@ final class ReadBuffer {
     func bytes(count: Int) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: pointer, count: count) }
 }
 
-struct ErrnoCode: Error {
-    let code: Int32
-    init(_ code: Int32) { self.code = code }
-    var text: String { errnoText(code) }
-}
-
-enum FileKind {
-    case directory, regular, symlink, other, missing
-}
-
+/// What `path` names, and the errno when it is `.missing`.
 func fileKind(_ path: String, follow: Bool) -> (FileKind, Int32) {
     var st = stat()
     let r = follow ? stat(path, &st) : lstat(path, &st)
     if r != 0 { return (.missing, errno) }
-    switch st.st_mode & S_IFMT {
-    case S_IFDIR: return (.directory, 0)
-    case S_IFREG: return (.regular, 0)
-    case S_IFLNK: return (.symlink, 0)
-    default: return (.other, 0)
-    }
+    return (FileKind(mode: st.st_mode), 0)
 }
 
 /// Joins path components with "/", without doubling a trailing slash of `base`.

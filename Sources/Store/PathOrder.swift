@@ -40,74 +40,167 @@ enum PathOrder {
     static func arrange(_ documents: inout [Document], holders: [Bool] = []) -> [DocumentPath] {
         precondition(holders.isEmpty || holders.count == documents.count)
         precondition(documents.count < Int(Int32.max))
-        let n = documents.count
-        // The keys, back to back, in a buffer grown by hand (no per-byte checks).
-        var capacity = max(64, n * 48)
-        var bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        defer { bytes.deallocate() }
-        var used = 0
-        func reserve(_ more: Int) {
-            guard used + more > capacity else { return }
-            capacity = max(capacity * 2, used + more)
-            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-            grown.update(from: bytes, count: used)
-            bytes.deallocate()
-            bytes = grown
-        }
+        var bytes = KeyBytes(capacity: max(64, documents.count * 48))
+        var keys = collectKeys(of: documents, holders: holders, into: &bytes)
+        let order = KeyOrder(base: bytes.base, joined: keys.joined)
+        // Exports are often in order already (REST lists are sorted by name).
+        if !order.isSorted(keys.slots) { keys.slots.sort(by: order.less) }
+        moveIntoPlace(&documents, &keys.slots)
+        let missing = keys.segmentHasNUL
+            ? missingParentsByLookup(keys.slots, documents)
+            : missingParents(keys.slots, documents, bytes.base)
+        if keys.holderCount > 0 { removeHolders(&documents, keys.slots, count: keys.holderCount) }
+        return missing
+    }
+
+    /// What `collectKeys` found.
+    private struct Keys {
+        /// One per document, in the documents' order.
         var slots: [Slot] = []
-        slots.reserveCapacity(n)
+        /// The joined keys of the non-ASCII paths (see `Slot.joined`).
         var joined: [String] = []
         var holderCount = 0
+        /// Some ID holds NUL: the keys' order no longer groups a path's descendants.
         var segmentHasNUL = false
-        for k in 0..<n {
+    }
+
+    /// Each document's key (its segments joined by NUL) copied into `bytes`, and its slot.
+    private static func collectKeys(of documents: [Document], holders: [Bool],
+                                    into bytes: inout KeyBytes) -> Keys {
+        var keys = Keys()
+        keys.slots.reserveCapacity(documents.count)
+        for k in documents.indices {
             let segments = documents[k].path.segments
-            let start = used
+            let start = bytes.count
             var high: UInt8 = 0
             for (s, segment) in segments.enumerated() {
-                let utf8 = segment.utf8
-                reserve(utf8.count + 1)
-                if s > 0 {
-                    bytes[used] = 0
-                    used += 1
-                }
-                let copied: Void? = utf8.withContiguousStorageIfAvailable { source in
-                    for b in source {
-                        bytes[used] = b
-                        used += 1
-                        high |= b
-                        if b == 0 { segmentHasNUL = true }
-                    }
-                }
-                if copied == nil {
-                    for b in utf8 {
-                        bytes[used] = b
-                        used += 1
-                        high |= b
-                        if b == 0 { segmentHasNUL = true }
-                    }
-                }
-            }
-            var prefix: UInt64 = 0
-            for j in 0..<8 {
-                prefix <<= 8
-                if start + j < used { prefix |= UInt64(bytes[start + j]) }
+                if s > 0 { bytes.appendSeparator() }
+                let found = bytes.append(segment: segment)
+                high |= found.high
+                if found.hasNUL { keys.segmentHasNUL = true }
             }
             var alternate: Int32 = -1
             if high >= 0x80 {
-                alternate = Int32(joined.count)
-                joined.append(segments.joined(separator: "\u{0}"))
+                alternate = Int32(keys.joined.count)
+                keys.joined.append(segments.joined(separator: "\u{0}"))
             }
             let holder = holders.isEmpty ? false : holders[k]
-            if holder { holderCount += 1 }
-            slots.append(Slot(prefix: prefix, start: start, count: Int32(used - start), joined: alternate,
-                              index: Int32(k), depth: Int32(segments.count), holder: holder))
+            if holder { keys.holderCount += 1 }
+            keys.slots.append(Slot(prefix: bytes.prefix(from: start), start: start, count: Int32(bytes.count - start),
+                                   joined: alternate, index: Int32(k), depth: Int32(segments.count), holder: holder))
+        }
+        return keys
+    }
+
+    /// Each document to its place: cycles of swaps, no copies (`index` is then spent, and
+    /// `slots[k]` describes `documents[k]`).
+    private static func moveIntoPlace(_ documents: inout [Document], _ slots: inout [Slot]) {
+        documents.withUnsafeMutableBufferPointer { docs in
+            for i in 0..<docs.count where slots[i].index >= 0 {
+                var current = i
+                while true {
+                    let next = Int(slots[current].index)
+                    slots[current].index = -1
+                    if next == i { break }
+                    docs.swapAt(current, next)
+                    current = next
+                }
+            }
+        }
+    }
+
+    /// Removes the flagged entries (`slots[k]` describes `documents[k]`), keeping the order.
+    private static func removeHolders(_ documents: inout [Document], _ slots: [Slot], count: Int) {
+        documents.withUnsafeMutableBufferPointer { docs in
+            var kept = 0
+            for i in 0..<docs.count where !slots[i].holder {
+                if kept != i { docs.swapAt(kept, i) }
+                kept += 1
+            }
+        }
+        documents.removeLast(count)
+    }
+
+    /// The keys, back to back, in a buffer grown by hand (no per-byte checks).
+    private struct KeyBytes: ~Copyable {
+        private(set) var base: UnsafeMutablePointer<UInt8>  // raw: the byte loop below writes without checks
+        private var capacity: Int
+        private(set) var count = 0
+
+        init(capacity: Int) {
+            self.capacity = capacity
+            base = .allocate(capacity: capacity)
         }
 
-        let base = UnsafePointer(bytes)
+        deinit { base.deallocate() }
+
+        /// The NUL between two segments.
+        mutating func appendSeparator() {
+            reserve(1)
+            base[count] = 0
+            count += 1
+        }
+
+        /// Appends the segment's UTF-8; returns its bytes or'ed together and whether it holds a NUL.
+        mutating func append(segment: String) -> (high: UInt8, hasNUL: Bool) {
+            let utf8 = segment.utf8
+            reserve(utf8.count)
+            var used = count, high: UInt8 = 0, hasNUL = false
+            let copied: Void? = utf8.withContiguousStorageIfAvailable { source in
+                for b in source {
+                    base[used] = b
+                    used += 1
+                    high |= b
+                    if b == 0 { hasNUL = true }
+                }
+            }
+            if copied == nil {
+                for b in utf8 {
+                    base[used] = b
+                    used += 1
+                    high |= b
+                    if b == 0 { hasNUL = true }
+                }
+            }
+            count = used
+            return (high, hasNUL)
+        }
+
+        /// The first eight bytes from `start`, big-endian, zero-padded.
+        func prefix(from start: Int) -> UInt64 {
+            var prefix: UInt64 = 0
+            for j in 0..<8 {
+                prefix <<= 8
+                if start + j < count { prefix |= UInt64(base[start + j]) }
+            }
+            return prefix
+        }
+
+        private mutating func reserve(_ more: Int) {
+            guard count + more > capacity else { return }
+            capacity = max(capacity * 2, count + more)
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            grown.update(from: base, count: count)
+            base.deallocate()
+            base = grown
+        }
+    }
+
+    /// The order of the slots: their keys', then holders after documents, then input order.
+    private struct KeyOrder {
+        let base: UnsafePointer<UInt8>
+        let joined: [String]
+
+        init(base: UnsafeMutablePointer<UInt8>, joined: [String]) {
+            self.base = UnsafePointer(base)
+            self.joined = joined
+        }
+
         func key(_ s: Slot) -> String {
             if s.joined >= 0 { return joined[Int(s.joined)] }
             return String(decoding: UnsafeBufferPointer(start: base + s.start, count: Int(s.count)), as: UTF8.self)
         }
+
         func less(_ a: Slot, _ b: Slot) -> Bool {
             if a.joined < 0 && b.joined < 0 {
                 if a.prefix != b.prefix { return a.prefix < b.prefix }
@@ -125,40 +218,11 @@ enum PathOrder {
             if a.holder != b.holder { return b.holder }
             return a.index < b.index
         }
-        // Exports are often in order already (REST lists are sorted by name).
-        var sorted = true
-        for k in slots.indices.dropFirst() where less(slots[k], slots[k - 1]) {
-            sorted = false
-            break
-        }
-        if !sorted { slots.sort(by: less) }
 
-        // Each document to its place: cycles of swaps, no copies (`index` is then spent, and
-        // `slots[k]` describes `documents[k]`).
-        documents.withUnsafeMutableBufferPointer { docs in
-            for i in 0..<n where slots[i].index >= 0 {
-                var current = i
-                while true {
-                    let next = Int(slots[current].index)
-                    slots[current].index = -1
-                    if next == i { break }
-                    docs.swapAt(current, next)
-                    current = next
-                }
-            }
+        func isSorted(_ slots: [Slot]) -> Bool {
+            for k in slots.indices.dropFirst() where less(slots[k], slots[k - 1]) { return false }
+            return true
         }
-        let missing = segmentHasNUL ? missingParentsByLookup(slots, documents) : missingParents(slots, documents, base)
-        if holderCount > 0 {
-            documents.withUnsafeMutableBufferPointer { docs in
-                var kept = 0
-                for i in 0..<n where !slots[i].holder {
-                    if kept != i { docs.swapAt(kept, i) }
-                    kept += 1
-                }
-            }
-            documents.removeLast(holderCount)
-        }
-        return missing
     }
 
     /// A path on the stack of `missingParents`: a prefix of a key in the buffer.

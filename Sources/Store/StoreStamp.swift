@@ -1,4 +1,4 @@
-import Dispatch
+import Support
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -47,7 +47,10 @@ public struct StoreStamp: Equatable, Sendable {
         var collectionFDs: [Int32] = []  // the collections' folders, shared by their chunks (fstatat is thread-safe)
         defer { collectionFDs.forEach { close($0) } }
         for collection in collections {
-            let (fd, names) = try list(joinPath(path, collection), relative: collection)
+            let full = joinPath(path, collection)
+            let folder = try openFolder(full, relative: collection)
+            let names = try list(folder.raw, full: full)
+            let fd = folder.release()
             collectionFDs.append(fd)
             for lo in stride(from: 0, to: names.count, by: 2048) {
                 units.append(.entries(fd: fd, folder: collection, names: names[lo..<min(names.count, lo + 2048)]))
@@ -55,8 +58,7 @@ public struct StoreStamp: Equatable, Sendable {
             for (name, isFolder) in names where isFolder { units.append(.subtree(collection + "/" + name)) }
         }
         let work = units
-        let tallies = ParallelSlots(count: work.count, repeating: Tally())
-        DispatchQueue.concurrentPerform(iterations: work.count) { k in
+        let tallies = [Tally](parallelCount: work.count) { k in
             var tally = Tally()
             do throws(StoreError) {
                 switch work[k] {
@@ -71,11 +73,11 @@ public struct StoreStamp: Equatable, Sendable {
             } catch {
                 tally.failure = error
             }
-            tallies.slots[k] = tally
+            return tally
         }
-        for k in 0..<work.count {
-            if let failure = tallies.slots[k].failure { throw failure }
-            total.merge(tallies.slots[k])
+        for tally in tallies {
+            if let failure = tally.failure { throw failure }
+            total.merge(tally)
         }
         return total.stamp
     }
@@ -91,59 +93,44 @@ public struct StoreStamp: Equatable, Sendable {
     /// appends its subfolders' relative paths.
     private static func walk(_ full: String, relative: String, into tally: inout Tally,
                              subfolders: inout [String]) throws(StoreError) {
-        let (fd, names) = try list(full, relative: relative)
-        defer { close(fd) }
-        addEntries(names.lazy.map(\.name), in: fd, relative: relative, into: &tally)
+        let folder = try openFolder(full, relative: relative)
+        let names = try list(folder.raw, full: full)
+        addEntries(names.lazy.map(\.name), in: folder.raw, relative: relative, into: &tally)
         for (name, isFolder) in names where isFolder {
             subfolders.append(relative.isEmpty ? name : relative + "/" + name)
         }
     }
 
-    /// The names in folder `full` (dot-names left out), and which are folders: from the
-    /// listing's file type, or `lstat` where the file system does not give one; and the
-    /// folder's descriptor, open, for the caller to close.
-    private static func list(_ full: String, relative: String) throws(StoreError)
-        -> (Int32, [(name: String, isFolder: Bool)]) {
-        let fd = open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (relative.isEmpty ? 0 : O_NOFOLLOW))
-        guard fd >= 0, let dir = fdopendir(dup(fd)) else {
-            let reason = errnoText()
-            if fd >= 0 { close(fd) }
-            throw .unreadable(path: full, reason: reason)
+    /// The folder `full` (at `relative` in the store), open; below the root, not through a link.
+    private static func openFolder(_ full: String, relative: String) throws(StoreError) -> FileDescriptor {
+        guard let folder = FileDescriptor(open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (relative.isEmpty ? 0 : O_NOFOLLOW))) else {
+            throw .unreadable(path: full, reason: errnoText())
         }
-        defer { closedir(dir) }
+        return folder
+    }
+
+    /// The names in the open folder `fd` (at `full`; dot-names left out), and which are
+    /// folders (see `DirectoryEntry.kind`).
+    private static func list(_ fd: Int32, full: String) throws(StoreError) -> [(name: String, isFolder: Bool)] {
         var names: [(name: String, isFolder: Bool)] = []
-        while let ent = readdir(dir) {
-            let type = ent.pointee.d_type
-            let name = withUnsafeBytes(of: &ent.pointee.d_name) { raw -> String? in
-                let n = raw.firstIndex(of: 0) ?? raw.count
-                guard n > 0, raw[0] != UInt8(ascii: ".") else { return nil }
-                return String(decoding: UnsafeRawBufferPointer(rebasing: raw[0..<n]), as: UTF8.self)
-            }
-            guard let name else { continue }
-            var isFolder = Int32(type) == Int32(DT_DIR)
-            if Int32(type) == Int32(DT_UNKNOWN) {
-                var st = stat()
-                isFolder = fstatat(fd, name, &st, Int32(AT_SYMLINK_NOFOLLOW)) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
-            }
-            names.append((name, isFolder))
+        let failure = DirectoryListing.forEach(in: fd, dotNames: false) { entry in
+            names.append((entry.name, entry.kind == .directory))
         }
-        return (fd, names)
+        if failure != 0 { throw .unreadable(path: full, reason: errnoText(failure)) }
+        return names
     }
 
     /// Adds the entries `names` of the open folder `fd` (at `relative`) to `tally`; names are
     /// hashed as bytes, continuing from the folder's path.
     private static func addEntries(_ names: some Sequence<String>, in fd: Int32, relative: String,
                                    into tally: inout Tally) {
-        var folderHash = Tally.fnvOffset
-        for byte in relative.utf8 { folderHash = Tally.fnv(folderHash, byte) }
-        if !relative.isEmpty { folderHash = Tally.fnv(folderHash, UInt8(ascii: "/")) }
+        var folderHash = StableHash.fnv1a(relative)
+        if !relative.isEmpty { folderHash = StableHash.fnv1a(folderHash, UInt8(ascii: "/")) }
         for name in names {
             var st = stat()
             // Gone since it was listed: leave it out; the reader will not see it either.
             guard fstatat(fd, name, &st, Int32(AT_SYMLINK_NOFOLLOW)) == 0 else { continue }
-            var h = folderHash
-            for byte in name.utf8 { h = Tally.fnv(h, byte) }
-            tally.add(nameHash: h, st)
+            tally.add(nameHash: StableHash.fnv1a(name, offset: folderHash), st)
         }
     }
 
@@ -156,13 +143,8 @@ public struct StoreStamp: Equatable, Sendable {
         var entries = 0
         var failure: StoreError?
 
-        static let fnvOffset: UInt64 = 0xcbf2_9ce4_8422_2325
-        @inline(__always) static func fnv(_ h: UInt64, _ byte: UInt8) -> UInt64 { (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
-
         mutating func add(name: String, _ st: stat) {
-            var h = Self.fnvOffset
-            for byte in name.utf8 { h = Self.fnv(h, byte) }
-            add(nameHash: h, st)
+            add(nameHash: StableHash.fnv1a(name), st)
         }
 
         /// `nameHash`: FNV-1a of the entry's path relative to the store.
@@ -187,12 +169,9 @@ public struct StoreStamp: Equatable, Sendable {
             entries += other.entries
         }
 
-        /// splitmix64's finalizer: every input bit affects every output bit.
+        /// One SplitMix64 step: the golden-ratio increment, then the finalizer.
         static func mix(_ x: UInt64) -> UInt64 {
-            var z = x &+ 0x9e37_79b9_7f4a_7c15
-            z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-            z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-            return z ^ (z >> 31)
+            StableHash.splitMix64Finalize(x &+ 0x9e37_79b9_7f4a_7c15)
         }
 
         var stamp: StoreStamp {

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Support
 
 /// The folder the store goes to: created if missing; refused if not empty, unless forced.
 enum Destination {

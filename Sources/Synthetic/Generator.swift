@@ -1,4 +1,5 @@
 import Dispatch
+import Support
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -124,5 +125,3 @@ func monotonicSeconds() -> Double {
     clock_gettime(CLOCK_MONOTONIC, &t)
     return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
 }
-
-func errnoText(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }

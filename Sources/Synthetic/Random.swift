@@ -1,3 +1,5 @@
+import Support
+
 /// SplitMix64: a small, fast generator whose whole state is one word, so that any
 /// document can get its own generator from (seed, stream, index). The store is then the
 /// same whatever the number of threads or the order in which documents are written.
@@ -17,12 +19,7 @@ struct SplitMix64 {
         case users = 1, structure, tags, popularity, likers, likeDocument, tweet, favorites
     }
 
-    static func finalize(_ x: UInt64) -> UInt64 {
-        var z = x
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    static func finalize(_ x: UInt64) -> UInt64 { StableHash.splitMix64Finalize(x) }
 
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15

@@ -1,4 +1,5 @@
 import Dispatch
+import Support
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -130,6 +131,7 @@ struct SingleFileWriter {
         }
 
         /// Writes rendered units in order, on its own thread; the section structure between them.
+        // Unchecked: used by one task of the serial queue at a time, and read after `group.wait()`.
         final class Writer: @unchecked Sendable {
             var output: OutputFile
             var error: GenerateError?
@@ -184,7 +186,7 @@ struct SingleFileWriter {
         for start in stride(from: 0, to: units.count, by: SingleFileWriter.batch) {
             let batch = units[start..<min(units.count, start + SingleFileWriter.batch)]
             sets[set].withUnsafeMutableBufferPointer { out in
-                nonisolated(unsafe) let out = out
+                nonisolated(unsafe) let out = out  // unchecked: each iteration writes only its own fragment
                 DispatchQueue.concurrentPerform(iterations: batch.count) { k in
                     out[k].bytes.removeAll(keepingCapacity: true)
                     out[k].tally = Tally()
@@ -474,6 +476,7 @@ final class TemporaryFile {
 enum SignalCleanup {
     private static let capacity = 16
     /// NUL-terminated paths, read by the handler (a slot is filled before it is published).
+    /// Unchecked: a signal handler can take no lock; writers hold `state`'s.
     nonisolated(unsafe) private static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
         let p = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
         p.initialize(repeating: nil, count: capacity)

@@ -188,7 +188,7 @@ struct StorePlan: Sendable {
         let block = 1 << 16
         var draws = [Int32](repeating: 0, count: total)
         draws.withUnsafeMutableBufferPointer { out in
-            nonisolated(unsafe) let out = out
+            nonisolated(unsafe) let out = out  // unchecked: each block writes only its own range
             DispatchQueue.concurrentPerform(iterations: (total + block - 1) / block) { b in
                 var r = SplitMix64(seed: seed, stream: .popularity, index: b + 1)
                 for k in (b * block)..<min(total, (b + 1) * block) { out[k] = Int32(popularZipf.draw(&r)) }
@@ -208,6 +208,7 @@ struct StorePlan: Sendable {
         let chunk = 4096
         likers.withUnsafeMutableBufferPointer { likersOut in
             got.withUnsafeMutableBufferPointer { gotOut in
+                // Unchecked: each chunk writes only its own tweets' ranges.
                 nonisolated(unsafe) let likersOut = likersOut, gotOut = gotOut
                 DispatchQueue.concurrentPerform(iterations: (tweets + chunk - 1) / chunk) { c in
                     var chosen = Set<Int32>()

@@ -1,4 +1,4 @@
-import Dispatch
+import Support
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -36,24 +36,20 @@ struct StoreWriter {
         let userChunk = 64, tweetChunk = 1024
         let userJobs = (plan.userCount + userChunk - 1) / userChunk
         let tweetJobs = (plan.tweetCount + tweetChunk - 1) / tweetChunk
-        var tallies = [Tally](repeating: Tally(), count: userJobs + tweetJobs)
-        tallies.withUnsafeMutableBufferPointer { out in
-            nonisolated(unsafe) let out = out
-            DispatchQueue.concurrentPerform(iterations: userJobs + tweetJobs) { job in
-                var tally = Tally()
-                do throws(GenerateError) {
-                    if job < userJobs {
-                        let users = (job * userChunk)..<min(plan.userCount, (job + 1) * userChunk)
-                        try writeUsers(users, usersFD: usersFD, favoritesFD: favoritesFD, &tally)
-                    } else {
-                        let j = job - userJobs
-                        try writeTweets((j * tweetChunk)..<min(plan.tweetCount, (j + 1) * tweetChunk), tweetsFD: tweetsFD, &tally)
-                    }
-                } catch {
-                    tally.error = error
+        let tallies = [Tally](parallelCount: userJobs + tweetJobs) { job in
+            var tally = Tally()
+            do throws(GenerateError) {
+                if job < userJobs {
+                    let users = (job * userChunk)..<min(plan.userCount, (job + 1) * userChunk)
+                    try writeUsers(users, usersFD: usersFD, favoritesFD: favoritesFD, &tally)
+                } else {
+                    let j = job - userJobs
+                    try writeTweets((j * tweetChunk)..<min(plan.tweetCount, (j + 1) * tweetChunk), tweetsFD: tweetsFD, &tally)
                 }
-                out[job] = tally
+            } catch {
+                tally.error = error
             }
+            return tally
         }
         var summary = SyntheticStore.Summary()
         summary.folders = 4

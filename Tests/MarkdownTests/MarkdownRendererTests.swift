@@ -307,7 +307,7 @@ let rel = #"rel="nofollow ugc noopener""#
         #expect(out.hasPrefix("<p>Hello <a class=\"mention\""))
         #expect(out.hasSuffix("</p>\n"))
         #expect(!out.contains("<b>"))
-        let scanned = Entities.scan(big)
+        let scanned = HashtagsAndMentions.scan(big)
         #expect(scanned.hashtags == ["tag_1"])
         #expect(scanned.mentions == ["alice", "nobody"])
     }
@@ -330,6 +330,6 @@ let rel = #"rel="nofollow ugc noopener""#
         let markdown = Self.pathological[name]!
         let out = html(markdown)
         #expect(!out.isEmpty)
-        _ = Entities.scan(markdown)
+        _ = HashtagsAndMentions.scan(markdown)
     }
 }

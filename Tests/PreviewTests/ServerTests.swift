@@ -356,19 +356,19 @@ struct DiskSite {
 
 @Suite struct PathTests {
     @Test func resolves() {
-        #expect(SitePath.resolve("/") == .init(relative: "", isFolder: true))
-        #expect(SitePath.resolve("/")?.file == "index.html")
-        #expect(SitePath.resolve("/u/mina/")?.file == "u/mina/index.html")
-        #expect(SitePath.resolve("/u/mina") == .init(relative: "u/mina", isFolder: false))
-        #expect(SitePath.resolve("/tags/%EC%84%9C%EC%9A%B8/")?.file == "tags/서울/index.html")
-        #expect(SitePath.resolve("/a%20b.txt?x=1")?.file == "a b.txt")
-        #expect(SitePath.resolve("/feed.xml?x=/../")?.file == "feed.xml")
+        #expect(RequestPath.resolve("/") == .init(relative: "", isFolder: true))
+        #expect(RequestPath.resolve("/")?.file == "index.html")
+        #expect(RequestPath.resolve("/u/mina/")?.file == "u/mina/index.html")
+        #expect(RequestPath.resolve("/u/mina") == .init(relative: "u/mina", isFolder: false))
+        #expect(RequestPath.resolve("/tags/%EC%84%9C%EC%9A%B8/")?.file == "tags/서울/index.html")
+        #expect(RequestPath.resolve("/a%20b.txt?x=1")?.file == "a b.txt")
+        #expect(RequestPath.resolve("/feed.xml?x=/../")?.file == "feed.xml")
     }
 
     @Test func refuses() {
         for raw in ["", "u", "/../a", "/%2e%2e/a", "/..%2fa", "/%2e%2e%5ca", "/a\\b", "//a", "/a//b", "/%2fa",
                     "/a%00", "/.git/config", "/u/.hidden", "/%", "/%4", "/%g0", "/%ff", "/a%0d%0aX: y", "/./a"] {
-            #expect(SitePath.resolve(raw) == nil, "\(raw)")
+            #expect(RequestPath.resolve(raw) == nil, "\(raw)")
         }
     }
 }

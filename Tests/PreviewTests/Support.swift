@@ -20,7 +20,7 @@ final class RawConnection {
             }
         }
         guard ok else {
-            close(fd)
+            // Not closed here: `deinit` runs for a thrown initializer too (closing twice could close another test's socket).
             throw TestError("connect to port \(port) failed: \(String(cString: strerror(errno)))")
         }
     }

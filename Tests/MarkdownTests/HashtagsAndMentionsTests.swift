@@ -1,19 +1,19 @@
 import Testing
 import Markdown
 
-@Suite struct EntitiesScan {
+@Suite struct HashtagsAndMentionsScan {
     @Test func basics() {
-        let result = Entities.scan("Hi @alice and @Bob_99! #Swift #swift #서울 #SWIFT @alice")
+        let result = HashtagsAndMentions.scan("Hi @alice and @Bob_99! #Swift #swift #서울 #SWIFT @alice")
         #expect(result.hashtags == ["swift", "서울"])
         #expect(result.mentions == ["alice", "Bob_99"])
     }
 
     @Test func mentionsAsWrittenAndUnique() {
-        #expect(Entities.scan("@Alice @alice @Alice").mentions == ["Alice", "alice"])
+        #expect(HashtagsAndMentions.scan("@Alice @alice @Alice").mentions == ["Alice", "alice"])
     }
 
     @Test func textOnly() {
-        let result = Entities.scan("""
+        let result = HashtagsAndMentions.scan("""
             `@code #code` [@link #link](https://x.org) ![@img #img](/i.png) <span title="#attr @attr">#html @html</span>
             <https://x.org/#auto> https://x.org/@url#frag a@b.com &#39; #123
 
@@ -36,7 +36,7 @@ import Markdown
     }
 
     @Test func empty() {
-        let result = Entities.scan("")
+        let result = HashtagsAndMentions.scan("")
         #expect(result.hashtags.isEmpty && result.mentions.isEmpty)
     }
 
@@ -57,7 +57,7 @@ import Markdown
     func agreesWithRenderer(markdown: String) {
         let everyone = MarkdownRenderer(mentionURL: { "/u/\($0)/" }, tagURL: { "/tags/\($0)/" })
         let out = everyone.render(markdown)
-        let result = Entities.scan(markdown)
+        let result = HashtagsAndMentions.scan(markdown)
         #expect(linked(out, class: "hashtag", prefix: "/tags/") == result.hashtags)
         #expect(linked(out, class: "mention", prefix: "/u/") == result.mentions)
     }

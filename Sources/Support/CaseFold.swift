@@ -1,10 +1,10 @@
 /// Names that a case-insensitive file system (macOS, Windows, a zip opened there) would take
 /// for one: equal once case is folded (and, as Swift compares strings, canonically
 /// equivalent), but not the same string. Pages named by them would overwrite each other.
-public enum CaseFold {
+package enum CaseFold {
     /// Groups of positions in `names` whose names clash that way, each sorted; names that
     /// clash with none are in no group. Identical names are not a clash.
-    public static func clashes(in names: [String]) -> [[Int]] {
+    package static func clashes(in names: [String]) -> [[Int]] {
         // ASCII names (nearly all: IDs, handles) by a hash of their lowercased bytes, checked
         // exactly on a hit; others by their folded text.
         var byHash: [UInt64: [Int]] = [:]
@@ -32,11 +32,6 @@ public enum CaseFold {
     }
 
     private static func asciiFoldHash(_ name: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for var byte in name.utf8 {
-            if byte >= 65 && byte <= 90 { byte += 32 }
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        return hash
+        StableHash.fnv1a(name.utf8.lazy.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 })
     }
 }

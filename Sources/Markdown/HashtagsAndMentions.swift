@@ -1,7 +1,7 @@
 /// The hashtags and mentions of a caption: exactly those the renderer links
 /// (mentions regardless of whether the user exists — the renderer links only
 /// those `mentionURL` knows).
-public enum Entities {
+public enum HashtagsAndMentions {
     /// Hashtags lowercased, without "#", unique, in order of first occurrence;
     /// mentions as written, without "@", unique, in order of first occurrence.
     /// Only text is searched: not code spans or blocks, raw HTML, or the text

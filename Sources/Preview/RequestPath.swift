@@ -1,5 +1,5 @@
 /// Turning a raw request path into a path inside the site, refusing anything that could leave it.
-enum SitePath {
+enum RequestPath {
     /// A request path after decoding: `relative` has no leading slash; `isFolder` when it ended with `/`
     /// (then `relative` is `""` for the root or ends with `/`).
     struct Resolved: Equatable {
@@ -51,61 +51,12 @@ enum SitePath {
         return Resolved(relative: text, isFolder: text.hasSuffix("/"))
     }
 
-    /// A defensive check for site sources given a path directly: relative, no empty or dot segment,
-    /// no NUL or backslash.
-    static func isSafeRelativeFile(_ path: String) -> Bool {
-        if path.isEmpty || path.hasPrefix("/") { return false }
-        if path.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\\") }) { return false }
-        for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
-            if segment.isEmpty || segment == "." || segment == ".." { return false }
-        }
-        return true
-    }
-
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
         case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
         default: return nil
-        }
-    }
-}
-
-/// Content types by file name.
-enum ContentType {
-    static let html = "text/html; charset=utf-8"
-
-    static func of(_ path: String) -> String {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        if name == "feed.xml" { return "application/atom+xml; charset=utf-8" }
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "application/octet-stream" }
-        switch name[name.index(after: dot)...].lowercased() {
-        case "html", "htm": return html
-        case "css": return "text/css; charset=utf-8"
-        case "js", "mjs": return "text/javascript; charset=utf-8"
-        case "json", "map": return "application/json"
-        case "webmanifest": return "application/manifest+json"
-        case "xml": return "application/xml; charset=utf-8"
-        case "atom": return "application/atom+xml; charset=utf-8"
-        case "txt", "md": return "text/plain; charset=utf-8"
-        case "svg": return "image/svg+xml"
-        case "png": return "image/png"
-        case "jpg", "jpeg": return "image/jpeg"
-        case "gif": return "image/gif"
-        case "webp": return "image/webp"
-        case "avif": return "image/avif"
-        case "ico": return "image/x-icon"
-        case "woff2": return "font/woff2"
-        case "woff": return "font/woff"
-        case "ttf": return "font/ttf"
-        case "otf": return "font/otf"
-        case "pdf": return "application/pdf"
-        case "mp4": return "video/mp4"
-        case "webm": return "video/webm"
-        case "mp3": return "audio/mpeg"
-        case "wasm": return "application/wasm"
-        default: return "application/octet-stream"
         }
     }
 }

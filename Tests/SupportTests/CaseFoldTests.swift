@@ -1,4 +1,4 @@
-import Model
+import Support
 import Testing
 
 /// Names a case-insensitive (and normalization-insensitive) file system would take for one.

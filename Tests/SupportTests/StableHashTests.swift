@@ -1,4 +1,4 @@
-import Model
+import Support
 import Testing
 
 @Suite("StableHash: the same in every run")

@@ -1,0 +1,68 @@
+import Markdown
+import Store
+
+/// Reading one document by the schema of SPEC 2.3: the part of building a snapshot that
+/// depends on that document alone (see `DecodedDocument`).
+extension Snapshot {
+    static func decodeUser(_ document: Document) -> (User?, [Diagnostic]) {
+        var reader = FieldReader(document)
+        let username = reader.requiredString("username")
+        let fullname = reader.optionalString("fullname", "fullName")
+        let image = reader.optionalString("profileImageUrl")
+        let bio = reader.optionalString("bio")
+        var safeImage: String?
+        if let image, !image.isEmpty {
+            if image.hasHTTPScheme {
+                safeImage = image
+            } else {
+                reader.warn(.unsafeProfileImage, "profileImageUrl", "not an http(s) URL; the placeholder is shown")
+            }
+        }
+        guard reader.isUsable, let username else { return (nil, reader.diagnostics) }
+        let user = User(uid: document.path.id, username: username,
+                        fullname: (fullname?.isEmpty ?? true) ? username : fullname!,
+                        profileImageURL: safeImage, bio: bio, handle: "")
+        return (user, reader.diagnostics)
+    }
+
+    static func decodeTweet(_ document: Document) -> (Tweet?, [Diagnostic]) {
+        var reader = FieldReader(document)
+        let caption = reader.requiredString("caption")
+        let timestamp = reader.requiredTimestamp("timestamp")
+        let uid = reader.requiredString("uid")
+        let likes = reader.optionalInteger("likes")
+        let replyTo = reader.optionalString("replyTo")
+        guard reader.isUsable, let caption, let timestamp, let uid else { return (nil, reader.diagnostics) }
+        let tweet = Tweet(id: document.path.id, caption: caption, timestamp: timestamp, authorUID: uid,
+                          storedLikes: likes, replyTo: (replyTo?.isEmpty ?? true) ? nil : replyTo,
+                          hashtags: HashtagsAndMentions.scan(caption).hashtags)
+        return (tweet, reader.diagnostics)
+    }
+
+    static func decodeLike(_ document: Document) -> (Like?, [Diagnostic]) {
+        var reader = FieldReader(document)
+        let timestamp = reader.optionalTimestamp("timestamp")
+        guard reader.isUsable else { return (nil, reader.diagnostics) }
+        let s = document.path.segments
+        return (Like(uid: s[1], tweetID: s[3], timestamp: timestamp), reader.diagnostics)
+    }
+
+    static func decodeFavorite(_ document: Document) -> (FavoritePlace?, [Diagnostic]) {
+        var reader = FieldReader(document)
+        let name = reader.requiredString("placeName")
+        let address = reader.optionalString("address")
+        let coordinate = reader.coordinate("coordinate")
+        guard reader.isUsable, let name else { return (nil, reader.diagnostics) }
+        let s = document.path.segments
+        let place = FavoritePlace(id: s[3], uid: s[1], name: name,
+                                  address: (address?.isEmpty ?? true) ? nil : address, coordinate: coordinate)
+        return (place, reader.diagnostics)
+    }
+}
+
+extension String {
+    var hasHTTPScheme: Bool {
+        let lower = prefix(8).lowercased()
+        return lower.hasPrefix("https://") || lower.hasPrefix("http://")
+    }
+}

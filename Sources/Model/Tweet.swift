@@ -1,0 +1,18 @@
+import Store
+
+/// A tweet: `tweets/{id}`.
+public struct Tweet: Sendable, Equatable {
+    public let id: String
+    /// Markdown.
+    public let caption: String
+    public let timestamp: Timestamp
+    public let authorUID: String
+    /// The stored counter; not trusted (SPEC 4): the shown count is derived from likes.
+    public let storedLikes: Int64?
+    /// The parent tweet's ID when this tweet is a reply.
+    public let replyTo: String?
+    /// Hashtags in the caption's text, lowercased, first occurrence first.
+    public let hashtags: [String]
+
+    public var isReply: Bool { replyTo != nil }
+}
