@@ -13,8 +13,8 @@ import Glibc
 @Suite(.timeLimit(.minutes(1)))
 struct BadInputTests {
     /// A store with one good user and one good tweet, to which a test adds one bad thing.
-    static func base() -> StoreFolder {
-        let folder = StoreFolder()
+    static func base() throws -> StoreFolder {
+        let folder = try StoreFolder()
         folder.document("users/u1.json", ["username": json("mina")])
         folder.document("tweets/t0.json", ["caption": json("fine"), "timestamp": json("2024-01-01T00:00:00Z"), "uid": json("u1")])
         return folder
@@ -65,7 +65,7 @@ struct BadInputTests {
     ]
 
     @Test func timestampsOutOfRangeNameDocumentAndField() throws {
-        let folder = Self.base()
+        let folder = try Self.base()
         for (id, value) in Self.badTimestamps {
             folder.write("tweets/\(id).json", "{\"caption\": \"x\", \"uid\": \"u1\", \"timestamp\": \(value)}")
             folder.write("users/u1/user-likes/\(id).json", "{\"timestamp\": \(value)}")
@@ -90,7 +90,7 @@ struct BadInputTests {
             ("negNanos", #"{"mapValue": {"fields": {"seconds": {"integerValue": "0"}, "nanoseconds": {"integerValue": "-1"}}}}"#),
             ("string", #"{"stringValue": "NaN"}"#),
         ]  // (an integerValue beyond Int64 is refused by the reader, naming file, document and field)
-        let folder = StoreFolder()
+        let folder = try StoreFolder()
         var cases: [(file: String, id: String)] = []
         for (id, value) in rest {
             folder.write("rest-\(id).json", #"[{"name": "projects/p/databases/(default)/documents/tweets/\#(id)", "fields": {"caption": {"stringValue": "x"}, "uid": {"stringValue": "u1"}, "timestamp": \#(value)}}]"#)
@@ -118,7 +118,7 @@ struct BadInputTests {
 
     /// The edges of the range are fine, and shown with the right year.
     @Test func timestampsAtTheEdgesBuild() throws {
-        let folder = StoreFolder()
+        let folder = try StoreFolder()
         folder.document("users/u1.json", ["username": json("mina")])
         let edges = [("first", json("0001-01-01T00:00:00Z"), "0001-01-01T00:00:00Z"),
                      ("last", json("9999-12-31T23:59:59.999999999Z"), "9999-12-31T23:59:59"),
@@ -170,7 +170,7 @@ struct BadInputTests {
     ]
 
     @Test func wrongTypesNameDocumentAndField() throws {
-        let folder = Self.base()
+        let folder = try Self.base()
         for item in Self.wrongTypes { folder.write(item.file, item.body) }
         // Strings where numbers belong in a coordinate are a warning, not an error; nonsense is one too.
         folder.write("favorites/u1/favorites/p3.json", #"{"placeName": "x", "coordinate": {"latitude": "north", "longitude": [1]}}"#)
@@ -190,7 +190,7 @@ struct BadInputTests {
 
     /// Deeply nested values in fields: wrong type (or ignored, in unknown fields), no stack overflow.
     @Test func deepValuesInFields() throws {
-        let folder = Self.base()
+        let folder = try Self.base()
         let deepObject = String(repeating: "{\"a\": ", count: 500) + "1" + String(repeating: "}", count: 500)
         let deepArray = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
         folder.write("tweets/d1.json", "{\"caption\": \(deepObject), \"timestamp\": 0, \"uid\": \"u1\"}")
@@ -204,7 +204,7 @@ struct BadInputTests {
     /// Reply cycles (a tweet replying to itself, a → b → a), duplicate keys and a user who
     /// likes their own tweet: no loop, no crash, every page whole.
     @Test func replyCyclesAndDuplicateKeys() throws {
-        let folder = Self.base()
+        let folder = try Self.base()
         folder.write("tweets/self.json", #"{"caption": "me", "timestamp": 1, "uid": "u1", "replyTo": "self"}"#)
         folder.write("tweets/a.json", #"{"caption": "a", "timestamp": 2, "uid": "u1", "replyTo": "b"}"#)
         folder.write("tweets/b.json", #"{"caption": "b", "timestamp": 3, "uid": "u1", "replyTo": "a"}"#)
@@ -218,7 +218,7 @@ struct BadInputTests {
     // MARK: big and deep files
 
     @Test func aOneMegabyteCaption() throws {
-        let folder = Self.base()
+        let folder = try Self.base()
         let unit = String(repeating: "plain words of a long caption, ", count: 30)
         + "**bold** _it_ #tag @mina https://example.com/x <b>raw</b> [l](https://e.x) `code` \n"
         let caption = String(repeating: unit, count: 1_048_576 / unit.utf8.count + 1)
@@ -237,7 +237,7 @@ struct BadInputTests {
 
     /// Markdown that is expensive for naive parsers, at 100 KB each.
     @Test func pathologicalMarkdown() throws {
-        let folder = Self.base()
+        let folder = try Self.base()
         let n = 50_000
         let captions = [
             String(repeating: "[", count: n) + String(repeating: "]", count: n),
@@ -259,7 +259,7 @@ struct BadInputTests {
 
     @Test(arguments: ["[", "{\"a\":", "[{\"a\": ["])
     func jsonNested100000DeepNamesTheFile(opening: String) throws {
-        let folder = Self.base()
+        let folder = try Self.base()
         let text = "{\"caption\": " + String(repeating: opening, count: 100_000)
         folder.write("tweets/deep.json", text)
         let message = Self.storeError(folder.path, naming: "tweets/deep.json")
@@ -295,7 +295,7 @@ struct BadInputTests {
     @Test(arguments: notDocuments.map(\.name))
     func aFileThatIsNotADocumentIsNamedOrReadCleanly(name: String) throws {
         let bytes = Self.notDocuments.first { $0.name == name }!.bytes
-        let folder = Self.base()
+        let folder = try Self.base()
         folder.write("users/\(name).json", bytes: bytes)
         switch build(folder.path) {
         case .storeError(let error):
@@ -312,7 +312,7 @@ struct BadInputTests {
 
     @Test func theSameFilesAsSingleFileStores() throws {
         for item in Self.notDocuments {
-            let folder = StoreFolder()
+            let folder = try StoreFolder()
             folder.write("export.json", bytes: item.bytes)
             switch build(folder.path + "/export.json") {
             case .storeError(let error):
@@ -326,7 +326,7 @@ struct BadInputTests {
 
     /// A file name that is not UTF-8 is skipped (with a note), never a crash.
     @Test func fileNamesThatAreNotUTF8() throws {
-        let folder = Self.base()
+        let folder = try Self.base()
         folder.write(Array("tweets/".utf8) + [0xFF, 0xFE] + Array(".json".utf8),
                      Array(#"{"caption": "x", "timestamp": 0, "uid": "u1"}"#.utf8))
         folder.write(Array("users/".utf8) + [0xC3] + Array("/user-likes/t0.json".utf8), Array("{}".utf8))
@@ -342,7 +342,7 @@ struct BadInputTests {
     // MARK: folders, FIFOs and symbolic links
 
     @Test func folderWithoutItsFile() throws {
-        let folder = Self.base()
+        let folder = try Self.base()
         // A user that is only a folder: their likes are likes by a missing user (a warning).
         folder.document("users/ghost/user-likes/t0.json", [:])
         // A folder where a document file is expected, named like one.
@@ -361,7 +361,7 @@ struct BadInputTests {
 
     /// A FIFO or device in the store is never opened (opening a FIFO would hang).
     @Test func fifosAreNeverOpened() throws {
-        let folder = Self.base()
+        let folder = try Self.base()
         folder.folder("tweets")
         #expect(mkfifo(folder.path + "/tweets/fifo.json", 0o644) == 0)
         #expect(mkfifo(folder.path + "/users/fifo.json", 0o644) == 0)
@@ -371,11 +371,11 @@ struct BadInputTests {
 
     /// Symbolic links below the store root are skipped, never followed: their targets are not read.
     @Test func symlinksPointingOutsideAreIgnored() throws {
-        let folder = Self.base()
-        let secretTweet = folder.outside("secret.json", #"{"caption": "TOPSECRET-tweet", "timestamp": 0, "uid": "u1"}"#)
-        let brokenJSON = folder.outside("broken.json", "{ this is not JSON")
-        let outsideUser = folder.outside("users/evil.json", #"{"username": "TOPSECRET-user"}"#)
-        _ = folder.outside("users/evil/user-likes/t0.json", "{ not json either")
+        let folder = try Self.base()
+        let secretTweet = try folder.outside("secret.json", #"{"caption": "TOPSECRET-tweet", "timestamp": 0, "uid": "u1"}"#)
+        let brokenJSON = try folder.outside("broken.json", "{ this is not JSON")
+        let outsideUser = try folder.outside("users/evil.json", #"{"username": "TOPSECRET-user"}"#)
+        _ = try folder.outside("users/evil/user-likes/t0.json", "{ not json either")
         let outsideRoot = (outsideUser as NSString).deletingLastPathComponent
         folder.symlink("tweets/secret.json", to: secretTweet)
         folder.symlink("tweets/broken.json", to: brokenJSON)
@@ -403,7 +403,7 @@ struct BadInputTests {
 
     /// The store root itself may be a link the user named (followed: it is what they asked for).
     @Test func theStoreRootMayBeALink() throws {
-        let folder = Self.base()
+        let folder = try Self.base()
         let link = folder.root + "/link"
         #expect(symlink(folder.path, link) == 0)
         let site = try requireSite(link)

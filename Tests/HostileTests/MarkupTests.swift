@@ -97,7 +97,7 @@ struct MarkupTests {
     @Test(arguments: [SiteConfig(), SiteConfig(baseURL: "https://example.com/sub/", pageSize: 3, viewer: "okimage"),
                       SiteConfig(baseURL: "/project/", pageSize: 1)])
     func everyTextFieldIsEscapedEverywhere(config: SiteConfig) throws {
-        let folder = StoreFolder()
+        let folder = try StoreFolder()
         Self.hostileStore(folder)
         let site = try requireSite(folder.path, config: config)
         #expect(site.snapshot.users.count == Self.payloads.count + Self.markdownPayloads.count + 1)
@@ -107,7 +107,7 @@ struct MarkupTests {
     }
 
     @Test func hostileTextIsShownAsText() throws {
-        let folder = StoreFolder()
+        let folder = try StoreFolder()
         Self.hostileStore(folder)
         let site = try requireSite(folder.path)
         // The usernames are on their profiles, escaped: the text survives, the markup does not.
@@ -120,7 +120,7 @@ struct MarkupTests {
     }
 
     @Test func dangerousProfilePicturesBecomeThePlaceholder() throws {
-        let folder = StoreFolder()
+        let folder = try StoreFolder()
         Self.hostileStore(folder)
         let site = try requireSite(folder.path)
         for path in site.htmlPaths {
@@ -137,7 +137,7 @@ struct MarkupTests {
 
     /// SPEC 3 and the brief: links from user content carry rel="nofollow ugc noopener".
     @Test func externalLinksInUserContentAreMarked() throws {
-        let folder = StoreFolder()
+        let folder = try StoreFolder()
         folder.document("users/u1.json", ["username": json("mina"), "bio": json("see https://a.example and [b](https://b.example) <https://c.example>")])
         folder.document("tweets/t1.json", ["caption": json("see https://a.example and [b](http://b.example) [c](//c.example) <https://d.example> [m](mailto:x@y.example)"),
                                            "timestamp": json("2024-01-01T00:00:00Z"), "uid": json("u1")])

@@ -41,7 +41,7 @@ struct PathTests {
 
     @Test(arguments: [SiteConfig(), SiteConfig(baseURL: "https://example.com/a b/", pageSize: 2), SiteConfig(baseURL: "/sub/", pageSize: 1)])
     func oddIDsStayInsideTheOutput(config: SiteConfig) throws {
-        let folder = StoreFolder()
+        let folder = try StoreFolder()
         Self.oddStore(folder)
         let site = try requireSite(folder.path, config: config)
         // Dot-names ("..a", "..%2F") are ignored (SPEC 2.1).
@@ -59,7 +59,7 @@ struct PathTests {
     /// Names that differ only in case get paths that differ in more than case: the site can
     /// be copied to a case-insensitive file system (macOS, Windows, many hosts).
     @Test func pathsDoNotDifferOnlyInCase() throws {
-        let folder = StoreFolder()
+        let folder = try StoreFolder()
         Self.oddStore(folder)
         let site = try requireSite(folder.path)
         var seen: [String: String] = [:]
@@ -75,7 +75,7 @@ struct PathTests {
 
     /// The single-file formats can carry IDs no file name can: "", ".", "..", "a/b", NUL.
     @Test func exportIDsThatAreNotFileNames() throws {
-        let folder = StoreFolder()
+        let folder = try StoreFolder()
         let ids = ["", ".", "..", "../../../../tmp/roost-escape", "a/b", "/abs", "\u{0}nul", "..\\..\\win", "%2F", Self.long250 + Self.long250]
         var tweets: [String] = [], users: [String] = []
         for (i, id) in ids.enumerated() {
@@ -93,7 +93,7 @@ struct PathTests {
 
     /// Firestore REST names with dot segments and encoded slashes.
     @Test func restNamesWithDotSegments() throws {
-        let folder = StoreFolder()
+        let folder = try StoreFolder()
         let names = ["tweets/..", "tweets/.", "users/../tweets/x", "tweets/a%2Fb", "users/..%2F..", "users/u1/user-likes/.."]
         let docs = names.enumerated().map { i, name in
             """

@@ -12,17 +12,15 @@ import Glibc
 
 // MARK: - A store on disk
 
-/// A directory store in a temporary folder, written file by file; removed at deinit.
+/// A directory store in a temporary folder (`store/` in it, made by the first write), written
+/// file by file, with files beside it for symlinks to point at; removed with the folder.
 final class StoreFolder {
-    let root: String
+    private let temporary: TemporaryFolder
 
-    init() {
-        root = FileManager.default.temporaryDirectory.path + "/roost-hostile-\(UUID().uuidString)"
-        mkdir(root, 0o755)
-    }
+    init() throws { temporary = try TemporaryFolder() }
 
-    deinit { try? FileManager.default.removeItem(atPath: root) }
-
+    /// The temporary folder: the store and the `outside` files are in it.
+    var root: String { temporary.path() }
     var path: String { root + "/store" }
 
     /// Writes `bytes` at `relative` (below the store), creating folders. Works for names that are not UTF-8.
@@ -53,11 +51,8 @@ final class StoreFolder {
     func folder(_ relative: String) { makeFolders(Array((path + "/" + relative).utf8)) }
 
     /// A file outside the store (beside it), for symlinks to point at.
-    func outside(_ name: String, _ text: String) -> String {
-        let file = root + "/outside/" + name
-        makeFolders(Array((file as NSString).deletingLastPathComponent.utf8))
-        FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
-        return file
+    func outside(_ name: String, _ text: String) throws -> String {
+        try temporary.write("outside/" + name, text)
     }
 
     func symlink(_ relative: String, to target: String) {
@@ -102,6 +97,7 @@ func json(_ text: String) -> String {
 
 /// Every file of one in-process build, by path.
 struct BuiltSite {
+    let config: SiteConfig
     let snapshot: Snapshot
     let store: DocumentStore
     let paths: [String]
@@ -154,7 +150,7 @@ func build(_ storePath: String, config: SiteConfig = SiteConfig()) -> Outcome {
             files[page.path] = try renderer.render(page)
             paths.append(page.path)
         }
-        return .built(BuiltSite(snapshot: snapshot, store: store, paths: paths, files: files))
+        return .built(BuiltSite(config: config, snapshot: snapshot, store: store, paths: paths, files: files))
     } catch {
         return .renderError("\(error)")
     }
@@ -167,102 +163,11 @@ func requireSite(_ storePath: String, config: SiteConfig = SiteConfig(),
     return try #require(outcome.site, "expected a clean build: \(outcome.summary)", sourceLocation: sourceLocation)
 }
 
-// MARK: - HTML, read the way a browser would (enough of it)
-
-struct Tag {
-    var name: String
-    /// Names lowercased; values with character references decoded.
-    var attributes: [(name: String, value: String)]
-    /// For `<script>`/`<style>`: the raw text up to the end tag.
-    var rawText: String?
-
-    func attribute(_ name: String) -> String? { attributes.first { $0.name == name }?.value }
-}
-
-/// Start tags of a page (comments, doctype and end tags skipped), with attributes as a
-/// browser tokenizes them: quoted, unquoted, or without a value.
-func tags(_ html: String) -> [Tag] {
-    let b = Array(html.utf8)
-    var found: [Tag] = []
-    var i = 0
-    func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0C || c == 0x0D }
-    func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
-    while i < b.count {
-        guard b[i] == UInt8(ascii: "<"), i + 1 < b.count else { i += 1; continue }
-        if b[i + 1] == UInt8(ascii: "!") {
-            // Comment or doctype.
-            if b[(i + 2)...].starts(with: Array("--".utf8)) {
-                var j = i + 4
-                while j + 2 < b.count, !(b[j] == 0x2D && b[j + 1] == 0x2D && b[j + 2] == 0x3E) { j += 1 }
-                i = j + 3
-            } else {
-                while i < b.count, b[i] != UInt8(ascii: ">") { i += 1 }
-            }
-            continue
-        }
-        guard isLetter(b[i + 1]) else { i += 1; continue }
-        var j = i + 1
-        while j < b.count, !isSpace(b[j]), b[j] != UInt8(ascii: ">"), b[j] != UInt8(ascii: "/") { j += 1 }
-        var tag = Tag(name: String(decoding: b[(i + 1)..<j], as: UTF8.self).lowercased(), attributes: [])
-        // Attributes.
-        while j < b.count, b[j] != UInt8(ascii: ">") {
-            if isSpace(b[j]) || b[j] == UInt8(ascii: "/") { j += 1; continue }
-            let nameStart = j
-            j += 1
-            while j < b.count, !isSpace(b[j]), b[j] != UInt8(ascii: ">"), b[j] != UInt8(ascii: "/"), b[j] != UInt8(ascii: "=") { j += 1 }
-            let name = String(decoding: b[nameStart..<j], as: UTF8.self).lowercased()
-            while j < b.count, isSpace(b[j]) { j += 1 }
-            var value = ""
-            if j < b.count, b[j] == UInt8(ascii: "=") {
-                j += 1
-                while j < b.count, isSpace(b[j]) { j += 1 }
-                if j < b.count, b[j] == UInt8(ascii: "\"") || b[j] == UInt8(ascii: "'") {
-                    let quote = b[j]
-                    let start = j + 1
-                    j = start
-                    while j < b.count, b[j] != quote { j += 1 }
-                    value = String(decoding: b[start..<min(j, b.count)], as: UTF8.self)
-                    j += 1
-                } else {
-                    let start = j
-                    while j < b.count, !isSpace(b[j]), b[j] != UInt8(ascii: ">") { j += 1 }
-                    value = String(decoding: b[start..<j], as: UTF8.self)
-                }
-            }
-            tag.attributes.append((name, decodeReferences(value)))
-        }
-        i = j + 1
-        if tag.name == "script" || tag.name == "style" {
-            let end = Array("</\(tag.name)".utf8)
-            var k = i
-            while k + end.count <= b.count, !b[k..<(k + end.count)].elementsEqual(end) { k += 1 }
-            tag.rawText = String(decoding: b[min(i, b.count)..<min(k, b.count)], as: UTF8.self)
-            i = k
-        }
-        found.append(tag)
-    }
-    return found
-}
+// MARK: - HTML (`tags`, `browserScheme` and the link checker are in TestSupport)
 
 /// Attributes whose value a browser loads or navigates to.
 let urlAttributes: Set<String> = ["href", "src", "action", "formaction", "srcset", "poster", "data", "xlink:href",
                                   "cite", "background", "ping", "manifest", "icon", "longdesc", "lowsrc", "dynsrc"]
-
-/// The scheme a browser sees: leading controls and spaces dropped, tabs and newlines removed, lowercased.
-func browserScheme(_ url: String) -> String? {
-    var cleaned = ""
-    var started = false
-    for scalar in url.unicodeScalars {
-        if !started, scalar.value <= 0x20 { continue }
-        started = true
-        if scalar == "\t" || scalar == "\n" || scalar == "\r" { continue }
-        cleaned.unicodeScalars.append(scalar)
-    }
-    guard let colon = cleaned.firstIndex(of: ":") else { return nil }
-    let scheme = cleaned[..<colon]
-    guard !scheme.contains(where: { $0 == "/" || $0 == "?" || $0 == "#" }) else { return nil }
-    return scheme.lowercased()
-}
 
 /// Elements a page of the defaultTemplates never has; if one shows up, it came from the store.
 let foreignElements: Set<String> = ["iframe", "object", "embed", "form", "input", "button", "textarea", "style",
@@ -322,46 +227,6 @@ func pathProblem(_ path: String) -> String? {
     return nil
 }
 
-/// Every relative `href`/`src` of every page resolves (against the page's `<base>`, the site
-/// root) to a file that was written. One line per problem.
-func brokenLinks(_ site: BuiltSite) -> [String] {
-    let written = Set(site.paths).union(themeAssets)
-    var problems: [String] = []
-    for path in site.htmlPaths {
-        let pageTags = tags(site.text(path)!)
-        guard let base = pageTags.first(where: { $0.name == "base" })?.attribute("href") else {
-            problems.append("\(path): no <base>"); continue
-        }
-        if path != "404.html" {
-            let depth = path.utf8.count { $0 == UInt8(ascii: "/") }
-            let expected = depth == 0 ? "./" : String(repeating: "../", count: depth)
-            if base != expected { problems.append("\(path): <base href=\"\(base)\">, expected \(expected)") }
-        }
-        for tag in pageTags where tag.name != "base" {
-            for (name, value) in tag.attributes where name == "href" || name == "src" {
-                if value.hasPrefix("#") || value.hasPrefix("/") || browserScheme(value) != nil { continue }
-                var target = value
-                if let cut = target.firstIndex(where: { $0 == "?" || $0 == "#" }) { target = String(target[..<cut]) }
-                guard let decoded = percentDecoded(target) else {
-                    problems.append("\(path): \(value) is not valid percent-encoding"); continue
-                }
-                var segments: [String] = []
-                var escaped = false
-                for part in decoded.split(separator: "/", omittingEmptySubsequences: false) {
-                    if part == ".." { if segments.isEmpty { escaped = true } else { segments.removeLast() } } else if part != "." {
-                        segments.append(String(part))
-                    }
-                }
-                let file = segments.joined(separator: "/")
-                if escaped { problems.append("\(path): \(value) leaves the site") } else if !written.contains(file) {
-                    problems.append("\(path): \(value) → \(file) was not written")
-                }
-            }
-        }
-    }
-    return problems
-}
-
 /// Everything wrong with a built site: unsafe paths, unsafe HTML, broken links, files that
 /// are not UTF-8, XML that does not parse, and any of `forbidden` anywhere.
 func siteProblems(_ site: BuiltSite, forbidden: [String] = []) -> [String] {
@@ -371,7 +236,7 @@ func siteProblems(_ site: BuiltSite, forbidden: [String] = []) -> [String] {
         if String(validating: site.files[path]!, as: UTF8.self) == nil { problems.append("\(path): not UTF-8") }
     }
     for path in site.htmlPaths { problems += htmlProblems(site.text(path)!, path: path) }
-    problems += brokenLinks(site)
+    problems += brokenLinks(in: site.files, baseURL: site.config.baseURL)
     for path in site.xmlPaths {
         if let error = xmlError(site.files[path]!) { problems.append("\(path): not well-formed XML: \(error)") }
     }

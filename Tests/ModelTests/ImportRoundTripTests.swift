@@ -72,13 +72,10 @@ struct ImportRoundTripTests {
 
     @Test(arguments: formats.keys.sorted())
     func roundTrip(_ format: String) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("roost-import-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let file = folder.appendingPathComponent("export.json")
-        try Data(Self.formats[format]!.utf8).write(to: file)
+        let folder = try TemporaryFolder()
+        let file = try folder.write("export.json", Self.formats[format]!)
 
-        let fromFile = try Self.snapshot(file.path)
+        let fromFile = try Self.snapshot(file)
         #expect(fromFile.diagnostics.isEmpty, "\(fromFile.diagnostics)")
         #expect(fromFile.users.map(\.username) == ["alice", "bob"])
         #expect(fromFile.tweets.map(\.id) == ["t2", "t1"])
@@ -88,8 +85,8 @@ struct ImportRoundTripTests {
         #expect(fromFile.tweetRelations[0].parent == 1)
         #expect(fromFile.tags.map(\.tag) == ["swift"])
 
-        let directory = folder.appendingPathComponent("store").path
-        try DirectoryStoreWriter.write(try DocumentStore.read(at: file.path).documents, to: directory, force: false)
+        let directory = folder.path("store")
+        try DirectoryStoreWriter.write(try DocumentStore.read(at: file).documents, to: directory, force: false)
         let fromDirectory = try Self.snapshot(directory)
         #expect(fromDirectory.users == fromFile.users)
         #expect(fromDirectory.tweets == fromFile.tweets)

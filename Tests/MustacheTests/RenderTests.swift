@@ -1,5 +1,6 @@
 import Foundation
 import Mustache
+import TestSupport
 import Testing
 
 struct User: MustacheObject {
@@ -100,15 +101,9 @@ let samplePage = Page(title: "Home", tweets: [
     }
 
     @Test func partialsFromAFolder() throws {
-        let root = FileManager.default.temporaryDirectory
-            .appendingPathComponent("mustache-test-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
-        let templates = root.appendingPathComponent("templates")
-        try FileManager.default.createDirectory(
-            at: templates.appendingPathComponent("partials/deep"), withIntermediateDirectories: true)
-        func write(_ path: String, _ text: String) throws {
-            try text.write(to: templates.appendingPathComponent(path), atomically: true, encoding: .utf8)
-        }
+        let root = try TemporaryFolder()
+        let templates = root.path("templates")
+        func write(_ path: String, _ text: String) throws { try root.write("templates/" + path, text) }
         try write("layout.mustache", "<title>{{$title}}Roost{{/title}}</title>\n<body>\n  {{$body}}\n  {{/body}}\n</body>\n")
         try write("page.mustache", """
             {{<layout}}
@@ -124,7 +119,7 @@ let samplePage = Page(title: "Home", tweets: [
         try write("partials/deep/by.mustache", "<i>{{author.handle}}</i>\n")
         try write("notes.txt", "not a template {{")
 
-        let library = try TemplateLibrary(directory: templates.path)
+        let library = try TemplateLibrary(directory: templates)
         #expect(library.templateNames == ["layout", "page", "partials/card", "partials/deep/by"])
         #expect(try library.renderString("page", samplePage) == """
             <title>Home</title>
@@ -143,7 +138,7 @@ let samplePage = Page(title: "Home", tweets: [
         // An inline block site: the argument's first line continues the line.
         try write("inline.mustache", "<body>\n  {{$body}}{{/body}}\n</body>\n")
         try write("page2.mustache", "{{<inline}}\n{{$body}}\n{{#tweets}}\n{{>partials/card}}\n{{/tweets}}\n{{/body}}\n{{/inline}}\n")
-        #expect(try TemplateLibrary(directory: templates.path).renderString("page2", samplePage) == """
+        #expect(try TemplateLibrary(directory: templates).renderString("page2", samplePage) == """
             <body>
               <div>
                 Hello &amp; welcome
@@ -160,13 +155,13 @@ let samplePage = Page(title: "Home", tweets: [
 
         try write("broken.mustache", "ok\n{{#open}}\n")
         #expect(throws: MustacheError.unclosedSection(
-            name: "open", at: SourceLocation(file: templates.path + "/broken.mustache", line: 2, column: 1))) {
-            try TemplateLibrary(directory: templates.path)
+            name: "open", at: SourceLocation(file: templates + "/broken.mustache", line: 2, column: 1))) {
+            try TemplateLibrary(directory: templates)
         }
         do {
-            _ = try TemplateLibrary(directory: templates.path)
+            _ = try TemplateLibrary(directory: templates)
         } catch {
-            #expect("\(error)" == "\(templates.path)/broken.mustache:2:1: unclosed section 'open'")
+            #expect("\(error)" == "\(templates)/broken.mustache:2:1: unclosed section 'open'")
         }
     }
 

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 @testable import Output
+import TestSupport
 
 /// `ROOST_OUTPUT_BENCH=1 swift test -c release --filter OutputTests.Benchmark` prints timings
 /// for a 40,000-file site: first build, unchanged rebuild, one-file change.
 @Suite struct Benchmark {
     @Test(.enabled(if: ProcessInfo.processInfo.environment["ROOST_OUTPUT_BENCH"] != nil))
     func fortyThousandSmallFiles() throws {
-        let t = TempFolder(); defer { t.remove() }
+        let t = try TemporaryFolder()
         let count = 40_000
         let pages = (0..<count).map { i in
             ("u\(i % 400)/t\(i)/index.html", Array(String(repeating: "<p>tweet \(i)</p>", count: 1 + i % 40).utf8))

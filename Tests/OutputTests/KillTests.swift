@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Output
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,7 +31,7 @@ import Glibc
     }
 
     @Test func aKilledBuildLeavesWholeFilesAndTheNextBuildRecovers() throws {
-        let t = TempFolder(); defer { t.remove() }
+        let t = try TemporaryFolder()
         var buffer = [CChar](repeating: 0, count: 4096)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         try #require(length > 0)
@@ -50,7 +51,7 @@ import Glibc
             #expect(child.terminationReason == .uncaughtSignal)
 
             for page in 0..<Self.pageCount {
-                guard let content = read(t.path("p\(page % 50)/\(page).html")) else { continue }
+                guard let content = read(t.outputPath("p\(page % 50)/\(page).html")) else { continue }
                 #expect(content == Self.version(0, page) || content == Self.version(1, page), "page \(page) is not whole")
             }
         }
@@ -59,7 +60,7 @@ import Glibc
         #expect(!listing(t.output).keys.contains { $0.hasPrefix(".roost-staging-") && !$0.hasSuffix("-\(getpid())") })
         for page in 0..<Self.pageCount { _ = try writer.write("p\(page % 50)/\(page).html", Self.version(0, page)) }
         _ = try writer.commit()
-        for page in 0..<Self.pageCount { #expect(read(t.path("p\(page % 50)/\(page).html")) == Self.version(0, page)) }
+        for page in 0..<Self.pageCount { #expect(read(t.outputPath("p\(page % 50)/\(page).html")) == Self.version(0, page)) }
         #expect(try build(t.output, [:]).removed == Self.pageCount)
         #expect(Set(listing(t.output).keys) == [".roost-manifest"])
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Output
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,11 +15,11 @@ import Glibc
     ]
 
     @Test func firstBuildWritesEverythingAndAManifest() throws {
-        let t = TempFolder(); defer { t.remove() }
+        let t = try TemporaryFolder()
         let summary = try build(t.output, site)
         #expect(summary == WriteSummary(written: 4, unchanged: 0, removed: 0, bytesWritten: site.values.map(\.utf8.count).reduce(0, +)))
-        for (path, content) in site { #expect(read(t.path(path)) == content) }
-        let manifest = try #require(read(t.path(".roost-manifest")))
+        for (path, content) in site { #expect(read(t.outputPath(path)) == content) }
+        let manifest = try #require(read(t.outputPath(".roost-manifest")))
         let lines = manifest.split(separator: "\n").map(String.init)
         #expect(lines.first == "# roost-manifest 2")
         let entries = lines.dropFirst()
@@ -31,23 +32,23 @@ import Glibc
     }
 
     @Test func secondIdenticalBuildTouchesNothing() throws {
-        let t = TempFolder(); defer { t.remove() }
+        let t = try TemporaryFolder()
         try build(t.output, site)
-        let before = site.keys.map { FileIdentity(t.path($0)) }
-        let manifestBefore = read(t.path(".roost-manifest"))
-        let manifestIdentity = FileIdentity(t.path(".roost-manifest"))
+        let before = site.keys.map { FileIdentity(t.outputPath($0)) }
+        let manifestBefore = read(t.outputPath(".roost-manifest"))
+        let manifestIdentity = FileIdentity(t.outputPath(".roost-manifest"))
         usleep(20_000)
         let writer = try SiteWriter(outputDirectory: t.output)
         for (path, content) in site { #expect(try writer.write(path, content) == .unchanged) }
         let summary = try writer.commit()
         #expect(summary == WriteSummary(written: 0, unchanged: 4, removed: 0, bytesWritten: 0))
-        #expect(site.keys.map { FileIdentity(t.path($0)) } == before)
-        #expect(read(t.path(".roost-manifest")) == manifestBefore)
-        #expect(FileIdentity(t.path(".roost-manifest")) == manifestIdentity, "an unchanged build does not rewrite the manifest")
+        #expect(site.keys.map { FileIdentity(t.outputPath($0)) } == before)
+        #expect(read(t.outputPath(".roost-manifest")) == manifestBefore)
+        #expect(FileIdentity(t.outputPath(".roost-manifest")) == manifestIdentity, "an unchanged build does not rewrite the manifest")
     }
 
     @Test func changedFileIsRewritten() throws {
-        let t = TempFolder(); defer { t.remove() }
+        let t = try TemporaryFolder()
         try build(t.output, site)
         var next = site
         next["index.html"] = "<h1>HOME</h1>"  // same size, other content
@@ -58,54 +59,54 @@ import Glibc
             #expect(outcome == (site[path] == content ? .unchanged : .written), "\(path)")
         }
         #expect(try writer.commit() == WriteSummary(written: 2, unchanged: 2, removed: 0, bytesWritten: 13 + 15))
-        #expect(read(t.path("index.html")) == "<h1>HOME</h1>")
-        #expect(read(t.path("css/site.css")) == "body{color:red}")
+        #expect(read(t.outputPath("index.html")) == "<h1>HOME</h1>")
+        #expect(read(t.outputPath("css/site.css")) == "body{color:red}")
     }
 
     @Test func fileChangedOnDiskBehindOurBackIsRewritten() throws {
-        let t = TempFolder(); defer { t.remove() }
+        let t = try TemporaryFolder()
         try build(t.output, site)
-        put(t.path("index.html"), "truncated")
-        unlink(t.path("css/site.css"))
+        put(t.outputPath("index.html"), "truncated")
+        unlink(t.outputPath("css/site.css"))
         #expect(try build(t.output, site) == WriteSummary(written: 2, unchanged: 2, removed: 0, bytesWritten: 13 + 6))
-        #expect(read(t.path("index.html")) == "<h1>home</h1>")
-        #expect(read(t.path("css/site.css")) == "body{}")
+        #expect(read(t.outputPath("index.html")) == "<h1>home</h1>")
+        #expect(read(t.outputPath("css/site.css")) == "body{}")
         // The repaired files were recorded as known again (the final manifest replaced the
         // intent, though it equals the old one), so a third build touches nothing.
-        #expect(read(t.path(".roost-manifest"))?.contains("- 0 -") == false)
+        #expect(read(t.outputPath(".roost-manifest"))?.contains("- 0 -") == false)
         #expect(try build(t.output, site).written == 0)
     }
 
     @Test func fileNoLongerProducedIsRemovedWithItsEmptyFolders() throws {
-        let t = TempFolder(); defer { t.remove() }
+        let t = try TemporaryFolder()
         try build(t.output, site)
         var next = site
         next["users/alice/index.html"] = nil
         next["users/bob/index.html"] = nil
         #expect(try build(t.output, next).removed == 2)
-        #expect(!exists(t.path("users/alice/index.html")))
-        #expect(!exists(t.path("users")), "folders left empty are removed")
-        #expect(read(t.path("index.html")) == "<h1>home</h1>")
-        #expect(!(read(t.path(".roost-manifest")) ?? "").contains("users/"))
+        #expect(!exists(t.outputPath("users/alice/index.html")))
+        #expect(!exists(t.outputPath("users")), "folders left empty are removed")
+        #expect(read(t.outputPath("index.html")) == "<h1>home</h1>")
+        #expect(!(read(t.outputPath(".roost-manifest")) ?? "").contains("users/"))
     }
 
     @Test func filesNotInTheManifestAreNeverRemoved() throws {
-        let t = TempFolder(); defer { t.remove() }
-        put(t.path("CNAME"), "example.org")
+        let t = try TemporaryFolder()
+        put(t.outputPath("CNAME"), "example.org")
         try build(t.output, site)
-        put(t.path("users/alice/notes.txt"), "mine")
-        put(t.path("users/bob/index.html.bak"), "mine too")
+        put(t.outputPath("users/alice/notes.txt"), "mine")
+        put(t.outputPath("users/bob/index.html.bak"), "mine too")
         #expect(try build(t.output, ["index.html": "<h1>home</h1>"]).removed == 3)
-        #expect(read(t.path("CNAME")) == "example.org")
-        #expect(read(t.path("users/alice/notes.txt")) == "mine")
-        #expect(read(t.path("users/bob/index.html.bak")) == "mine too")
-        #expect(!exists(t.path("users/alice/index.html")))
-        #expect(!exists(t.path("css")))
+        #expect(read(t.outputPath("CNAME")) == "example.org")
+        #expect(read(t.outputPath("users/alice/notes.txt")) == "mine")
+        #expect(read(t.outputPath("users/bob/index.html.bak")) == "mine too")
+        #expect(!exists(t.outputPath("users/alice/index.html")))
+        #expect(!exists(t.outputPath("css")))
     }
 
     @Test func abandonLeavesTheFolderByteIdentical() throws {
-        let t = TempFolder(); defer { t.remove() }
-        put(t.path("CNAME"), "example.org")
+        let t = try TemporaryFolder()
+        put(t.outputPath("CNAME"), "example.org")
         try build(t.output, site)
         let before = listing(t.output)
         let writer = try SiteWriter(outputDirectory: t.output)
@@ -119,8 +120,8 @@ import Glibc
     }
 
     @Test func abandonOnAFolderNeverBuiltLeavesItAsItWas() throws {
-        let t = TempFolder(); defer { t.remove() }
-        put(t.path("CNAME"), "example.org")
+        let t = try TemporaryFolder()
+        put(t.outputPath("CNAME"), "example.org")
         let before = listing(t.output)
         let writer = try SiteWriter(outputDirectory: t.output)
         _ = try writer.write("index.html", "x")
@@ -129,7 +130,7 @@ import Glibc
     }
 
     @Test func droppingTheWriterWithoutCommitAbandons() throws {
-        let t = TempFolder(); defer { t.remove() }
+        let t = try TemporaryFolder()
         try build(t.output, site)
         let before = listing(t.output)
         do {
@@ -145,9 +146,9 @@ import Glibc
                       ".roost-manifest", ".roost-lock", "sub/.roost-staging-1/x", "..", ".",
                       String(repeating: "n", count: 256)])
     func unsafePathsAreRefused(_ path: String) throws {
-        let t = TempFolder(); defer { t.remove() }
+        let t = try TemporaryFolder()
         try build(t.output, ["index.html": "x"])
-        let before = listing(t.root)
+        let before = listing(t.path())
         let writer = try SiteWriter(outputDirectory: t.output)
         do {
             _ = try writer.write(path, "evil")
@@ -159,7 +160,7 @@ import Glibc
         }
         _ = try writer.write("index.html", "x")
         #expect(try writer.commit() == WriteSummary(written: 0, unchanged: 1, removed: 0, bytesWritten: 0))
-        #expect(listing(t.root) == before)
+        #expect(listing(t.path()) == before)
     }
 
     @Test func ordinaryPathsAreAccepted() {
@@ -170,7 +171,7 @@ import Glibc
     }
 
     @Test func writingAPathTwiceIsAnError() throws {
-        let t = TempFolder(); defer { t.remove() }
+        let t = try TemporaryFolder()
         let writer = try SiteWriter(outputDirectory: t.output)
         _ = try writer.write("a.html", "1")
         #expect(throws: OutputError.duplicatePath("a.html")) { try writer.write("a.html", "2") }
@@ -178,7 +179,7 @@ import Glibc
     }
 
     @Test func aSecondWriterIsLockedOut() throws {
-        let t = TempFolder(); defer { t.remove() }
+        let t = try TemporaryFolder()
         let first = try SiteWriter(outputDirectory: t.output)
         do {
             _ = try SiteWriter(outputDirectory: t.output + "/")
@@ -194,37 +195,37 @@ import Glibc
     }
 
     @Test func staleStagingFoldersAreRemovedOnceTheLockIsHeld() throws {
-        let t = TempFolder(); defer { t.remove() }
+        let t = try TemporaryFolder()
         try build(t.output, site)
         let dead: Int32 = 2_147_483_000  // above any pid_max
-        put(t.path(".roost-staging-\(dead)/0"), "half a fi")
-        put(t.path(".roost-staging-\(dead)/1"), "another")
-        put(t.path(".roost-staging-1/0"), "pid 1 is alive, but a container may reuse a dead build's pid")
+        put(t.outputPath(".roost-staging-\(dead)/0"), "half a fi")
+        put(t.outputPath(".roost-staging-\(dead)/1"), "another")
+        put(t.outputPath(".roost-staging-1/0"), "pid 1 is alive, but a container may reuse a dead build's pid")
         let writer = try SiteWriter(outputDirectory: t.output)
-        #expect(!exists(t.path(".roost-staging-\(dead)")))
-        #expect(!exists(t.path(".roost-staging-1")), "with the lock held, no other build can be writing")
+        #expect(!exists(t.outputPath(".roost-staging-\(dead)")))
+        #expect(!exists(t.outputPath(".roost-staging-1")), "with the lock held, no other build can be writing")
         writer.abandon()
     }
 
     @Test func outputFolderThatCannotBeCreatedGivesAClearError() throws {
-        let t = TempFolder(); defer { t.remove() }
-        put(t.root + "/file", "not a folder")
-        let before = listing(t.root)
+        let t = try TemporaryFolder()
+        put(t.path("file"), "not a folder")
+        let before = listing(t.path())
         do {
-            _ = try SiteWriter(outputDirectory: t.root + "/file/public")
+            _ = try SiteWriter(outputDirectory: t.path("file/public"))
             Issue.record("opened a folder under a file")
         } catch {
             #expect(error.errnoCode == ENOTDIR)
-            #expect(error.description.contains(t.root + "/file/public/"))
+            #expect(error.description.contains(t.path("file/public") + "/"))
             #expect(error.description.contains("Not a directory"))
         }
-        #expect(listing(t.root) == before)
+        #expect(listing(t.path()) == before)
     }
 
     @Test func readOnlyOutputFolderGivesAClearErrorAndChangesNothing() throws {
         // As root, permission bits do not stop writes; the ENOTDIR tests cover the error path then.
         guard !runningAsRoot else { return }
-        let t = TempFolder(); defer { chmod(t.output, 0o755); t.remove() }
+        let t = try TemporaryFolder(); defer { chmod(t.output, 0o755) }
         try build(t.output, site)
         let before = listing(t.output)
         chmod(t.output, 0o555)
@@ -240,9 +241,9 @@ import Glibc
     }
 
     @Test func aFileInTheWayFailsTheCommitAndLeavesThingsConsistent() throws {
-        let t = TempFolder(); defer { t.remove() }
+        let t = try TemporaryFolder()
         try build(t.output, ["a.html": "a", "z.html": "z"])
-        put(t.path("blocked"), "the user's file")
+        put(t.outputPath("blocked"), "the user's file")
         let writer = try SiteWriter(outputDirectory: t.output)
         _ = try writer.write("a.html", "A")          // moved before the failure
         _ = try writer.write("blocked/x.html", "x")  // fails: `blocked` is a file
@@ -254,28 +255,28 @@ import Glibc
             #expect(error.errnoCode == ENOTDIR)
             #expect(error.description.contains(t.output + "/blocked"))
         }
-        #expect(read(t.path("a.html")) == "A")
-        #expect(read(t.path("z.html")) == "z")
-        #expect(read(t.path("blocked")) == "the user's file")
+        #expect(read(t.outputPath("a.html")) == "A")
+        #expect(read(t.outputPath("z.html")) == "z")
+        #expect(read(t.outputPath("blocked")) == "the user's file")
         #expect(!listing(t.output).keys.contains { $0.hasPrefix(".roost-staging") || $0.hasSuffix(".tmp") })
         // the manifest says what is on disk: the next build is correct
         #expect(try build(t.output, ["a.html": "A", "z.html": "Z"]) == WriteSummary(written: 1, unchanged: 1, removed: 0, bytesWritten: 1))
     }
 
     @Test func aFileBecomesAFolderAndBack() throws {
-        let t = TempFolder(); defer { t.remove() }
+        let t = try TemporaryFolder()
         try build(t.output, ["about": "old", "blog/index.html": "blog", "blog/post/index.html": "post"])
         let summary = try build(t.output, ["about/index.html": "new", "blog": "flat"])
         #expect(summary.written == 2 && summary.removed == 3)
-        #expect(read(t.path("about/index.html")) == "new")
-        #expect(read(t.path("blog")) == "flat")
+        #expect(read(t.outputPath("about/index.html")) == "new")
+        #expect(read(t.outputPath("blog")) == "flat")
     }
 
     @Test func symlinkedParentFoldersAreNotWrittenThrough() throws {
-        let t = TempFolder(); defer { t.remove() }
-        mkdir(t.root + "/elsewhere", 0o755)
+        let t = try TemporaryFolder()
+        mkdir(t.path("elsewhere"), 0o755)
         try build(t.output, ["index.html": "x"])
-        symlink(t.root + "/elsewhere", t.path("linked"))
+        symlink(t.path("elsewhere"), t.outputPath("linked"))
         let writer = try SiteWriter(outputDirectory: t.output)
         _ = try writer.write("linked/evil.html", "evil")
         #expect {
@@ -284,22 +285,22 @@ import Glibc
             guard case OutputError.unsafePath(let path, let reason) = error else { return false }
             return path == "linked/evil.html" && reason.contains("symbolic link")
         }
-        #expect(listing(t.root + "/elsewhere").isEmpty)
+        #expect(listing(t.path("elsewhere")).isEmpty)
     }
 
     @Test func dirtyManifestEntriesFromAnInterruptedCommitAreRewrittenOrRemoved() throws {
-        let t = TempFolder(); defer { t.remove() }
+        let t = try TemporaryFolder()
         try build(t.output, ["a.html": "a", "b.html": "b"])
         // What a commit killed after its intent manifest leaves: entries of unknown content.
-        put(t.path(".roost-manifest"), "# roost-manifest 1\n- 0 a.html\n- 0 b.html\n- 0 c.html\n")
-        put(t.path("c.html"), "c, moved in before the kill")
+        put(t.outputPath(".roost-manifest"), "# roost-manifest 1\n- 0 a.html\n- 0 b.html\n- 0 c.html\n")
+        put(t.outputPath("c.html"), "c, moved in before the kill")
         let summary = try build(t.output, ["a.html": "a"])
         #expect(summary == WriteSummary(written: 1, unchanged: 0, removed: 2, bytesWritten: 1))
-        #expect(!exists(t.path("b.html")) && !exists(t.path("c.html")))
+        #expect(!exists(t.outputPath("b.html")) && !exists(t.outputPath("c.html")))
     }
 
     @Test func concurrentWritesAllLand() throws {
-        let t = TempFolder(); defer { t.remove() }
+        let t = try TemporaryFolder()
         let writer = try SiteWriter(outputDirectory: t.output)
         let count = 2_000
         let failures = Mutex2()
@@ -308,7 +309,7 @@ import Glibc
         }
         #expect(failures.count == 0)
         #expect(try writer.commit().written == count)
-        for i in 0..<count { #expect(read(t.path("d\(i % 37)/e\(i % 5)/page-\(i).html")) == "page \(i)") }
+        for i in 0..<count { #expect(read(t.outputPath("d\(i % 37)/e\(i % 5)/page-\(i).html")) == "page \(i)") }
         #expect(try build(t.output, Dictionary(uniqueKeysWithValues: (0..<count).map { ("d\($0 % 37)/e\($0 % 5)/page-\($0).html", "page \($0)") })).unchanged == count)
     }
 }
@@ -377,7 +378,7 @@ final class Mutex2: @unchecked Sendable {
 @Suite("SiteWriter: keeping files by fingerprint")
 struct FingerprintTests {
     @Test func aFileWithTheSameFingerprintIsKeptWithoutBeingProduced() throws {
-        let t = TempFolder(); defer { t.remove() }
+        let t = try TemporaryFolder()
         let first = try SiteWriter(outputDirectory: t.output)
         _ = try first.write("a.html", Array("A".utf8), fingerprint: 1)
         _ = try first.write("b.html", Array("B".utf8), fingerprint: 2)
@@ -389,10 +390,10 @@ struct FingerprintTests {
         _ = try second.write("b.html", Array("B2".utf8), fingerprint: 3)
         let summary = try second.commit()
         #expect(summary.written == 1 && summary.unchanged == 1 && summary.removed == 0)
-        #expect(read(t.path("a.html")) == "A" && read(t.path("b.html")) == "B2")
+        #expect(read(t.outputPath("a.html")) == "A" && read(t.outputPath("b.html")) == "B2")
 
         // The manifest remembers both fingerprints; a file changed by hand is not kept.
-        put(t.path("a.html"), "edited by hand")
+        put(t.outputPath("a.html"), "edited by hand")
         let third = try SiteWriter(outputDirectory: t.output)
         #expect(try !third.keep("a.html", fingerprint: 1))
         #expect(try third.keep("b.html", fingerprint: 3))
@@ -400,7 +401,7 @@ struct FingerprintTests {
     }
 
     @Test func sameBytesFromNewInputsRecordTheNewFingerprint() throws {
-        let t = TempFolder(); defer { t.remove() }
+        let t = try TemporaryFolder()
         let first = try SiteWriter(outputDirectory: t.output)
         _ = try first.write("a.html", Array("A".utf8), fingerprint: 1)
         _ = try first.commit()
@@ -416,7 +417,7 @@ struct FingerprintTests {
 @Suite("SiteWriter: the inputs token of a finished build")
 struct InputsTokenTests {
     @Test func aFinishedCommitRecordsTheTokenForTheNextBuild() throws {
-        let t = TempFolder(); defer { t.remove() }
+        let t = try TemporaryFolder()
         let first = try SiteWriter(outputDirectory: t.output)
         #expect(first.previousInputs == nil)
         _ = try first.write("a/index.html", Array("A".utf8))
@@ -436,7 +437,7 @@ struct InputsTokenTests {
     }
 
     @Test func aCommitWithoutATokenForgetsTheOldOne() throws {
-        let t = TempFolder(); defer { t.remove() }
+        let t = try TemporaryFolder()
         let first = try SiteWriter(outputDirectory: t.output)
         _ = try first.write("a.html", Array("A".utf8))
         _ = try first.commit(inputs: "1 2")
@@ -447,7 +448,7 @@ struct InputsTokenTests {
     }
 
     @Test func aFailedCommitRecordsNoToken() throws {
-        let t = TempFolder(); defer { t.remove() }
+        let t = try TemporaryFolder()
         let first = try SiteWriter(outputDirectory: t.output)
         _ = try first.write("a.html", Array("A".utf8))
         _ = try first.commit(inputs: "1 2")
@@ -455,26 +456,26 @@ struct InputsTokenTests {
         let second = try SiteWriter(outputDirectory: t.output)
         _ = try second.write("b/index.html", Array("B".utf8))
         _ = try second.write("c", Array("C".utf8))
-        put(t.path("c/theirs.txt"), "not ours")
+        put(t.outputPath("c/theirs.txt"), "not ours")
         #expect(throws: OutputError.self) { try second.commit(inputs: "3 4") }
         #expect(try SiteWriter(outputDirectory: t.output).previousInputs == nil)
     }
 
     @Test func anOutputFileRemovedOrChangedInSizeIsNotIntact() throws {
-        let t = TempFolder(); defer { t.remove() }
+        let t = try TemporaryFolder()
         let first = try SiteWriter(outputDirectory: t.output)
         _ = try first.write("a.html", Array("A".utf8))
         _ = try first.write("b/index.html", Array("B".utf8))
         _ = try first.commit(inputs: "1 2")
-        put(t.path("a.html"), "longer now")
+        put(t.outputPath("a.html"), "longer now")
         var writer = try SiteWriter(outputDirectory: t.output)
         #expect(!writer.previousOutputIsIntact())
         writer.abandon()
-        put(t.path("a.html"), "A")
+        put(t.outputPath("a.html"), "A")
         writer = try SiteWriter(outputDirectory: t.output)
         #expect(writer.previousOutputIsIntact())
         writer.abandon()
-        try FileManager.default.removeItem(atPath: t.path("b/index.html"))
+        try FileManager.default.removeItem(atPath: t.outputPath("b/index.html"))
         writer = try SiteWriter(outputDirectory: t.output)
         #expect(!writer.previousOutputIsIntact())
         writer.abandon()

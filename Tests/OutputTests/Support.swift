@@ -1,22 +1,16 @@
 import Foundation
 import Testing
 @testable import Output
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A fresh temporary folder, removed by `remove()`.
-struct TempFolder {
-    let root: String
-    init() {
-        var template = Array((NSTemporaryDirectory() + "/roost-output-test.XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        precondition(made != nil, "mkdtemp failed")
-        root = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
-    }
-    var output: String { root + "/public" }
-    func path(_ relative: String) -> String { output + "/" + relative }
-    func remove() { try? FileManager.default.removeItem(atPath: root) }
+/// A build's output folder in a temporary folder: `public/`, not made yet (the writer makes it).
+extension TemporaryFolder {
+    var output: String { path("public") }
+    /// `relative` inside the output folder.
+    func outputPath(_ relative: String) -> String { output + "/" + relative }
 }
 
 /// Every entry below `folder`: "d" for folders, "l:<target>" for symlinks, "f:<content>" for files.

@@ -75,8 +75,8 @@ struct CheckCommandTests {
 @Suite("roost generate")
 struct GenerateCommandTests {
     @Test func writesASummaryAndRefusesANonEmptyFolder() throws {
-        let dir = FileManager.default.temporaryDirectory.path + "/roost-generate-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let folder = try TemporaryFolder()
+        let dir = folder.path("store")  // not made yet: `generate` makes it
         let first = try RoostProcess.run(["generate", "--users", "20", "--tweets", "100", "--seed", "5", "--to", dir])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("20 users, 100 tweets"))
@@ -89,9 +89,8 @@ struct GenerateCommandTests {
     }
 
     @Test func writesOneFileWhenToEndsInJSON() throws {
-        let dir = FileManager.default.temporaryDirectory.path + "/roost-generate-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let folder = try TemporaryFolder()
+        let dir = folder.path()
         let file = dir + "/store.json"
         let arguments = ["generate", "--users", "20", "--tweets", "100", "--seed", "5", "--to"]
         let first = try RoostProcess.run(arguments + [file])

@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -85,15 +86,8 @@ func addSecretFields(_ folder: String) throws -> [String] {
 /// A deterministic synthetic store (SPEC 2.1): `users` users, `tweets` tweets (a third of
 /// them replies), three likes per tweet, favorites, hashtags and mentions.
 func generateStore(at folder: String, users: Int, tweets: Int, seed: UInt64) throws {
-    var state = seed
-    func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    func random(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    var generator = SeededGenerator(seed: seed)
+    func random(_ n: Int) -> Int { Int(generator.next() % UInt64(n)) }
     let words = ["coffee", "code", "seoul", "swift", "rain", "build", "ship", "한국어", "café", "night", "bug", "release"]
     // POSIX calls and a cache of made folders: Foundation's are slow for 10,000 small files.
     var made = Set<String>()
@@ -192,18 +186,4 @@ func removeTree(_ path: String) {
     rm.arguments = ["-rf", "--", path]
     try? rm.run()
     rm.waitUntilExit()
-}
-
-/// A temporary folder for large trees, removed with `rm -rf` when the test ends.
-final class ScratchFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("roost-scratch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { removeTree(url.path) }
-
-    func path(_ relative: String = "") -> String { url.appendingPathComponent(relative).path }
 }

@@ -132,7 +132,7 @@ struct KilledBuildTests {
     }
 
     @Test func aKilledBuildLeavesWholeFilesAndTheNextBuildRepairs() throws {
-        let t = try ScratchFolder()
+        let t = try TemporaryFolder()
         let clock = ContinuousClock()
         // The two full builds: the old site and the new one.
         #expect(try RoostProcess.run(Self.buildArguments(t.path("old"), Self.oldOptions)).status == 0)
@@ -174,7 +174,7 @@ struct KilledBuildTests {
     }
 
     @Test func aSecondBuildIntoTheSameOutputRefuses() throws {
-        let t = try ScratchFolder()
+        let t = try TemporaryFolder()
         let first = try RoostChild(Self.buildArguments(t.path("out"), Self.newOptions), logs: t.path("first"))
         // Wait until the first build holds the lock.
         let deadline = ContinuousClock.now + .seconds(30)
@@ -191,7 +191,7 @@ struct KilledBuildTests {
         #expect(second.stderr.contains("being written by another roost build"), "\(second.stderr)")
         #expect(second.stderr.contains(t.path("out")), "\(second.stderr)")
         // The first build's site is whole: the new version of every file.
-        let clean = try ScratchFolder()
+        let clean = try TemporaryFolder()
         #expect(try RoostProcess.run(Self.buildArguments(clean.path("out"), Self.newOptions)).status == 0)
         let expected = fullListing(clean.path("out")), got = fullListing(t.path("out"))
         #expect(got == expected, "\(differences(expected, got))")

@@ -65,6 +65,6 @@ import Testing
         #expect(html.contains("<h3 class=\"p-name place-name\">Nowhere</h3>"))
         #expect(!html.contains("p-latitude"))
         #expect(!html.contains("href=\"\""))
-        #expect(brokenLinks(in: site, baseURL: "/").isEmpty)
+        #expect(brokenLinks(in: site.files, baseURL: "/").isEmpty)
     }
 }

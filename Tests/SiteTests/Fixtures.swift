@@ -6,8 +6,6 @@ import Store
 import TestSupport
 import Testing
 
-// MARK: - The package and its default theme
-
 // MARK: - Documents
 
 /// A JSON-ish object value: `object(["latitude": .double(1)])` keeps the given order.
@@ -114,42 +112,7 @@ func pagerLink(_ rel: String, in html: String) -> String? {
     return decodeReferences(String(rest[..<rest.firstIndex(of: "\"")!]))
 }
 
-// MARK: - Paths and links
-
-/// The folder segments of a file path from the root (`u/mina/index.html` → `["u", "mina"]`).
-func folderSegments(of path: String) -> [String] {
-    Array(path.split(separator: "/", omittingEmptySubsequences: false).dropLast().map(String.init))
-}
-
-/// Resolves a relative reference (no scheme, not starting with `/`) against a folder.
-/// Returns the segments, with a trailing "" when the result is a folder; nil above the root.
-func resolve(_ reference: String, against folder: [String]) -> [String]? {
-    var segments = folder
-    let parts = reference.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-    for (i, part) in parts.enumerated() {
-        let isLast = i == parts.count - 1
-        switch part {
-        case ".": if isLast { segments.append("") }
-        case "..":
-            guard !segments.isEmpty else { return nil }
-            segments.removeLast()
-            if isLast { segments.append("") }
-        case "" where !isLast: continue // `a//b`: treat as one separator
-        default: segments.append(part)
-        }
-    }
-    return segments
-}
-
-/// What `href` and `src` of a page point at, relative ones only: not a scheme, not `#…`, not `/…`.
-func isRelativeLink(_ value: String) -> Bool {
-    let lower = value.lowercased()
-    if lower.hasPrefix("http:") || lower.hasPrefix("https:") || lower.hasPrefix("mailto:") || value.hasPrefix("#")
-        || value.hasPrefix("/") { return false }
-    // Any other scheme is not relative either (and should not be there).
-    if let colon = value.firstIndex(of: ":"), !value[..<colon].contains("/") { return false }
-    return true
-}
+// MARK: - Paths and links (`brokenLinks`, `links` and `isRelativeLink` are in TestSupport)
 
 /// The page's `<base href>`.
 func baseHref(_ html: String) -> String? {
@@ -157,92 +120,10 @@ func baseHref(_ html: String) -> String? {
     return attributeValues("href", in: tag).first
 }
 
-/// The page without its `<base>` element.
-func withoutBase(_ html: String) -> String {
-    guard let tag = section(html, from: "<base ", to: ">") else { return html }
-    return html.replacingOccurrences(of: tag, with: "")
-}
-
-/// Every `href`/`src` value of a page, in order.
-func links(_ html: String) -> [String] {
-    var values: [String] = []
-    for name in ["href", "src"] { values += attributeValues(name, in: html) }
-    return values
-}
-
-/// Walks every HTML page's links (SPEC 3: "every link points at a file that was written").
-/// Returns one line per problem.
-func brokenLinks(in site: RenderedSite, baseURL: String) -> [String] {
-    let written = Set(site.paths).union(themeAssets)
-    var problems: [String] = []
-    func exists(_ segments: [String]) -> Bool {
-        guard let last = segments.last, !last.isEmpty else { return false } // a folder: file:// shows a listing
-        return written.contains(segments.joined(separator: "/"))
-    }
-    for path in site.htmlPaths {
-        let html = site.files[path]!
-        guard let base = baseHref(html) else {
-            problems.append("\(path): no <base href>")
-            continue
-        }
-        var baseFolder: [String]
-        if path == "404.html" {
-            // Servers show 404.html at any URL: its base is the base URL itself.
-            guard base == baseURL else {
-                problems.append("\(path): <base href=\"\(base)\">, expected the base URL \(baseURL)")
-                continue
-            }
-            baseFolder = []
-        } else {
-            guard isRelativeLink(base), let resolved = resolve(base, against: folderSegments(of: path)) else {
-                problems.append("\(path): <base href=\"\(base)\"> is not a relative path inside the site")
-                continue
-            }
-            baseFolder = resolved
-            if baseFolder.last == "" { baseFolder.removeLast() }
-            if !baseFolder.isEmpty { problems.append("\(path): <base href=\"\(base)\"> is not the site root") }
-        }
-        for link in links(withoutBase(html)) {
-            var target = link
-            if let cut = target.firstIndex(where: { $0 == "?" || $0 == "#" }) { target = String(target[..<cut]) }
-            if link.hasPrefix("/") {
-                // Root-relative (the canonical link): must be under the base URL and name a page.
-                guard baseURL.hasPrefix("/"), link.hasPrefix(baseURL) else {
-                    problems.append("\(path): \(link) is not under the base URL \(baseURL)")
-                    continue
-                }
-                guard let decoded = percentDecoded(String(target.dropFirst(baseURL.count))),
-                      let segments = resolve(decoded, against: []) else {
-                    problems.append("\(path): \(link) cannot be resolved")
-                    continue
-                }
-                let file = segments.last == "" ? Array(segments.dropLast()) + ["index.html"] : segments
-                if !exists(file) { problems.append("\(path): \(link) → \(file.joined(separator: "/")) was not written") }
-                continue
-            }
-            guard isRelativeLink(link) else { continue }
-            guard let decoded = percentDecoded(target) else {
-                problems.append("\(path): \(link) is not valid percent-encoding")
-                continue
-            }
-            guard let segments = resolve(decoded, against: baseFolder) else {
-                problems.append("\(path): \(link) leaves the site")
-                continue
-            }
-            if !exists(segments) {
-                problems.append("\(path): \"\(link)\" → \"\(segments.joined(separator: "/"))\" was not written")
-            }
-        }
-    }
-    return problems
-}
-
 /// The relative links of every page, for comparing builds under different base URLs.
 func relativeLinks(in site: RenderedSite) -> [String: [String]] {
     var result: [String: [String]] = [:]
-    for path in site.htmlPaths {
-        result[path] = links(withoutBase(site.files[path]!)).filter(isRelativeLink)
-    }
+    for path in site.htmlPaths { result[path] = relativeLinks(site.files[path]!) }
     return result
 }
 
@@ -257,21 +138,6 @@ func xmlURLs(_ xml: String) -> [String] {
         }
     }
     return urls
-}
-
-// MARK: - Determinism
-
-/// A small seeded generator (SplitMix64), so shuffles are the same on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 // MARK: - A store with a bit of everything

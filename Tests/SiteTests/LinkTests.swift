@@ -11,13 +11,13 @@ import Testing
     @Test(arguments: ["/", "/sub/", "https://example.com/project/"])
     func everyRelativeLinkNamesAWrittenFile(baseURL: String) throws {
         let site = try render(richStore, config: SiteConfig(baseURL: baseURL))
-        let problems = brokenLinks(in: site, baseURL: baseURL)
+        let problems = brokenLinks(in: site.files, baseURL: baseURL)
         #expect(problems.isEmpty, "\(problems.prefix(20).joined(separator: "\n"))")
     }
 
     @Test func linksWithAViewer() throws {
         let site = try render(richStore, config: SiteConfig(viewer: "u-uKor"))
-        let problems = brokenLinks(in: site, baseURL: "/")
+        let problems = brokenLinks(in: site.files, baseURL: "/")
         #expect(problems.isEmpty, "\(problems.prefix(20).joined(separator: "\n"))")
     }
 
@@ -195,7 +195,7 @@ import Testing
     @Test(arguments: ["/", "/sub/"])
     func linkWalkerPasses(baseURL: String) throws {
         let site = try render(try Self.documents(), config: SiteConfig(baseURL: baseURL))
-        let problems = brokenLinks(in: site, baseURL: baseURL)
+        let problems = brokenLinks(in: site.files, baseURL: baseURL)
         #expect(problems.isEmpty, "\(problems.prefix(20).joined(separator: "\n"))")
     }
 
@@ -236,7 +236,7 @@ import Testing
     @Test func hostileStore() throws {
         for baseURL in ["/", "/sub/"] {
             let site = try render(Escaping.hostile, config: SiteConfig(baseURL: baseURL))
-            let problems = brokenLinks(in: site, baseURL: baseURL)
+            let problems = brokenLinks(in: site.files, baseURL: baseURL)
             #expect(problems.isEmpty, "\(problems.prefix(20).joined(separator: "\n"))")
         }
     }
@@ -250,7 +250,7 @@ import Testing
             // 64 four-byte letters: 256 bytes, too long for a path segment.
             tweet("t3", by: "uMina", at: at(minute: 3), "#" + String(repeating: "\u{20000}", count: 64)),
         ])
-        let problems = brokenLinks(in: site, baseURL: "/")
+        let problems = brokenLinks(in: site.files, baseURL: "/")
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
         // One page per lowercased tag, with both tweets where the lowercase forms agree.
         #expect(try tweetIDs(site.page("tags/äpfel/index.html")) == ["t2", "t1"])
@@ -279,7 +279,7 @@ import Testing
             tweet("~x", by: "ü", at: at(minute: 5)),
             like("ü", ".."),
         ])
-        #expect(brokenLinks(in: site, baseURL: "/").isEmpty, "\(brokenLinks(in: site, baseURL: "/"))")
+        #expect(brokenLinks(in: site.files, baseURL: "/").isEmpty, "\(brokenLinks(in: site.files, baseURL: "/"))")
         for path in site.paths {
             for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
                 #expect(!segment.isEmpty && segment != "." && segment != ".." && segment.utf8.count <= 200, "\(path)")
@@ -293,7 +293,7 @@ import Testing
     @Test func bioTagsLinkToWrittenPages() throws {
         let site = try render([user("uMina", "mina", bio: "I post about #design"),
                                tweet("t1", by: "uMina", at: at(minute: 1), "no tags here")])
-        let problems = brokenLinks(in: site, baseURL: "/")
+        let problems = brokenLinks(in: site.files, baseURL: "/")
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 }
@@ -388,5 +388,55 @@ import Testing
         let site = try render(docs)
         #expect(try tweetIDs(site.page("t/p/index.html")) == ["p"] + (0..<25).map { "r\($0 < 10 ? "0" : "")\($0)" })
         #expect(try card("p", in: site.page("t/p/index.html"))?.contains("<span class=\"count\">25</span>") == true)
+    }
+}
+
+/// The link walker itself (TestSupport's `brokenLinks`): it finds each kind of broken link.
+@Suite struct LinkChecker {
+    static func page(_ base: String, _ body: String) -> String {
+        "<!doctype html><html><head><base href=\"\(base)\"></head><body>\(body)</body></html>"
+    }
+
+    @Test func aWholeSitePasses() {
+        let site = [
+            "index.html": Self.page("./", "<a href=\"u/mina/index.html\">x</a><a href='t/a1/index.html#top'>y</a><a href=#main>z</a>"
+                + "<a href=\"https://example.com/\">e</a><link rel=\"canonical\" href=\"/sub/u/mina/\"><script src=\"static/time.js\"></script>"),
+            "u/mina/index.html": Self.page("../../", "<a href=\"index.html?x=1\">home</a><a href=\"u/mina/index.html\">me</a>"),
+            "t/a1/index.html": Self.page("../../", "<a href=\"t/a1/../../index.html\">home</a>"),
+            "404.html": Self.page("/sub/", "<a href=\"index.html\">home</a>"),
+        ]
+        #expect(brokenLinks(in: site, baseURL: "/sub/") == [])
+    }
+
+    /// The broken links of a site of one good page and `path` (as text, and as bytes).
+    static func problems(_ path: String, _ html: String) -> [String] {
+        let site = ["u/mina/index.html": page("../../", ""), path: html]
+        let problems = brokenLinks(in: site, baseURL: "/sub/")
+        #expect(brokenLinks(in: site.mapValues { Array($0.utf8) }, baseURL: "/sub/") == problems)
+        return problems
+    }
+
+    @Test func eachWrongBaseIsFound() {
+        #expect(Self.problems("a.html", "<p>no base</p>") == ["a.html: no <base href>"])
+        #expect(Self.problems("a/b.html", Self.page("./", "")) == ["a/b.html: <base href=\"./\">, expected the site root ../"])
+        #expect(Self.problems("404.html", Self.page("./", "")) == ["404.html: <base href=\"./\">, expected the base URL /sub/"])
+    }
+
+    /// A link on the home page, and the problem it is.
+    @Test(arguments: [
+        (#"<a href="missing.html">"#, #""missing.html" → "missing.html" was not written"#),
+        (#"<img src=missing.png>"#, #""missing.png" → "missing.png" was not written"#),
+        (#"<a href="">"#, #""" → "" was not written"#),
+        (#"<a href="u/mina">"#, #""u/mina" → "u/mina" was not written"#),
+        (#"<a href="u/mina/.">"#, #""u/mina/." → "u/mina/" was not written"#),
+        (#"<a href="u//mina/index.html">"#, #""u//mina/index.html" → "u//mina/index.html" was not written"#),
+        (#"<a href="../index.html">"#, "../index.html leaves the site"),
+        (#"<a href="u/%E9.html">"#, "u/%E9.html is not valid percent-encoding"),
+        (#"<a href="a?b:c">"#, #""a?b:c" → "a" was not written"#),
+        (#"<link href="/other/u/mina/">"#, "/other/u/mina/ is not under the base URL /sub/"),
+        (#"<link href="/sub/u/joon/">"#, #""/sub/u/joon/" → "u/joon/index.html" was not written"#),
+    ])
+    func eachKindOfBrokenLinkIsFound(link: String, problem: String) {
+        #expect(Self.problems("index.html", Self.page("./", link)) == ["index.html: " + problem])
     }
 }

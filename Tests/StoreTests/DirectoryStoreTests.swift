@@ -1,32 +1,33 @@
 import Foundation
+import TestSupport
 import Testing
 import JSON
 @testable import Store
 
 @Suite struct DirectoryStoreTests {
-    func sampleStore() -> TempDir {
-        let t = TempDir()
-        t.write("users/u1.json", #"{"username": "alice", "fullname": "Alice", "n": 3, "x": 1.5, "ok": true, "none": null, "tags": ["a", 2], "m": {"k": "v"}}"#)
-        t.write("users/u10.json", #"{"username": "bob"}"#)
-        t.write("users/u1/user-likes/t1.json", "{}")
-        t.write("users/u1/user-likes/t2.json", #"{"timestamp": "2021-11-05T09:30:00Z"}"#)
-        t.write("tweets/t1.json", #"{"caption": "hi", "timestamp": {"__datatype__": "timestamp", "value": {"_seconds": 1, "_nanoseconds": 0}}, "uid": "u1"}"#)
-        t.write("favorites/u1/favorites/p1.json", #"{"placeName": "Cafe"}"#)
+    func sampleStore() throws -> TemporaryFolder {
+        let t = try TemporaryFolder()
+        try t.write("users/u1.json", #"{"username": "alice", "fullname": "Alice", "n": 3, "x": 1.5, "ok": true, "none": null, "tags": ["a", 2], "m": {"k": "v"}}"#)
+        try t.write("users/u10.json", #"{"username": "bob"}"#)
+        try t.write("users/u1/user-likes/t1.json", "{}")
+        try t.write("users/u1/user-likes/t2.json", #"{"timestamp": "2021-11-05T09:30:00Z"}"#)
+        try t.write("tweets/t1.json", #"{"caption": "hi", "timestamp": {"__datatype__": "timestamp", "value": {"_seconds": 1, "_nanoseconds": 0}}, "uid": "u1"}"#)
+        try t.write("favorites/u1/favorites/p1.json", #"{"placeName": "Cafe"}"#)
         // Ignored.
-        t.write("README.md", "# store")
-        t.write("users/.DS_Store", "junk")
-        t.write(".hidden/users/u9.json", "{}")
-        t.write("users/.u8.json", "{}")
-        t.write("users/u1/notes.txt", "x")
-        t.write("stray.json", "{}")
-        t.write("users/u1/user-likes.json", "{}")
-        t.write("users/.json", "{}")
+        try t.write("README.md", "# store")
+        try t.write("users/.DS_Store", "junk")
+        try t.write(".hidden/users/u9.json", "{}")
+        try t.write("users/.u8.json", "{}")
+        try t.write("users/u1/notes.txt", "x")
+        try t.write("stray.json", "{}")
+        try t.write("users/u1/user-likes.json", "{}")
+        try t.write("users/.json", "{}")
         return t
     }
 
     @Test func readsDocumentsSortedWithFields() throws {
-        let t = sampleStore()
-        let store = try DocumentStore.read(at: t.path)
+        let t = try sampleStore()
+        let store = try DocumentStore.read(at: t.path())
         #expect(store.format == .directory)
         #expect(store.documents.map(\.path.description) == [
             "favorites/u1/favorites/p1",
@@ -54,8 +55,8 @@ import JSON
     }
 
     @Test func missingParentsAndIgnoredEntries() throws {
-        let t = sampleStore()
-        let store = try DocumentStore.read(at: t.path)
+        let t = try sampleStore()
+        let store = try DocumentStore.read(at: t.path())
         #expect(store.missingParents == [path("favorites/u1")])
         let ignored = store.ignored.map(\.path)
         #expect(ignored.contains("stray.json"))
@@ -65,54 +66,54 @@ import JSON
     }
 
     @Test func symlinksAreNotFollowed() throws {
-        let t = TempDir()
-        let outside = TempDir()
-        outside.write("secret.json", #"{"username": "secret"}"#)
-        outside.write("tweets/t9.json", #"{"caption": "outside"}"#)
-        t.write("users/u1.json", #"{"username": "a"}"#)
-        try FileManager.default.createSymbolicLink(atPath: t.url("users/u2.json"), withDestinationPath: outside.url("secret.json"))
-        try FileManager.default.createSymbolicLink(atPath: t.url("tweets"), withDestinationPath: outside.url("tweets"))
-        let store = try DocumentStore.read(at: t.path)
+        let t = try TemporaryFolder()
+        let outside = try TemporaryFolder()
+        try outside.write("secret.json", #"{"username": "secret"}"#)
+        try outside.write("tweets/t9.json", #"{"caption": "outside"}"#)
+        try t.write("users/u1.json", #"{"username": "a"}"#)
+        try FileManager.default.createSymbolicLink(atPath: t.path("users/u2.json"), withDestinationPath: outside.path("secret.json"))
+        try FileManager.default.createSymbolicLink(atPath: t.path("tweets"), withDestinationPath: outside.path("tweets"))
+        let store = try DocumentStore.read(at: t.path())
         #expect(store.documents.map(\.path.description) == ["users/u1"])
         #expect(Set(store.ignored.map(\.path)) == ["tweets", "users/u2.json"])
         #expect(store.ignored.allSatisfy { $0.reason.contains("symbolic link") })
         // readDocument refuses them too.
-        #expect(try DirectoryStore.readDocument(file: "users/u2.json", root: t.path) == nil)
-        #expect(try DirectoryStore.readDocument(file: "tweets/t9.json", root: t.path) == nil)
+        #expect(try DirectoryStore.readDocument(file: "users/u2.json", root: t.path()) == nil)
+        #expect(try DirectoryStore.readDocument(file: "tweets/t9.json", root: t.path()) == nil)
     }
 
     @Test func readsOneDocument() throws {
-        let t = sampleStore()
-        let d = try DirectoryStore.readDocument(file: t.url("users/u1/user-likes/t2.json"), root: t.path)
+        let t = try sampleStore()
+        let d = try DirectoryStore.readDocument(file: t.path("users/u1/user-likes/t2.json"), root: t.path())
         #expect(d?.path == path("users/u1/user-likes/t2"))
         #expect(d?.source == "users/u1/user-likes/t2.json")
         #expect(d?.fields["timestamp"] == .string("2021-11-05T09:30:00Z"))
-        #expect(try DirectoryStore.readDocument(file: "users/u10.json", root: t.path)?.fields["username"] == .string("bob"))
-        #expect(try DirectoryStore.readDocument(file: "README.md", root: t.path) == nil)
-        #expect(try DirectoryStore.readDocument(file: "stray.json", root: t.path) == nil)
-        #expect(try DirectoryStore.readDocument(file: "users/.u8.json", root: t.path) == nil)
-        mkfifo(t.url("users/fifo.json"), 0o644)
-        #expect(try DirectoryStore.readDocument(file: "users/fifo.json", root: t.path) == nil)
-        #expect(try DocumentStore.read(at: t.path).documents.count == 6)
-        t.mkdir("users/dir.json")
-        #expect(try DirectoryStore.readDocument(file: "users/dir.json", root: t.path) == nil)
-        let gone = storeError { try DirectoryStore.readDocument(file: "users/zz.json", root: t.path) }
+        #expect(try DirectoryStore.readDocument(file: "users/u10.json", root: t.path())?.fields["username"] == .string("bob"))
+        #expect(try DirectoryStore.readDocument(file: "README.md", root: t.path()) == nil)
+        #expect(try DirectoryStore.readDocument(file: "stray.json", root: t.path()) == nil)
+        #expect(try DirectoryStore.readDocument(file: "users/.u8.json", root: t.path()) == nil)
+        mkfifo(t.path("users/fifo.json"), 0o644)
+        #expect(try DirectoryStore.readDocument(file: "users/fifo.json", root: t.path()) == nil)
+        #expect(try DocumentStore.read(at: t.path()).documents.count == 6)
+        try t.mkdir("users/dir.json")
+        #expect(try DirectoryStore.readDocument(file: "users/dir.json", root: t.path()) == nil)
+        let gone = storeError { try DirectoryStore.readDocument(file: "users/zz.json", root: t.path()) }
         guard case .notFound? = gone else { Issue.record("expected notFound, got \(String(describing: gone))"); return }
     }
 
     @Test func emptyStore() throws {
-        let t = TempDir()
-        let store = try DocumentStore.read(at: t.path)
+        let t = try TemporaryFolder()
+        let store = try DocumentStore.read(at: t.path())
         #expect(store.documents.isEmpty)
         #expect(store.missingParents.isEmpty)
     }
 
     @Test func manyDocumentsInParallelKeepOrder() throws {
-        let t = TempDir()
+        let t = try TemporaryFolder()
         for i in 0..<500 {
-            t.write("tweets/t\(i).json", #"{"i": \#(i)}"#)
+            try t.write("tweets/t\(i).json", #"{"i": \#(i)}"#)
         }
-        let store = try DocumentStore.read(at: t.path)
+        let store = try DocumentStore.read(at: t.path())
         #expect(store.documents.count == 500)
         #expect(store.documents == store.documents.sorted { $0.path < $1.path })
         #expect(store.documents.map(\.path) == store.documents.map(\.path).sorted())
@@ -123,81 +124,81 @@ import JSON
     }
 
     @Test func nonASCIIIdsSortLikeDocumentPaths() throws {
-        let t = TempDir()
+        let t = try TemporaryFolder()
         for id in ["é", "e\u{301}x", "z", "가", "a", "a-b", "a b"] {
-            t.write("tweets/\(id).json", "{}")
+            try t.write("tweets/\(id).json", "{}")
         }
-        t.write("tweets/a/replies/r.json", "{}")
-        let store = try DocumentStore.read(at: t.path)
+        try t.write("tweets/a/replies/r.json", "{}")
+        let store = try DocumentStore.read(at: t.path())
         #expect(store.documents.map(\.path) == store.documents.map(\.path).sorted())
         #expect(store.documents.count == 8)
     }
 
     @Test func deeplyNestedFoldersAreSkipped() throws {
-        let t = TempDir()
+        let t = try TemporaryFolder()
         let deep = Array(repeating: "a", count: 300).joined(separator: "/")
-        t.write(deep + "/x.json", "{}")
-        t.write("a/b.json", "{}")
-        let store = try DocumentStore.read(at: t.path)
+        try t.write(deep + "/x.json", "{}")
+        try t.write("a/b.json", "{}")
+        let store = try DocumentStore.read(at: t.path())
         #expect(store.documents.map(\.path.description) == ["a/b"])
         #expect(store.ignored.count == 1)
         #expect(store.ignored.first?.reason.contains("nested deeper than 200") == true)
     }
 
     @Test func maximallyNestedDocumentsOnWorkerThreads() throws {
-        let t = TempDir()
+        let t = try TemporaryFolder()
         let body = "{\"a\":" + String(repeating: "[{\"b\":", count: 255) + "1" + String(repeating: "}]", count: 255) + "}"
         for i in 0..<40 {
-            t.write("tweets/t\(i).json", body)
-            t.write("users/u\(i)/user-likes/t\(i).json", body)
+            try t.write("tweets/t\(i).json", body)
+            try t.write("users/u\(i)/user-likes/t\(i).json", body)
         }
-        let store = try DocumentStore.read(at: t.path)
+        let store = try DocumentStore.read(at: t.path())
         #expect(store.documents.count == 80)
-        let writer = TempDir()
-        try DirectoryStoreWriter.write(store.documents, to: writer.url("out"), force: false)
-        #expect(try DocumentStore.read(at: writer.url("out")).documents == store.documents.map {
+        let writer = try TemporaryFolder()
+        try DirectoryStoreWriter.write(store.documents, to: writer.path("out"), force: false)
+        #expect(try DocumentStore.read(at: writer.path("out")).documents == store.documents.map {
             Document(path: $0.path, fields: $0.fields, source: $0.path.description + ".json")
         })
     }
 
     // MARK: errors
 
-    @Test func invalidJSONNamesFileLineAndColumn() {
-        let t = TempDir()
-        t.write("users/u1.json", "{}")
-        t.write("tweets/t1.json", "{\n  \"caption\": \"hi\",\n  \"uid\": x\n}")
-        let e = storeError { try DocumentStore.read(at: t.path) }
-        #expect(e?.description == "\(t.path)/tweets/t1.json:3:10: invalid JSON: unexpected character 'x'")
+    @Test func invalidJSONNamesFileLineAndColumn() throws {
+        let t = try TemporaryFolder()
+        try t.write("users/u1.json", "{}")
+        try t.write("tweets/t1.json", "{\n  \"caption\": \"hi\",\n  \"uid\": x\n}")
+        let e = storeError { try DocumentStore.read(at: t.path()) }
+        #expect(e?.description == "\(t.path())/tweets/t1.json:3:10: invalid JSON: unexpected character 'x'")
     }
 
-    @Test func firstErrorInPathOrderIsReported() {
-        let t = TempDir()
-        for i in 0..<200 { t.write("tweets/t\(1000 + i).json", "{}") }
-        t.write("tweets/t1100.json", "[")
-        t.write("tweets/t1150.json", "{")
-        let e = storeError { try DocumentStore.read(at: t.path) }
+    @Test func firstErrorInPathOrderIsReported() throws {
+        let t = try TemporaryFolder()
+        for i in 0..<200 { try t.write("tweets/t\(1000 + i).json", "{}") }
+        try t.write("tweets/t1100.json", "[")
+        try t.write("tweets/t1150.json", "{")
+        let e = storeError { try DocumentStore.read(at: t.path()) }
         #expect(e?.description.contains("tweets/t1100.json:1:2:") == true)
     }
 
-    @Test func invalidUTF8NamesTheFile() {
-        let t = TempDir()
-        t.write("users/u1.json", bytes: Array("{\"username\": \"".utf8) + [0xC3, 0x28] + Array("\"}".utf8))
-        let e = storeError { try DocumentStore.read(at: t.path) }
-        #expect(e?.description == "\(t.path)/users/u1.json:1:15: invalid UTF-8: the file must be UTF-8 text (invalid UTF-8 (byte 0xC3))")
+    @Test func invalidUTF8NamesTheFile() throws {
+        let t = try TemporaryFolder()
+        try t.write("users/u1.json", bytes: Array("{\"username\": \"".utf8) + [0xC3, 0x28] + Array("\"}".utf8))
+        let e = storeError { try DocumentStore.read(at: t.path()) }
+        #expect(e?.description == "\(t.path())/users/u1.json:1:15: invalid UTF-8: the file must be UTF-8 text (invalid UTF-8 (byte 0xC3))")
     }
 
-    @Test func deepNestingIsAnError() {
-        let t = TempDir()
-        t.write("users/u1.json", "{\"a\":" + String(repeating: "[", count: 100_000))
-        let e = storeError { try DocumentStore.read(at: t.path) }
-        #expect(e?.description == "\(t.path)/users/u1.json:1:517: invalid JSON: nesting deeper than 512 levels")
+    @Test func deepNestingIsAnError() throws {
+        let t = try TemporaryFolder()
+        try t.write("users/u1.json", "{\"a\":" + String(repeating: "[", count: 100_000))
+        let e = storeError { try DocumentStore.read(at: t.path()) }
+        #expect(e?.description == "\(t.path())/users/u1.json:1:517: invalid JSON: nesting deeper than 512 levels")
     }
 
-    @Test func documentThatIsNotAnObject() {
-        let t = TempDir()
-        t.write("tweets/t1.json", "[1, 2]")
-        let e = storeError { try DocumentStore.read(at: t.path) }
-        #expect(e?.description == "\(t.path)/tweets/t1.json: document tweets/t1 is an array, not a JSON object")
+    @Test func documentThatIsNotAnObject() throws {
+        let t = try TemporaryFolder()
+        try t.write("tweets/t1.json", "[1, 2]")
+        let e = storeError { try DocumentStore.read(at: t.path()) }
+        #expect(e?.description == "\(t.path())/tweets/t1.json: document tweets/t1 is an array, not a JSON object")
     }
 
     @Test func storeNotFound() {
@@ -207,23 +208,23 @@ import JSON
 
     @Test func unreadableFile() throws {
         guard getuid() != 0 else { return } // root reads anything
-        let t = TempDir()
-        let f = t.write("users/u1.json", "{}")
+        let t = try TemporaryFolder()
+        let f = try t.write("users/u1.json", "{}")
         chmod(f, 0)
         defer { chmod(f, 0o644) }
-        let e = storeError { try DocumentStore.read(at: t.path) }
+        let e = storeError { try DocumentStore.read(at: t.path()) }
         #expect(e?.description == "\(f): cannot read: Permission denied")
     }
 
     @Test func unreadableFolder() throws {
-        let t = TempDir()
-        t.write("users/u1.json", "{}")
+        let t = try TemporaryFolder()
+        try t.write("users/u1.json", "{}")
         // A file where a folder is expected to be opened: opendir fails with ENOTDIR only via races;
         // use permissions when not root.
         guard getuid() != 0 else { return }
-        chmod(t.url("users"), 0)
-        defer { chmod(t.url("users"), 0o755) }
-        let e = storeError { try DocumentStore.read(at: t.path) }
-        #expect(e?.description == "\(t.path)/users: cannot read: Permission denied")
+        chmod(t.path("users"), 0)
+        defer { chmod(t.path("users"), 0o755) }
+        let e = storeError { try DocumentStore.read(at: t.path()) }
+        #expect(e?.description == "\(t.path())/users: cannot read: Permission denied")
     }
 }

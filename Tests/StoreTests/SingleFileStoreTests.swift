@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import JSON
 @testable import Store
@@ -27,8 +28,8 @@ import JSON
     """
 
     @Test func nodeFirestoreImportExport() throws {
-        let t = TempDir()
-        let file = t.write("export.json", Self.node)
+        let t = try TemporaryFolder()
+        let file = try t.write("export.json", Self.node)
         let store = try DocumentStore.read(at: file)
         #expect(store.format == .nodeFirestoreImportExport)
         #expect(store.documents.map(\.path.description) == [
@@ -75,8 +76,8 @@ import JSON
     """
 
     @Test func firestoreExportImport() throws {
-        let t = TempDir()
-        let file = t.write("backup.json", Self.exportImport)
+        let t = try TemporaryFolder()
+        let file = try t.write("backup.json", Self.exportImport)
         let store = try DocumentStore.read(at: file)
         #expect(store.format == .firestoreExportImport)
         #expect(store.documents.map(\.path.description) == [
@@ -157,8 +158,8 @@ import JSON
     static let restUser = #"{"name": "projects/p/databases/(default)/documents/users/u1"}"#
 
     @Test func restDocumentsList() throws {
-        let t = TempDir()
-        let file = t.write("list.json", "{\"documents\": [\(Self.restDoc), \(Self.restLike), \(Self.restUser)], \"nextPageToken\": \"abc\"}")
+        let t = try TemporaryFolder()
+        let file = try t.write("list.json", "{\"documents\": [\(Self.restDoc), \(Self.restLike), \(Self.restUser)], \"nextPageToken\": \"abc\"}")
         let store = try DocumentStore.read(at: file)
         #expect(store.format == .restDocumentsList)
         #expect(store.documents.map(\.path.description) == ["tweets/t1", "users/u1", "users/u1/user-likes/t1"])
@@ -168,8 +169,8 @@ import JSON
     }
 
     @Test func restRunQuery() throws {
-        let t = TempDir()
-        let file = t.write("query.json", """
+        let t = try TemporaryFolder()
+        let file = try t.write("query.json", """
         [{"document": \(Self.restDoc), "readTime": "2021-11-05T09:30:00Z"},
          {"readTime": "2021-11-05T09:30:00Z"},
          {"document": \(Self.restLike), "readTime": "2021-11-05T09:30:00Z", "skippedResults": 1}]
@@ -182,8 +183,8 @@ import JSON
     }
 
     @Test func restDocumentArray() throws {
-        let t = TempDir()
-        let file = t.write("array.json", "[\(Self.restLike), \(Self.restDoc)]")
+        let t = try TemporaryFolder()
+        let file = try t.write("array.json", "[\(Self.restLike), \(Self.restDoc)]")
         let store = try DocumentStore.read(at: file)
         #expect(store.format == .restDocumentArray)
         #expect(store.documents.map(\.path.description) == ["tweets/t1", "users/u1/user-likes/t1"])
@@ -191,7 +192,7 @@ import JSON
     }
 
     @Test func emptyShapes() throws {
-        let t = TempDir()
+        let t = try TemporaryFolder()
         #expect(try DocumentStore.read(at: t.write("a.json", "[]")).documents.isEmpty)
         #expect(try DocumentStore.read(at: t.write("b.json", "{}")).documents.isEmpty)
         #expect(try DocumentStore.read(at: t.write("c.json", #"{"documents": []}"#)).format == .restDocumentsList)
@@ -200,8 +201,8 @@ import JSON
 
     // MARK: errors
 
-    @Test func unrecognisedShapes() {
-        let t = TempDir()
+    @Test func unrecognisedShapes() throws {
+        let t = try TemporaryFolder()
         let cases: [(String, String)] = [
             ("\"text\"", "the top level is a string"),
             ("[1, 2]", "array element [0] is not a REST document with a \"name\""),
@@ -210,25 +211,25 @@ import JSON
             (#"{"__collections__": []}"#, "\"__collections__\" is an array, expected an object of collections"),
         ]
         for (k, (text, detail)) in cases.enumerated() {
-            let file = t.write("f\(k).json", text)
+            let file = try t.write("f\(k).json", text)
             let e = storeError { try DocumentStore.read(at: file) }
             #expect(e?.description.hasPrefix("\(file): not a recognised single-file store (\(detail)); accepted: node-firestore-import-export") == true,
                     "\(text): \(String(describing: e))")
         }
     }
 
-    @Test func invalidJSONInSingleFile() {
-        let t = TempDir()
-        let file = t.write("bad.json", "{\"documents\": [\n  {\"name\": \"x\",}\n]}")
+    @Test func invalidJSONInSingleFile() throws {
+        let t = try TemporaryFolder()
+        let file = try t.write("bad.json", "{\"documents\": [\n  {\"name\": \"x\",}\n]}")
         let e = storeError { try DocumentStore.read(at: file) }
         #expect(e?.description == "\(file):2:16: invalid JSON: trailing comma before '}'")
-        let utf = t.write("utf.json", bytes: [0x5B, 0x22, 0xFF, 0x22, 0x5D])
+        let utf = try t.write("utf.json", bytes: [0x5B, 0x22, 0xFF, 0x22, 0x5D])
         #expect(storeError { try DocumentStore.read(at: utf) }?.description.hasPrefix("\(utf):1:3: invalid UTF-8") == true)
     }
 
-    @Test func restUnknownValueTypeNamesDocumentAndField() {
-        let t = TempDir()
-        let file = t.write("r.json", """
+    @Test func restUnknownValueTypeNamesDocumentAndField() throws {
+        let t = try TemporaryFolder()
+        let file = try t.write("r.json", """
         {"documents": [{"name": "projects/p/databases/d/documents/tweets/t1",
           "fields": {"meta": {"mapValue": {"fields": {"when": {"dateValue": "x"}}}}}}]}
         """)
@@ -236,8 +237,8 @@ import JSON
         #expect(e?.description.hasPrefix("\(file): document tweets/t1, field meta.when: unknown Firestore REST value type \"dateValue\"") == true)
     }
 
-    @Test func restInvalidValues() {
-        let t = TempDir()
+    @Test func restInvalidValues() throws {
+        let t = try TemporaryFolder()
         let cases: [(String, String)] = [
             (#"{"integerValue": "12x"}"#, "field f: integerValue \"12x\" is not a 64-bit integer"),
             (#"{"timestampValue": "yesterday"}"#, "field f: timestampValue \"yesterday\" is not an RFC 3339 timestamp"),
@@ -245,23 +246,23 @@ import JSON
             (#""plain""#, "field f: expected a typed value such as {\"stringValue\": …}, found a string"),
         ]
         for (k, (value, message)) in cases.enumerated() {
-            let file = t.write("v\(k).json", #"[{"name": "projects/p/databases/d/documents/users/u1", "fields": {"f": \#(value)}}]"#)
+            let file = try t.write("v\(k).json", #"[{"name": "projects/p/databases/d/documents/users/u1", "fields": {"f": \#(value)}}]"#)
             let e = storeError { try DocumentStore.read(at: file) }
             #expect(e?.description == "\(file): document users/u1, \(message)")
         }
     }
 
-    @Test func restBadDocumentName() {
-        let t = TempDir()
-        let file = t.write("n.json", #"{"documents": [{"name": "projects/p/databases/d/documents/users"}]}"#)
+    @Test func restBadDocumentName() throws {
+        let t = try TemporaryFolder()
+        let file = try t.write("n.json", #"{"documents": [{"name": "projects/p/databases/d/documents/users"}]}"#)
         let e = storeError { try DocumentStore.read(at: file) }
         #expect(e?.description.hasPrefix("\(file): documents[0]: \"name\": \"projects/p/databases/d/documents/users\" is not a document name") == true)
     }
 
-    @Test func restNamesWithoutADocumentPath() {
-        let t = TempDir()
+    @Test func restNamesWithoutADocumentPath() throws {
+        let t = try TemporaryFolder()
         for (k, name) in ["projects/p/databases/d/documents", "projects/p/databases/d/documents/", "", "/", "users//u1", "a/b/c"].enumerated() {
-            let file = t.write("n\(k).json", "[{\"name\": \"\(name)\"}]")
+            let file = try t.write("n\(k).json", "[{\"name\": \"\(name)\"}]")
             let e = storeError { try DocumentStore.read(at: file) }
             #expect(e?.description.contains("is not a document name") == true, "\(name)")
         }
@@ -271,16 +272,16 @@ import JSON
         #expect(SingleFileStore.stripDatabasePrefix("users/u1") == "users/u1")
     }
 
-    @Test func documentNotAnObjectInSingleFile() {
-        let t = TempDir()
-        let file = t.write("n.json", #"{"__collections__": {"users": {"u1": {"__collections__": {"user-likes": {"t1": [1]}}}}}}"#)
+    @Test func documentNotAnObjectInSingleFile() throws {
+        let t = try TemporaryFolder()
+        let file = try t.write("n.json", #"{"__collections__": {"users": {"u1": {"__collections__": {"user-likes": {"t1": [1]}}}}}}"#)
         let e = storeError { try DocumentStore.read(at: file) }
         #expect(e?.description == "\(file): document users/u1/user-likes/t1 is an array, not a JSON object")
     }
 
-    @Test func hostileDeepSingleFile() {
-        let t = TempDir()
-        let file = t.write("deep.json", String(repeating: "[", count: 200_000))
+    @Test func hostileDeepSingleFile() throws {
+        let t = try TemporaryFolder()
+        let file = try t.write("deep.json", String(repeating: "[", count: 200_000))
         let e = storeError { try DocumentStore.read(at: file) }
         #expect(e?.description == "\(file):1:513: invalid JSON: nesting deeper than 512 levels")
     }
@@ -301,9 +302,9 @@ import JSON
     ]
 
     /// `paths` as a directory store.
-    static func directory(_ t: TempDir, _ paths: [String]) -> String {
-        for p in paths { t.write("dir/\(p).json", "{\"p\": \"\(p)\"}") }
-        return t.url("dir")
+    static func directory(_ t: TemporaryFolder, _ paths: [String]) throws -> String {
+        for p in paths { try t.write("dir/\(p).json", "{\"p\": \"\(p)\"}") }
+        return t.path("dir")
     }
 
     /// `paths` as a REST document array, in the given order.
@@ -320,7 +321,7 @@ import JSON
     }
 
     @Test func unsortedInputComesOutSortedLikeTheDirectoryStore() throws {
-        let t = TempDir()
+        let t = try TemporaryFolder()
         let directory = try DocumentStore.read(at: Self.directory(t, Self.paths))
         let input = Self.scrambled(Self.paths)
         let single = try DocumentStore.read(at: t.write("array.json", Self.restArray(input)))
@@ -343,7 +344,7 @@ import JSON
     }
 
     @Test func documentsWithTheSamePathKeepTheirInputOrder() throws {
-        let t = TempDir()
+        let t = try TemporaryFolder()
         let doc = { (p: String, v: Int) in
             "{\"name\": \"projects/p/databases/d/documents/\(p)\", \"fields\": {\"v\": {\"integerValue\": \"\(v)\"}}}"
         }
@@ -357,7 +358,7 @@ import JSON
     }
 
     @Test func missingParentsOfNestedSubcollections() throws {
-        let t = TempDir()
+        let t = try TemporaryFolder()
         // a/x and a/x/b/y hold only subcollections; a/w has a body, a/w/b/y does not.
         let node = try DocumentStore.read(at: t.write("node.json", """
         {"__collections__": {"a": {
@@ -383,8 +384,8 @@ import JSON
     }
 
     @Test func collectionsOnlyObjectIsAMissingParent() throws {
-        let t = TempDir()
-        let file = t.write("node.json", """
+        let t = try TemporaryFolder()
+        let file = try t.write("node.json", """
         {"__collections__": {"favorites": {
           "u3": {"__collections__": {"favorites": {}}},
           "u1": {"__collections__": {"favorites": {"p1": {"placeName": "Cafe", "__collections__": {}}}}},
@@ -398,18 +399,18 @@ import JSON
         #expect(store.missingParents.map(\.description) == ["favorites/u1", "favorites/u3"])
 
         // Imported: no favorites/u1.json; a folder for each missing parent, as the directory store has.
-        try DirectoryStoreWriter.write(store.documents, to: t.url("out"), force: false, missingParents: store.missingParents)
+        try DirectoryStoreWriter.write(store.documents, to: t.path("out"), force: false, missingParents: store.missingParents)
         #expect(!t.exists("out/favorites/u1.json") && !t.exists("out/favorites/u3.json"))
         #expect(t.exists("out/favorites/u1") && t.exists("out/favorites/u3") && t.exists("out/favorites/u2.json"))
-        let back = try DocumentStore.read(at: t.url("out"))
+        let back = try DocumentStore.read(at: t.path("out"))
         #expect(back.documents.map(\.path) == store.documents.map(\.path))
         #expect(back.missingParents == store.missingParents)
     }
 
-    @Test func unsafeMissingParentIsRefusedBeforeWriting() {
-        let t = TempDir()
+    @Test func unsafeMissingParentIsRefusedBeforeWriting() throws {
+        let t = try TemporaryFolder()
         let e = storeError {
-            try DirectoryStoreWriter.write([], to: t.url("out"), force: false, missingParents: [DocumentPath(["favorites", ".."])])
+            try DirectoryStoreWriter.write([], to: t.path("out"), force: false, missingParents: [DocumentPath(["favorites", ".."])])
         }
         #expect(e?.description.contains("favorites/..") == true)
         #expect(!t.exists("out"))

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import Store
 #if canImport(Glibc)
@@ -7,84 +8,84 @@ import Glibc
 
 @Suite("StoreStamp: a store's file metadata without reading it")
 struct StoreStampTests {
-    func sample() -> TempDir {
-        let dir = TempDir()
-        dir.write("users/u1.json", #"{"username": "a"}"#)
-        dir.write("users/u1/user-likes/t1.json", "{}")
-        dir.write("tweets/t1.json", #"{"caption": "hello"}"#)
-        dir.write("favorites/u1/favorites/p1.json", #"{"name": "x"}"#)
+    func sample() throws -> TemporaryFolder {
+        let dir = try TemporaryFolder()
+        try dir.write("users/u1.json", #"{"username": "a"}"#)
+        try dir.write("users/u1/user-likes/t1.json", "{}")
+        try dir.write("tweets/t1.json", #"{"caption": "hello"}"#)
+        try dir.write("favorites/u1/favorites/p1.json", #"{"name": "x"}"#)
         return dir
     }
 
     @Test func anUntouchedStoreKeepsItsStamp() throws {
-        let dir = sample()
-        let a = try StoreStamp.of(dir.path), b = try StoreStamp.of(dir.path)
+        let dir = try sample()
+        let a = try StoreStamp.of(dir.path()), b = try StoreStamp.of(dir.path())
         #expect(a == b)
         #expect(a.entries == 12, "the root, 7 folders and 4 files: 12; \(a.entries)")
     }
 
     @Test func everyKindOfChangeMovesTheDigest() throws {
-        let dir = sample()
-        var seen = [try StoreStamp.of(dir.path).digest]
+        let dir = try sample()
+        var seen = [try StoreStamp.of(dir.path()).digest]
         func expectNew(_ what: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-            let digest = try StoreStamp.of(dir.path).digest
+            let digest = try StoreStamp.of(dir.path()).digest
             #expect(!seen.contains(digest), "\(what) left the digest as it was", sourceLocation: sourceLocation)
             seen.append(digest)
         }
         // Same size, and the old modification time put back: the change time still moves.
-        let file = dir.url("tweets/t1.json")
+        let file = dir.path("tweets/t1.json")
         var before = stat()
         stat(file, &before)
         usleep(20_000)
-        dir.write("tweets/t1.json", #"{"caption": "HELLO"}"#)
+        try dir.write("tweets/t1.json", #"{"caption": "HELLO"}"#)
         var times = [before.st_atim, before.st_mtim]
         utimensat(AT_FDCWD, file, &times, 0)
         try expectNew("a same-size edit with its old mtime")
-        dir.write("users/u1/user-likes/t2.json", "{}")
+        try dir.write("users/u1/user-likes/t2.json", "{}")
         try expectNew("a file added deep down")
-        try FileManager.default.removeItem(atPath: dir.url("users/u1/user-likes/t1.json"))
+        try FileManager.default.removeItem(atPath: dir.path("users/u1/user-likes/t1.json"))
         try expectNew("a file removed")
-        try FileManager.default.moveItem(atPath: dir.url("tweets/t1.json"), toPath: dir.url("tweets/t9.json"))
+        try FileManager.default.moveItem(atPath: dir.path("tweets/t1.json"), toPath: dir.path("tweets/t9.json"))
         try expectNew("a file renamed")
-        dir.mkdir("tweets/t9")
+        try dir.mkdir("tweets/t9")
         try expectNew("an empty folder added")
     }
 
     /// Big collections are stat'ed in chunks on several threads: every entry still counts once.
     @Test func aLargeCollectionCountsEveryEntryOnce() throws {
-        let dir = TempDir()
-        for i in 0..<2500 { dir.write("tweets/t\(i).json", "{}") }
-        let a = try StoreStamp.of(dir.path)
+        let dir = try TemporaryFolder()
+        for i in 0..<2500 { try dir.write("tweets/t\(i).json", "{}") }
+        let a = try StoreStamp.of(dir.path())
         #expect(a.entries == 2502, "the root, tweets/ and 2,500 files (two chunks); \(a.entries)")
-        #expect(try StoreStamp.of(dir.path) == a)
-        dir.write("tweets/t2321.json", "{ }")
-        #expect(try StoreStamp.of(dir.path).digest != a.digest)
+        #expect(try StoreStamp.of(dir.path()) == a)
+        try dir.write("tweets/t2321.json", "{ }")
+        #expect(try StoreStamp.of(dir.path()).digest != a.digest)
     }
 
     @Test func namesStartingWithADotAreLeftOut() throws {
-        let dir = sample()
-        dir.write(".git/HEAD", "ref")
-        dir.write("users/.DS_Store", "x")
+        let dir = try sample()
+        try dir.write(".git/HEAD", "ref")
+        try dir.write("users/.DS_Store", "x")
         // (The folders holding them changed, which moves the digest; their entries do not count.)
-        #expect(try StoreStamp.of(dir.path).entries == 12)
+        #expect(try StoreStamp.of(dir.path()).entries == 12)
     }
 
     @Test func theNewestTimeIsTheLatestChange() throws {
-        let dir = sample()
-        let file = dir.url("tweets/t1.json")
+        let dir = try sample()
+        let file = dir.path("tweets/t1.json")
         var future = [timespec(tv_sec: time(nil) + 3600, tv_nsec: 0), timespec(tv_sec: time(nil) + 3600, tv_nsec: 0)]
         utimensat(AT_FDCWD, file, &future, 0)
-        let stamp = try StoreStamp.of(dir.path)
+        let stamp = try StoreStamp.of(dir.path())
         #expect(stamp.newest >= Int64(time(nil) + 3600) * 1_000_000_000)
     }
 
     @Test func aSingleFileStoreIsItsOwnStamp() throws {
-        let dir = TempDir()
-        let file = dir.write("store.json", #"{"documents": []}"#)
+        let dir = try TemporaryFolder()
+        let file = try dir.write("store.json", #"{"documents": []}"#)
         let a = try StoreStamp.of(file)
         let b = try StoreStamp.of(file)
         #expect(a.entries == 1 && a == b)
-        dir.write("store.json", #"{"documents": [ ]}"#)
+        try dir.write("store.json", #"{"documents": [ ]}"#)
         #expect(try StoreStamp.of(file).digest != a.digest)
     }
 

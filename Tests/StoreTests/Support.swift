@@ -1,42 +1,20 @@
 import Foundation
 import Testing
 @testable import Store
+import TestSupport
 
-/// A fresh temporary folder, removed when the value is deinitialised.
-final class TempDir {
-    let path: String
-
-    init() {
-        path = FileManager.default.temporaryDirectory.path + "/roost-store-test-" + UUID().uuidString
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+// Files of a store in a `TemporaryFolder`, by path inside it.
+extension TemporaryFolder {
+    func mkdir(_ relative: String) throws {
+        try FileManager.default.createDirectory(atPath: self.path(relative), withIntermediateDirectories: true)
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: path) }
+    func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: self.path(relative)) }
 
-    func url(_ rel: String) -> String { path + "/" + rel }
-
-    /// Writes `text` (UTF-8) at `rel`, creating folders.
-    @discardableResult
-    func write(_ rel: String, _ text: String) -> String {
-        write(rel, bytes: Array(text.utf8))
+    /// The file's text, or nil when it cannot be read or is not UTF-8.
+    func read(_ relative: String) -> String? {
+        FileManager.default.contents(atPath: self.path(relative)).flatMap { String(data: $0, encoding: .utf8) }
     }
-
-    @discardableResult
-    func write(_ rel: String, bytes: [UInt8]) -> String {
-        let full = url(rel)
-        let dir = (full as NSString).deletingLastPathComponent
-        try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: full, contents: Data(bytes))
-        return full
-    }
-
-    func mkdir(_ rel: String) {
-        try! FileManager.default.createDirectory(atPath: url(rel), withIntermediateDirectories: true)
-    }
-
-    func exists(_ rel: String) -> Bool { FileManager.default.fileExists(atPath: url(rel)) }
-
-    func read(_ rel: String) -> String { try! String(contentsOfFile: url(rel), encoding: .utf8) }
 }
 
 /// The error `body` throws, if any.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import JSON
 @testable import Store
@@ -6,12 +7,12 @@ import JSON
 @Suite struct DirectoryStoreWriterTests {
     /// read FILE → write DIR → read DIR gives the same documents, typed values in their plain forms.
     func roundTrip(_ text: String, format: StoreFormat) throws {
-        let t = TempDir()
-        let file = t.write("in.json", text)
+        let t = try TemporaryFolder()
+        let file = try t.write("in.json", text)
         let single = try DocumentStore.read(at: file)
         #expect(single.format == format)
-        try DirectoryStoreWriter.write(single.documents, to: t.url("out"), force: false)
-        let dir = try DocumentStore.read(at: t.url("out"))
+        try DirectoryStoreWriter.write(single.documents, to: t.path("out"), force: false)
+        let dir = try DocumentStore.read(at: t.path("out"))
         #expect(dir.format == .directory)
         #expect(dir.documents.map(\.path) == single.documents.map(\.path))
         for (a, b) in zip(single.documents, dir.documents) {
@@ -37,7 +38,7 @@ import JSON
     }
 
     @Test func typedValuesAreWrittenInSPECForms() throws {
-        let t = TempDir()
+        let t = try TemporaryFolder()
         let doc = Document(path: path("tweets/t1"), fields: Fields([
             ("ts", .timestamp(Timestamp(seconds: 1636104600, nanoseconds: 123456789))),
             ("whole", .timestamp(Timestamp(seconds: 1636104600))),
@@ -47,7 +48,7 @@ import JSON
             ("bytes", .bytes("aGk=")),
             ("text", .string("line\n\"q\" </script>")),
         ]), source: "x")
-        try DirectoryStoreWriter.write([doc], to: t.url("out"), force: false)
+        try DirectoryStoreWriter.write([doc], to: t.path("out"), force: false)
         #expect(t.read("out/tweets/t1.json") == """
         {
           "ts": "2021-11-05T09:30:00.123456789Z",
@@ -71,47 +72,47 @@ import JSON
     }
 
     @Test func refusesNonEmptyDestinationUnlessForced() throws {
-        let t = TempDir()
-        t.write("out/old/stale.json", "{}")
-        t.write("out/.keep", "")
+        let t = try TemporaryFolder()
+        try t.write("out/old/stale.json", "{}")
+        try t.write("out/.keep", "")
         let doc = Document(path: path("users/u1"), fields: Fields([("username", .string("a"))]), source: "x")
-        let e = storeError { try DirectoryStoreWriter.write([doc], to: t.url("out"), force: false) }
-        #expect(e?.description == "\(t.url("out")): folder is not empty; use --force to replace its contents")
+        let e = storeError { try DirectoryStoreWriter.write([doc], to: t.path("out"), force: false) }
+        #expect(e?.description == "\(t.path("out")): folder is not empty; use --force to replace its contents")
         #expect(t.exists("out/old/stale.json"))
         #expect(!t.exists("out/users/u1.json"))
 
         // A symlink inside is removed, its target untouched.
-        let outside = TempDir()
-        outside.write("keep.json", "{}")
-        try FileManager.default.createSymbolicLink(atPath: t.url("out/link"), withDestinationPath: outside.path)
-        try DirectoryStoreWriter.write([doc], to: t.url("out"), force: true)
+        let outside = try TemporaryFolder()
+        try outside.write("keep.json", "{}")
+        try FileManager.default.createSymbolicLink(atPath: t.path("out/link"), withDestinationPath: outside.path())
+        try DirectoryStoreWriter.write([doc], to: t.path("out"), force: true)
         #expect(!t.exists("out/old"))
         #expect(!t.exists("out/.keep"))
         #expect(!t.exists("out/link"))
         #expect(outside.exists("keep.json"))
-        #expect(try DocumentStore.read(at: t.url("out")).documents.map(\.path) == [path("users/u1")])
+        #expect(try DocumentStore.read(at: t.path("out")).documents.map(\.path) == [path("users/u1")])
     }
 
     @Test func writesIntoEmptyOrMissingFolder() throws {
-        let t = TempDir()
-        t.mkdir("empty")
+        let t = try TemporaryFolder()
+        try t.mkdir("empty")
         let doc = Document(path: path("a/b/c/d"), fields: Fields(), source: "x")
-        try DirectoryStoreWriter.write([doc], to: t.url("empty"), force: false)
-        try DirectoryStoreWriter.write([doc], to: t.url("new/nested"), force: false)
+        try DirectoryStoreWriter.write([doc], to: t.path("empty"), force: false)
+        try DirectoryStoreWriter.write([doc], to: t.path("new/nested"), force: false)
         #expect(t.read("empty/a/b/c/d.json") == "{}\n")
         #expect(t.read("new/nested/a/b/c/d.json") == "{}\n")
-        let file = t.write("file", "x")
+        let file = try t.write("file", "x")
         let e = storeError { try DirectoryStoreWriter.write([doc], to: file, force: true) }
         #expect(e?.description == "\(file): exists and is not a folder")
     }
 
     @Test func lastOfDuplicatePathsWins() throws {
-        let t = TempDir()
+        let t = try TemporaryFolder()
         let docs = (0..<50).map { i in
             Document(path: path("users/u1"), fields: Fields([("i", .integer(Int64(i))), ("pad", .string(String(repeating: "x", count: 50 - i)))]), source: "x")
         }
-        try DirectoryStoreWriter.write(docs, to: t.url("out"), force: false)
-        let store = try DocumentStore.read(at: t.url("out"))
+        try DirectoryStoreWriter.write(docs, to: t.path("out"), force: false)
+        let store = try DocumentStore.read(at: t.path("out"))
         #expect(store.documents.count == 1)
         #expect(store.documents.first?.fields["i"] == .integer(49))
     }
@@ -129,26 +130,26 @@ import JSON
             (["users", "u1", String(repeating: "c", count: 256), "x"], "is longer than 255 bytes"),
         ]
         for (segments, message) in cases {
-            let t = TempDir()
+            let t = try TemporaryFolder()
             let good = Document(path: path("users/ok"), fields: Fields(), source: "x")
             let bad = Document(path: DocumentPath(segments), fields: Fields(), source: "x")
-            let e = storeError { try DirectoryStoreWriter.write([good, bad], to: t.url("out"), force: false) }
+            let e = storeError { try DirectoryStoreWriter.write([good, bad], to: t.path("out"), force: false) }
             #expect(e?.description.contains(message) == true, "\(segments): \(String(describing: e))")
             // Nothing at all is written.
             #expect(!t.exists("out"))
         }
         // Long but allowed.
-        let t = TempDir()
+        let t = try TemporaryFolder()
         let ok = Document(path: DocumentPath(["users", String(repeating: "가", count: 83)]), fields: Fields(), source: "x")
-        try DirectoryStoreWriter.write([ok], to: t.url("out"), force: false)
+        try DirectoryStoreWriter.write([ok], to: t.path("out"), force: false)
     }
 
     @Test func importedDocumentsStayInsideDestination() throws {
         // Hostile IDs from a single-file store are refused before anything is written.
-        let t = TempDir()
-        let file = t.write("evil.json", #"{"users": {"..": {"x": 1}, "u1": {"subCollection": {"../../etc": {"passwd": {}}}}}}"#)
+        let t = try TemporaryFolder()
+        let file = try t.write("evil.json", #"{"users": {"..": {"x": 1}, "u1": {"subCollection": {"../../etc": {"passwd": {}}}}}}"#)
         let store = try DocumentStore.read(at: file)
-        let e = storeError { try DirectoryStoreWriter.write(store.documents, to: t.url("out"), force: false) }
+        let e = storeError { try DirectoryStoreWriter.write(store.documents, to: t.path("out"), force: false) }
         #expect(e != nil)
         #expect(!t.exists("out"))
     }

@@ -1,13 +1,16 @@
 import Foundation
 import Model
 import Store
+import TestSupport
 import Testing
 @testable import Synthetic
 
-/// A fresh temporary folder path (not created), removed when the value is deinitialised.
-final class TempFolder {
-    let path = FileManager.default.temporaryDirectory.path + "/roost-synthetic-test-" + UUID().uuidString
-    deinit { try? FileManager.default.removeItem(atPath: path) }
+extension TemporaryFolder {
+    /// Where a test generates a store: a folder not made yet, in the temporary folder.
+    var store: String { path("store") }
+
+    /// The names in the folder, sorted.
+    var names: [String] { (try? FileManager.default.contentsOfDirectory(atPath: path()).sorted()) ?? [] }
 }
 
 /// Every file under `root`, by relative path, with its bytes.
@@ -28,10 +31,10 @@ func contents(_ root: String) -> [String: Data] {
     let options = SyntheticStore.Options(users: 40, tweets: 400, seed: 7)
 
     @Test func sameArgumentsGiveByteIdenticalStores() throws {
-        let a = TempFolder(), b = TempFolder()
-        let first = try SyntheticStore.generate(options, to: a.path, force: false)
-        let second = try SyntheticStore.generate(options, to: b.path, force: false)
-        let left = contents(a.path), right = contents(b.path)
+        let a = try TemporaryFolder(), b = try TemporaryFolder()
+        let first = try SyntheticStore.generate(options, to: a.store, force: false)
+        let second = try SyntheticStore.generate(options, to: b.store, force: false)
+        let left = contents(a.store), right = contents(b.store)
         #expect(left.count == first.files)
         #expect(left.values.reduce(0) { $0 + $1.count } == first.bytes)
         #expect(left == right)
@@ -39,20 +42,20 @@ func contents(_ root: String) -> [String: Data] {
     }
 
     @Test func differentSeedsGiveDifferentStores() throws {
-        let a = TempFolder(), b = TempFolder()
-        _ = try SyntheticStore.generate(options, to: a.path, force: false)
+        let a = try TemporaryFolder(), b = try TemporaryFolder()
+        _ = try SyntheticStore.generate(options, to: a.store, force: false)
         var other = options
         other.seed = 8
-        _ = try SyntheticStore.generate(other, to: b.path, force: false)
-        #expect(contents(a.path) != contents(b.path))
+        _ = try SyntheticStore.generate(other, to: b.store, force: false)
+        #expect(contents(a.store) != contents(b.store))
     }
 
     @Test(arguments: [(1, 0), (40, 400), (300, 3000)])
     func storeReadsWithoutErrorsAndHasTheCountsAskedFor(users: Int, tweets: Int) throws {
-        let folder = TempFolder()
+        let folder = try TemporaryFolder()
         let summary = try SyntheticStore.generate(SyntheticStore.Options(users: users, tweets: tweets, seed: 3),
-                                                  to: folder.path, force: false)
-        let store = try DocumentStore.read(at: folder.path)
+                                                  to: folder.store, force: false)
+        let store = try DocumentStore.read(at: folder.store)
         #expect(store.format == .directory)
         #expect(store.documents.count == summary.files)
         let snapshot = Snapshot(documents: store.documents)
@@ -73,20 +76,20 @@ func contents(_ root: String) -> [String: Data] {
     }
 
     @Test func refusesANonEmptyFolderUnlessForced() throws {
-        let folder = TempFolder()
-        try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: folder.path + "/keep.txt", contents: Data("mine".utf8))
-        #expect(throws: GenerateError.self) { try SyntheticStore.generate(options, to: folder.path, force: false) }
-        #expect(FileManager.default.contents(atPath: folder.path + "/keep.txt") == Data("mine".utf8))
-        #expect(!FileManager.default.fileExists(atPath: folder.path + "/users"))
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.store, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: folder.store + "/keep.txt", contents: Data("mine".utf8))
+        #expect(throws: GenerateError.self) { try SyntheticStore.generate(options, to: folder.store, force: false) }
+        #expect(FileManager.default.contents(atPath: folder.store + "/keep.txt") == Data("mine".utf8))
+        #expect(!FileManager.default.fileExists(atPath: folder.store + "/users"))
 
-        let summary = try SyntheticStore.generate(options, to: folder.path, force: true)
-        #expect(!FileManager.default.fileExists(atPath: folder.path + "/keep.txt"))
-        #expect(contents(folder.path).count == summary.files)
+        let summary = try SyntheticStore.generate(options, to: folder.store, force: true)
+        #expect(!FileManager.default.fileExists(atPath: folder.store + "/keep.txt"))
+        #expect(contents(folder.store).count == summary.files)
         // An empty folder is fine without --force.
-        let empty = TempFolder()
-        try FileManager.default.createDirectory(atPath: empty.path, withIntermediateDirectories: true)
-        _ = try SyntheticStore.generate(options, to: empty.path, force: false)
+        let empty = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: empty.store, withIntermediateDirectories: true)
+        _ = try SyntheticStore.generate(options, to: empty.store, force: false)
     }
 
     @Test func jsonStringsAreEscaped() {
@@ -114,24 +117,13 @@ func contents(_ root: String) -> [String: Data] {
     }
 }
 
-/// A fresh temporary folder (created), removed with everything in it when deinitialised.
-final class TempDirectory {
-    let path: String
-    init() throws {
-        path = FileManager.default.temporaryDirectory.path + "/roost-synthetic-file-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-    }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-    var names: [String] { (try? FileManager.default.contentsOfDirectory(atPath: path).sorted()) ?? [] }
-}
-
 @Suite struct GeneratedSingleFileTests {
     let options = SyntheticStore.Options(users: 30, tweets: 200, seed: 11)
 
     @Test func holdsTheSameDocumentsAsTheDirectoryStore() throws {
-        let folder = TempFolder(), dir = try TempDirectory()
-        let file = dir.path + "/store.json"
-        let fromFolder = try SyntheticStore.generate(options, to: folder.path, force: false)
+        let folder = try TemporaryFolder(), dir = try TemporaryFolder()
+        let file = dir.path("store.json")
+        let fromFolder = try SyntheticStore.generate(options, to: folder.store, force: false)
         let fromFile = try SyntheticStore.generate(options, to: file, force: false)
         #expect(fromFile.singleFile && !fromFolder.singleFile)
         #expect(fromFile.files == 1 && fromFile.folders == 0)
@@ -140,7 +132,7 @@ final class TempDirectory {
         #expect((fromFile.tagged, fromFile.secondsObjects, fromFile.wrongCounters, fromFile.timestampedLikes, fromFile.places)
             == (fromFolder.tagged, fromFolder.secondsObjects, fromFolder.wrongCounters, fromFolder.timestampedLikes, fromFolder.places))
 
-        let directory = try DocumentStore.read(at: folder.path)
+        let directory = try DocumentStore.read(at: folder.store)
         let single = try DocumentStore.read(at: file)
         #expect(directory.format == .directory)
         #expect(single.format == .nodeFirestoreImportExport)
@@ -167,8 +159,8 @@ final class TempDirectory {
     }
 
     @Test func isByteIdenticalAcrossRunsAndRecognised() throws {
-        let dir = try TempDirectory()
-        let a = dir.path + "/a.json", b = dir.path + "/b.json"
+        let dir = try TemporaryFolder()
+        let a = dir.path("a.json"), b = dir.path("b.json")
         _ = try SyntheticStore.generate(options, to: a, force: false)
         _ = try SyntheticStore.generate(options, to: b, force: false)
         let bytes = try #require(FileManager.default.contents(atPath: a))
@@ -183,8 +175,8 @@ final class TempDirectory {
     }
 
     @Test func emptyCollectionsAreEmptyObjects() throws {
-        let dir = try TempDirectory()
-        let file = dir.path + "/tiny.json"
+        let dir = try TemporaryFolder()
+        let file = dir.path("tiny.json")
         let summary = try SyntheticStore.generate(SyntheticStore.Options(users: 1, tweets: 0, seed: 2), to: file, force: false)
         let store = try DocumentStore.read(at: file)
         #expect(store.format == .nodeFirestoreImportExport)
@@ -196,8 +188,8 @@ final class TempDirectory {
     }
 
     @Test func refusesAnExistingFileUnlessForced() throws {
-        let dir = try TempDirectory()
-        let file = dir.path + "/store.json"
+        let dir = try TemporaryFolder()
+        let file = dir.path("store.json")
         _ = FileManager.default.createFile(atPath: file, contents: Data("mine".utf8))
         #expect {
             try SyntheticStore.generate(options, to: file, force: false)
@@ -213,33 +205,33 @@ final class TempDirectory {
         #expect(dir.names == ["store.json"])
 
         // A folder named like the file is never replaced.
-        try FileManager.default.createDirectory(atPath: dir.path + "/folder.json", withIntermediateDirectories: false)
-        #expect(throws: GenerateError.self) { try SyntheticStore.generate(options, to: dir.path + "/folder.json", force: true) }
+        try FileManager.default.createDirectory(atPath: dir.path("folder.json"), withIntermediateDirectories: false)
+        #expect(throws: GenerateError.self) { try SyntheticStore.generate(options, to: dir.path("folder.json"), force: true) }
         #expect(dir.names == ["folder.json", "store.json"])
     }
 
     @Test func leavesNothingWhenTheFolderIsMissing() throws {
-        let dir = try TempDirectory()
-        let file = dir.path + "/missing/store.json"
+        let dir = try TemporaryFolder()
+        let file = dir.path("missing/store.json")
         #expect {
             try SyntheticStore.generate(options, to: file, force: true)
         } throws: { error in
             guard case GenerateError.noParentFolder(_, let folder) = error else { return false }
-            return folder == dir.path + "/missing" && "\(error)".contains("does not exist")
+            return folder == dir.path("missing") && "\(error)".contains("does not exist")
         }
         #expect(dir.names.isEmpty)
         // A file where the folder should be.
-        _ = FileManager.default.createFile(atPath: dir.path + "/plain", contents: Data())
-        #expect(throws: GenerateError.self) { try SyntheticStore.generate(options, to: dir.path + "/plain/x.json", force: false) }
+        _ = FileManager.default.createFile(atPath: dir.path("plain"), contents: Data())
+        #expect(throws: GenerateError.self) { try SyntheticStore.generate(options, to: dir.path("plain/x.json"), force: false) }
         #expect(dir.names == ["plain"])
     }
 
     @Test func aTemporaryFileIsDeletedUnlessCommitted() throws {
-        let dir = try TempDirectory()
-        let target = dir.path + "/t.json"
+        let dir = try TemporaryFolder()
+        let target = dir.path("t.json")
         do {
             let temporary = try TemporaryFile(beside: target)
-            #expect(temporary.path == dir.path + "/.t.json.roost-tmp-\(getpid())")
+            #expect(temporary.path == dir.path(".t.json.roost-tmp-\(getpid())"))
             var output = OutputFile(fd: temporary.fd, name: target)
             try output.write(Array(repeating: 0x20, count: 3 << 20)[...])
             try output.flush()
