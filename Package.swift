@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "SiteTests", dependencies: ["Site", "Model", "Store", "TestSupport"]),
         .testTarget(name: "OutputTests", dependencies: ["Output", "TestSupport"]),
         .testTarget(name: "BuildTests", dependencies: ["Build", "Site", "Model", "Output", "TestSupport"]),
-        .testTarget(name: "PreviewTests", dependencies: ["Preview"]),
+        .testTarget(name: "PreviewTests", dependencies: ["Preview", "TestSupport"]),
         .testTarget(name: "LiveTests", dependencies: ["Live", "Preview", "Site", "Model", "Store", "TestSupport"]),
         .testTarget(name: "SyntheticTests", dependencies: ["Synthetic", "Store", "Model", "TestSupport"]),
         .testTarget(name: "RoostTests", dependencies: ["roost", "JSON", "TestSupport"]),

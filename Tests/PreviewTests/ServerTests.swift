@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import TestSupport
 import Testing
 @testable import Preview
 
@@ -8,11 +9,11 @@ let page = "<!doctype html><html><head><title>t</title></head><body><p>PAGE</p><
 
 /// A site on disk next to a secret that must never be served.
 struct DiskSite {
-    let folder: TempFolder
+    let folder: TemporaryFolder
     var site: URL { folder.url.appendingPathComponent("public") }
 
     init() throws {
-        folder = try TempFolder()
+        folder = try TemporaryFolder()
         try folder.write("secret.txt", "SECRET-OUTSIDE")
         try folder.write("public/index.html", page.replacingOccurrences(of: "PAGE", with: "HOME"))
         try folder.write("public/404.html", "<!doctype html><html><body><h1>NOT-FOUND-PAGE</h1></body></html>\n")
@@ -60,7 +61,6 @@ struct DiskSite {
 
     @Test func foldersServeIndexAndRedirectWithoutSlash() throws {
         let site = try DiskSite()
-        defer { site.folder.remove() }
         let server = try startServer(FolderSource(root: site.site))
         defer { server.stop() }
         let root = try request(server.port, "/")
@@ -82,7 +82,6 @@ struct DiskSite {
 
     @Test func percentDecodedPaths() throws {
         let site = try DiskSite()
-        defer { site.folder.remove() }
         let server = try startServer(FolderSource(root: site.site))
         defer { server.stop() }
         let response = try request(server.port, "/tags/%EC%84%9C%EC%9A%B8/")
@@ -94,7 +93,6 @@ struct DiskSite {
 
     @Test func missingServesTheSite404PageWithStatus404() throws {
         let site = try DiskSite()
-        defer { site.folder.remove() }
         let server = try startServer(FolderSource(root: site.site))
         defer { server.stop() }
         for path in ["/nope/", "/nope.css", "/u/nobody/", "/tags/%EC%84%9C/"] {
@@ -170,7 +168,6 @@ struct DiskSite {
 
     @Test func traversalIsRefused() throws {
         let site = try DiskSite()
-        defer { site.folder.remove() }
         let server = try startServer(FolderSource(root: site.site))
         defer { server.stop() }
         let attempts = [
@@ -219,7 +216,6 @@ struct DiskSite {
 
     @Test func folderSourceRefusesUnsafePaths() throws {
         let site = try DiskSite()
-        defer { site.folder.remove() }
         let source = FolderSource(root: site.site)
         #expect(source.file(at: "inner.txt") == Array("INNER".utf8))
         #expect(source.file(at: "inside.txt") == Array("INNER".utf8))
@@ -262,7 +258,6 @@ struct DiskSite {
 
     @Test func liveScriptIsServedAndInjectedIntoHTMLOnly() throws {
         let site = try DiskSite()
-        defer { site.folder.remove() }
         let server = try startServer(FolderSource(root: site.site))
         defer { server.stop() }
         let script = try request(server.port, "/__roost/live.js")

@@ -115,27 +115,6 @@ func request(_ port: UInt16, _ method: String, _ target: String, headers: [Strin
     return try RawResponse(connection.readToEnd())
 }
 
-/// A temporary folder; `remove()` deletes it.
-struct TempFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("roost-preview-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func write(_ path: String, _ text: String) throws {
-        let file = url.appendingPathComponent(path)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: file)
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(at: url)
-    }
-}
-
 /// Starts a server on a free port.
 func startServer(_ source: any SiteSource, keepAlive: Duration = .seconds(15)) throws -> PreviewServer {
     let server = PreviewServer(source: source, host: "127.0.0.1", port: 0, keepAlive: keepAlive)

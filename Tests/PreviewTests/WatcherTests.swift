@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import TestSupport
 import Testing
 @testable import Preview
 
@@ -40,8 +41,7 @@ final class Batches: Sendable {
 
 @Suite(.serialized) struct WatcherTests {
     @Test func burstOfWritesIsDebounced() throws {
-        let folder = try TempFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder()
         let batches = Batches()
         let watcher = try FileWatcher(roots: [folder.url]) { batches.add($0) }
         defer { watcher.stop() }
@@ -61,8 +61,7 @@ final class Batches: Sendable {
     }
 
     @Test func reportsCreatedModifiedDeletedAndNewFolders() throws {
-        let folder = try TempFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder()
         try folder.write("a.json", "a")
         try folder.write("b.json", "b")
         try folder.write("old/deep/c.json", "c")
@@ -106,8 +105,7 @@ final class Batches: Sendable {
     }
 
     @Test func singleFileRootsIgnoreTheirNeighbours() throws {
-        let folder = try TempFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder()
         try folder.write("store.json", "{}")
         try folder.write("other.json", "{}")
         try folder.write("templates/layout.mustache", "x")
@@ -129,8 +127,7 @@ final class Batches: Sendable {
     }
 
     @Test func noCallbacksAfterStop() throws {
-        let folder = try TempFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder()
         let batches = Batches()
         let watcher = try FileWatcher(roots: [folder.url]) { batches.add($0) }
         watcher.stop()
