@@ -5,7 +5,7 @@ SWIFT ?= swift
 ROOST := .build/release/roost
 VALIDATE_SITE := .build/validate-site
 
-.PHONY: all deps test-deps build site test validate bench clean fuzz
+.PHONY: all deps test-deps build site test lint format validate bench clean fuzz
 
 all: site
 
@@ -21,9 +21,17 @@ build: deps
 site: build
 	$(ROOST) build --store content --templates templates --output public
 
-test: test-deps
+test: test-deps lint
 	$(SWIFT) test
 	$(MAKE) --no-print-directory validate
+
+# Formatting (.swift-format: 4 spaces, 120 columns): `make format` rewrites, `make lint` fails on any difference.
+SWIFT_FILES := Package.swift Sources Tests Fuzz/*.swift
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_FILES)
+
+format:
+	$(SWIFT) format format --in-place --recursive --parallel $(SWIFT_FILES)
 
 # The Nu Html Checker over every page of the sample site (SPEC 3: no errors).
 validate:

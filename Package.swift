@@ -5,7 +5,7 @@ import PackageDescription
 let package = Package(
     name: "Roost",
     products: [
-        .executable(name: "roost", targets: ["roost"]),
+        .executable(name: "roost", targets: ["roost"])
     ],
     targets: [
         // What several stages need, written once: stable hashing, errno text, HTML escaping,
@@ -37,7 +37,8 @@ let package = Package(
         // `roost generate`: synthetic stores of any size, deterministic from a seed.
         .target(name: "Synthetic", dependencies: ["Support"]),
         // The command line: options, console output, exit statuses.
-        .executableTarget(name: "roost", dependencies: ["JSON", "Store", "Model", "Site", "Build", "Live", "Synthetic", "Support"]),
+        .executableTarget(
+            name: "roost", dependencies: ["JSON", "Store", "Model", "Site", "Build", "Live", "Synthetic", "Support"]),
 
         // Fixtures shared by the test targets (the theme, document builders).
         .target(name: "TestSupport", dependencies: ["Store", "Mustache"], path: "Tests/TestSupport"),
@@ -54,6 +55,7 @@ let package = Package(
         .testTarget(name: "LiveTests", dependencies: ["Live", "Preview", "Site", "Model", "Store", "TestSupport"]),
         .testTarget(name: "SyntheticTests", dependencies: ["Synthetic", "Store", "Model", "TestSupport"]),
         .testTarget(name: "RoostTests", dependencies: ["roost", "JSON", "TestSupport"]),
-        .testTarget(name: "HostileTests", dependencies: ["Store", "Model", "Site", "Mustache", "Output", "TestSupport"]),
+        .testTarget(
+            name: "HostileTests", dependencies: ["Store", "Model", "Site", "Mustache", "Output", "TestSupport"]),
     ]
 )

@@ -39,8 +39,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
     let linkedTags = contains(lower, Array("class=\"hashtag\"".utf8))
     let linkedMentions = contains(lower, Array("class=\"mention\"".utf8))
-    if hashtags.isEmpty == linkedTags { fail("HashtagsAndMentions.scan hashtags \(hashtags) vs rendered hashtag links \(linkedTags)", html) }
-    if mentions.isEmpty == linkedMentions { fail("HashtagsAndMentions.scan mentions \(mentions) vs rendered mention links \(linkedMentions)", html) }
+    if hashtags.isEmpty == linkedTags {
+        fail("HashtagsAndMentions.scan hashtags \(hashtags) vs rendered hashtag links \(linkedTags)", html)
+    }
+    if mentions.isEmpty == linkedMentions {
+        fail("HashtagsAndMentions.scan mentions \(mentions) vs rendered mention links \(linkedMentions)", html)
+    }
     if !html.isEmpty && !html.hasSuffix("\n") { fail("non-empty output does not end with a newline", html) }
     return 0
 }
@@ -49,13 +53,16 @@ private func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
     guard needle.count <= haystack.count else { return false }
     var i = 0
     while i + needle.count <= haystack.count {
-        if haystack[i] == needle[0] && haystack[i ..< i + needle.count].elementsEqual(needle) { return true }
+        if haystack[i] == needle[0] && haystack[i..<i + needle.count].elementsEqual(needle) { return true }
         i += 1
     }
     return false
 }
 
-private struct Attribute { var bytes: [UInt8]; var isHref: Bool }
+private struct Attribute {
+    var bytes: [UInt8]
+    var isHref: Bool
+}
 
 /// Values of `name="…"` attributes inside tags (the renderer always quotes with `"`).
 private func attributeValues(_ html: [UInt8]) -> [Attribute] {
@@ -69,14 +76,18 @@ private func attributeValues(_ html: [UInt8]) -> [Attribute] {
             i += 1
             continue
         }
-        if b == UInt8(ascii: ">") { inTag = false; i += 1; continue }
+        if b == UInt8(ascii: ">") {
+            inTag = false
+            i += 1
+            continue
+        }
         if b == UInt8(ascii: "="), i + 1 < html.count, html[i + 1] == UInt8(ascii: "\"") {
             var n = i - 1
             while n >= 0, html[n] != UInt8(ascii: " ") { n -= 1 }
-            let name = Array(html[(n + 1) ..< i])
+            let name = Array(html[(n + 1)..<i])
             var j = i + 2
             while j < html.count, html[j] != UInt8(ascii: "\"") { j += 1 }
-            out.append(Attribute(bytes: Array(html[(i + 2) ..< min(j, html.count)]), isHref: name == Array("href".utf8)))
+            out.append(Attribute(bytes: Array(html[(i + 2)..<min(j, html.count)]), isHref: name == Array("href".utf8)))
             i = j + 1
             continue
         }
@@ -93,7 +104,7 @@ private func browserView(_ attribute: Attribute) -> [UInt8] {
     var i = 0
     while i < v.count {
         if v[i] == UInt8(ascii: "&"), let semi = v[i...].firstIndex(of: UInt8(ascii: ";")), semi - i <= 10 {
-            let entity = String(decoding: v[(i + 1) ..< semi], as: UTF8.self)
+            let entity = String(decoding: v[(i + 1)..<semi], as: UTF8.self)
             var scalar: UInt32? = nil
             switch entity {
             case "amp": scalar = 38
@@ -105,8 +116,11 @@ private func browserView(_ attribute: Attribute) -> [UInt8] {
             case "tab": scalar = 9
             case "newline": scalar = 10
             default:
-                if entity.hasPrefix("#x") { scalar = UInt32(entity.dropFirst(2), radix: 16) }
-                else if entity.hasPrefix("#") { scalar = UInt32(entity.dropFirst(1)) }
+                if entity.hasPrefix("#x") {
+                    scalar = UInt32(entity.dropFirst(2), radix: 16)
+                } else if entity.hasPrefix("#") {
+                    scalar = UInt32(entity.dropFirst(1))
+                }
             }
             if let s = scalar, let u = Unicode.Scalar(s) {
                 decoded.append(contentsOf: Array(String(Character(u)).lowercased().utf8))
@@ -132,7 +146,7 @@ private func scheme(of url: [UInt8]) -> String? {
         case UInt8(ascii: ":"):
             return String(decoding: url[..<k], as: UTF8.self)
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
             continue
         default:
             return nil

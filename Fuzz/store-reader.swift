@@ -72,7 +72,9 @@ private func checkTimestamps(_ value: Value) {
     switch value {
     case .timestamp(let t):
         if let s = RFC3339.format(t) {
-            check(RFC3339.parse(s) == t, "RFC3339 round trip: \(t.seconds)s \(t.nanoseconds)ns → \(s) → \(String(describing: RFC3339.parse(s)))")
+            check(
+                RFC3339.parse(s) == t,
+                "RFC3339 round trip: \(t.seconds)s \(t.nanoseconds)ns → \(s) → \(String(describing: RFC3339.parse(s)))")
         }
     case .array(let values):
         for v in values { checkTimestamps(v) }

@@ -28,14 +28,19 @@ nonisolated(unsafe) private var budget = 0
 private let context: MustacheValue = {
     let tags = BudgetList(["swift", "<b>bold</b>", ""])
     let items = BudgetList([
-        ["name": "first & <one>", "n": 1, "on": true, "tags": .list(tags), "link": ["url": "https://example.com/?a=1&b=2"]],
+        [
+            "name": "first & <one>", "n": 1, "on": true, "tags": .list(tags),
+            "link": ["url": "https://example.com/?a=1&b=2"],
+        ],
         ["name": "second", "n": 2, "on": false, "tags": [], "link": nil],
     ])
     let user: MustacheValue = [
         "name": "Ann \"quoted\"",
         "handle": "ann",
-        "profile": ["bio": "<script>alert(1)</script>", "followers": 12_345, "score": 0.5,
-                    "deep": ["er": ["est": "bottom"]]],
+        "profile": [
+            "bio": "<script>alert(1)</script>", "followers": 12_345, "score": 0.5,
+            "deep": ["er": ["est": "bottom"]],
+        ],
     ]
     return [
         "title": "Hello, <World> & 'friends'",
@@ -72,4 +77,3 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     return 0
 }
-

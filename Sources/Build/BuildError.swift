@@ -9,7 +9,8 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidStore(let store, let problems, let strict):
-            let strictNote = strict && problems.contains { $0.severity == .warning }
+            let strictNote =
+                strict && problems.contains { $0.severity == .warning }
                 ? " (--strict: warnings count as errors)" : ""
             let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
             return "\(count) in \(store)\(strictNote); nothing was written"

@@ -1,6 +1,7 @@
 import Model
 import Store
 import Support
+
 #if canImport(Glibc)
 import Glibc
 #endif

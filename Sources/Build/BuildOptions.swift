@@ -1,6 +1,6 @@
-import Support
 import Model
 import Site
+import Support
 
 /// What `roost build` is asked to do (SPEC 5).
 public struct BuildOptions: Sendable {
@@ -16,8 +16,10 @@ public struct BuildOptions: Sendable {
     /// Write only this part of the site.
     public var shard: Shard?
 
-    public init(store: String = "content", templates: String = "templates", output: String = "public",
-                config: SiteConfig = SiteConfig(), strict: Bool = false, shard: Shard? = nil) {
+    public init(
+        store: String = "content", templates: String = "templates", output: String = "public",
+        config: SiteConfig = SiteConfig(), strict: Bool = false, shard: Shard? = nil
+    ) {
         self.store = store
         self.templates = templates
         self.output = output

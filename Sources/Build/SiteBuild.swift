@@ -4,6 +4,7 @@ import Output
 import Site
 import Store
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,16 +34,18 @@ public struct SiteBuild: Sendable {
             if inputs.match(previous: writer.previousInputs), writer.previousOutputIsIntact() {
                 writer.abandon()
                 observer.phaseEnded("check output")
-                return BuildReport(outcome: .nothingChanged, pages: 0, staticFiles: 0, warnings: [],
-                                   elapsed: ContinuousClock.now - start)
+                return BuildReport(
+                    outcome: .nothingChanged, pages: 0, staticFiles: 0, warnings: [],
+                    elapsed: ContinuousClock.now - start)
             }
             openedWriter = writer
         }
         let (snapshot, _) = try Snapshot.read(at: options.store, phases: observer.phaseEnded)
         let warnings = try check(snapshot.diagnostics)
 
-        let renderer = try SiteRenderer(snapshot: snapshot, config: options.config, templates: theme.templates,
-                                        templateFolder: options.templates)
+        let renderer = try SiteRenderer(
+            snapshot: snapshot, config: options.config, templates: theme.templates,
+            templateFolder: options.templates)
         observer.phaseEnded("captions")  // (cards are rendered with the first page that shows them)
 
         let writer = try openedWriter ?? SiteWriter(outputDirectory: options.output)
@@ -67,8 +70,9 @@ public struct SiteBuild: Sendable {
         observer.phaseEnded("render and stage")
         let summary = try writer.commit(inputs: inputs.token)
         observer.phaseEnded("commit")
-        return BuildReport(outcome: .built(summary), pages: pages.count, staticFiles: staticFiles.count,
-                           warnings: warnings, elapsed: ContinuousClock.now - start)
+        return BuildReport(
+            outcome: .built(summary), pages: pages.count, staticFiles: staticFiles.count,
+            warnings: warnings, elapsed: ContinuousClock.now - start)
     }
 
     /// The warnings, when the build may go on; throws the problems that stop it (errors, and
@@ -82,8 +86,10 @@ public struct SiteBuild: Sendable {
     }
 
     /// Renders and hands over every page (with its fingerprint), on all cores.
-    private func render(_ pages: [(Page, UInt64)], with renderer: SiteRenderer, into writer: SiteWriter,
-                        observer: some BuildObserver) throws {
+    private func render(
+        _ pages: [(Page, UInt64)], with renderer: SiteRenderer, into writer: SiteWriter,
+        observer: some BuildObserver
+    ) throws {
         let failure = Mutex<(any Error)?>(nil)
         let chunk = 64
         let chunks = (pages.count + chunk - 1) / chunk

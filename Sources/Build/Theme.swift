@@ -1,8 +1,8 @@
-import Support
 import Foundation
 import Model
 import Mustache
 import Site
+import Support
 
 /// A theme folder, read once: its templates (`*.mustache`, named by their path without the
 /// extension), its `static/` files (copied as they are to `static/` in the output), and a

@@ -68,7 +68,8 @@ private struct Parser {
     // MARK: errors
 
     func error(_ message: String, at offset: Int, kind: JSONError.Kind = .syntax) -> JSONError {
-        let (line, column) = JSONParser.location(ofOffset: offset, in: UnsafeRawBufferPointer(start: base, count: count))
+        let (line, column) = JSONParser.location(
+            ofOffset: offset, in: UnsafeRawBufferPointer(start: base, count: count))
         return JSONError(kind: kind, message: message, line: line, column: column, offset: offset)
     }
 
@@ -140,7 +141,10 @@ private struct Parser {
     func firstInvalidUTF8(from: Int) -> Int? {
         var k = from
         while k < count {
-            if base[k] < 0x80 { k += 1; continue }
+            if base[k] < 0x80 {
+                k += 1
+                continue
+            }
             let n = utf8SequenceLength(at: k)
             if n == 0 { return k }
             k += n
@@ -173,9 +177,15 @@ private struct Parser {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
         default: throw unexpected(at: i)
         }
@@ -201,7 +211,7 @@ private struct Parser {
 
     mutating func parseArray() throws(JSONError) -> JSONValue {
         try enter()
-        i += 1 // [
+        i += 1  // [
         var values: [JSONValue] = []
         skipWhitespace()
         if i < count && base[i] == UInt8(ascii: "]") {
@@ -232,7 +242,7 @@ private struct Parser {
 
     mutating func parseObject() throws(JSONError) -> JSONValue {
         try enter()
-        i += 1 // {
+        i += 1  // {
         var pairs: [(key: String, value: JSONValue)] = []
         skipWhitespace()
         if i < count && base[i] == UInt8(ascii: "}") {
@@ -279,7 +289,8 @@ private struct Parser {
         while j < count {
             let b = base[j]
             if b == UInt8(ascii: "\"") {
-                let s = String(decoding: UnsafeBufferPointer(start: base + open + 1, count: j - open - 1), as: UTF8.self)
+                let s = String(
+                    decoding: UnsafeBufferPointer(start: base + open + 1, count: j - open - 1), as: UTF8.self)
                 i = j + 1
                 return s
             } else if b == UInt8(ascii: "\\") {
@@ -312,22 +323,37 @@ private struct Parser {
                 let e = base[j + 1]
                 switch e {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"):
-                    scratch.append(e); j += 2
-                case UInt8(ascii: "b"): scratch.append(0x08); j += 2
-                case UInt8(ascii: "f"): scratch.append(0x0C); j += 2
-                case UInt8(ascii: "n"): scratch.append(0x0A); j += 2
-                case UInt8(ascii: "r"): scratch.append(0x0D); j += 2
-                case UInt8(ascii: "t"): scratch.append(0x09); j += 2
+                    scratch.append(e)
+                    j += 2
+                case UInt8(ascii: "b"):
+                    scratch.append(0x08)
+                    j += 2
+                case UInt8(ascii: "f"):
+                    scratch.append(0x0C)
+                    j += 2
+                case UInt8(ascii: "n"):
+                    scratch.append(0x0A)
+                    j += 2
+                case UInt8(ascii: "r"):
+                    scratch.append(0x0D)
+                    j += 2
+                case UInt8(ascii: "t"):
+                    scratch.append(0x09)
+                    j += 2
                 case UInt8(ascii: "u"):
                     let high = try hex4(at: j + 2, escapeAt: j)
                     var scalar: UInt32
                     if high >= 0xD800 && high <= 0xDBFF {
                         guard j + 7 < count, base[j + 6] == UInt8(ascii: "\\"), base[j + 7] == UInt8(ascii: "u") else {
-                            throw error("lone surrogate \\u\(hex4String(high)) (a high surrogate must be followed by a \\u low surrogate)", at: j)
+                            throw error(
+                                "lone surrogate \\u\(hex4String(high)) (a high surrogate must be followed by a \\u low surrogate)",
+                                at: j)
                         }
                         let low = try hex4(at: j + 8, escapeAt: j + 6)
                         guard low >= 0xDC00 && low <= 0xDFFF else {
-                            throw error("lone surrogate \\u\(hex4String(high)) (followed by \\u\(hex4String(low)), not a low surrogate)", at: j)
+                            throw error(
+                                "lone surrogate \\u\(hex4String(high)) (followed by \\u\(hex4String(low)), not a low surrogate)",
+                                at: j)
                         }
                         scalar = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
                         j += 12

@@ -76,13 +76,27 @@ public enum JSONWriter {
         out.append(UInt8(ascii: "\""))
         for b in s.utf8 {
             switch b {
-            case UInt8(ascii: "\""): out.append(UInt8(ascii: "\\")); out.append(b)
-            case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(b)
-            case 0x0A: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
-            case 0x0D: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "r"))
-            case 0x09: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
-            case 0x08: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "b"))
-            case 0x0C: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "f"))
+            case UInt8(ascii: "\""):
+                out.append(UInt8(ascii: "\\"))
+                out.append(b)
+            case UInt8(ascii: "\\"):
+                out.append(UInt8(ascii: "\\"))
+                out.append(b)
+            case 0x0A:
+                out.append(UInt8(ascii: "\\"))
+                out.append(UInt8(ascii: "n"))
+            case 0x0D:
+                out.append(UInt8(ascii: "\\"))
+                out.append(UInt8(ascii: "r"))
+            case 0x09:
+                out.append(UInt8(ascii: "\\"))
+                out.append(UInt8(ascii: "t"))
+            case 0x08:
+                out.append(UInt8(ascii: "\\"))
+                out.append(UInt8(ascii: "b"))
+            case 0x0C:
+                out.append(UInt8(ascii: "\\"))
+                out.append(UInt8(ascii: "f"))
             case 0..<0x20:
                 out.append(contentsOf: "\\u00".utf8)
                 out.append(contentsOf: hex2(b).lowercased().utf8)

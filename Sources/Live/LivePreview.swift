@@ -20,8 +20,10 @@ public final class LivePreview: Sendable {
     /// - Parameters:
     ///   - config: the options of every site (each gets its own base URL).
     ///   - log: a line for each load and update (`tweets/t1 modified → 3 pages updated (12 ms)`).
-    public init(stores: [String], templates: String, config: SiteConfig, host: String, port: UInt16,
-                log: @escaping @Sendable (String) -> Void) {
+    public init(
+        stores: [String], templates: String, config: SiteConfig, host: String, port: UInt16,
+        log: @escaping @Sendable (String) -> Void
+    ) {
         let names = StoreIndex.names(of: stores)
         let single = stores.count == 1
         sites = zip(names, stores).map { name, store in
@@ -55,7 +57,10 @@ public final class LivePreview: Sendable {
     }
 
     public func stop() {
-        watcher.withLock { $0?.stop(); $0 = nil }
+        watcher.withLock {
+            $0?.stop()
+            $0 = nil
+        }
         server.stop()
     }
 

@@ -1,10 +1,10 @@
-import Support
 import Build
 import Foundation
 import Model
 import Preview
 import Site
 import Store
+import Support
 import Synchronization
 
 /// One store kept live for `roost serve`: documents are decoded once and again only when
@@ -107,7 +107,8 @@ public final class LiveSite: Sendable {
                 described.append("templates/\(change.path) \(change.kind)")
                 continue
             }
-            guard change.path.hasSuffix(".json"), let path = DirectoryStore.documentPath(forRelativeFile: change.path) else {
+            guard change.path.hasSuffix(".json"), let path = DirectoryStore.documentPath(forRelativeFile: change.path)
+            else {
                 // A single-file store, or a folder of a directory store: read it all again.
                 // Other files (an editor's temporary file) are not part of the store.
                 if change.path.isEmpty || holdsDocuments(change) {
@@ -147,8 +148,9 @@ public final class LiveSite: Sendable {
             return update
         }
         if templatesChanged { reloadTemplates() }
-        return refresh(templatesChanged: templatesChanged, contentEdits: templatesChanged ? nil : contentEdits,
-                       start: start, what: what)
+        return refresh(
+            templatesChanged: templatesChanged, contentEdits: templatesChanged ? nil : contentEdits,
+            start: start, what: what)
     }
 
     /// A folder that was created, or deleted while documents were under it.
@@ -171,7 +173,8 @@ public final class LiveSite: Sendable {
             state.withLock { state in
                 state.theme = theme
                 state.themeError = nil
-                state.assets = Dictionary(uniqueKeysWithValues: theme.staticFiles.map { (Theme.staticFolder + $0.path, $0.bytes) })
+                state.assets = Dictionary(
+                    uniqueKeysWithValues: theme.staticFiles.map { (Theme.staticFolder + $0.path, $0.bytes) })
             }
         } catch {
             state.withLock { $0.themeError = "\(error)" }
@@ -180,15 +183,21 @@ public final class LiveSite: Sendable {
 
     /// Derives the snapshot again and swaps in a new rendering if it has no errors.
     /// `contentEdits`: the batch only changed these tweets' content (see `Snapshot.replacingContent`).
-    private func refresh(templatesChanged: Bool, contentEdits: [Tweet]?, start: ContinuousClock.Instant,
-                         what: String) -> Update {
+    private func refresh(
+        templatesChanged: Bool, contentEdits: [Tweet]?, start: ContinuousClock.Instant,
+        what: String
+    ) -> Update {
         let (unreadable, theme, themeError, assets, previous, previousIsCurrent) = state.withLock { state in
-            (state.unreadable, state.theme, state.themeError, state.assets, state.rendering,
-             state.renderingIsCurrent)
+            (
+                state.unreadable, state.theme, state.themeError, state.assets, state.rendering,
+                state.renderingIsCurrent
+            )
         }
         func failed(_ message: String) -> Update {
             state.withLock { $0.renderingIsCurrent = false }
-            return Update(changedPages: [], error: message, summary: "\(what) → error, still serving the last good build:\n\(message)")
+            return Update(
+                changedPages: [], error: message,
+                summary: "\(what) → error, still serving the last good build:\n\(message)")
         }
         func finished(_ rendering: Rendering, _ changed: [String]) -> Update {
             state.withLock { state in
@@ -198,7 +207,8 @@ public final class LiveSite: Sendable {
             let milliseconds = Int((ContinuousClock.now - start) / .milliseconds(1))
             let count = changed == ["*"] ? rendering.pages.count : changed.count
             let pagesText = "\(changed == ["*"] ? "all " : "")\(count) page\(count == 1 ? "" : "s")"
-            return Update(changedPages: changed, error: nil, summary: "\(what) → \(pagesText) updated (\(milliseconds) ms)")
+            return Update(
+                changedPages: changed, error: nil, summary: "\(what) → \(pagesText) updated (\(milliseconds) ms)")
         }
         if let (file, error) = unreadable.min(by: { $0.key < $1.key }) {
             return failed(file == storePath ? error : "\(error)")
@@ -208,13 +218,15 @@ public final class LiveSite: Sendable {
 
         // Fast path: only content changed, and the last rendering was of the state before this batch.
         if let contentEdits, let previous, previousIsCurrent,
-           let (snapshot, changedTweets) = previous.renderer.snapshot.replacingContent(of: contentEdits) {
+            let (snapshot, changedTweets) = previous.renderer.snapshot.replacingContent(of: contentEdits)
+        {
             do {
                 let renderer = try previous.renderer.updatingContent(of: changedTweets, in: snapshot)
                 var fingerprints = previous.fingerprints
                 let changed = renderer.updateFingerprints(&fingerprints, changed: changedTweets).sorted()
-                return finished(Rendering(renderer: renderer, pages: previous.pages, assets: assets, fingerprints: fingerprints),
-                                changed)
+                return finished(
+                    Rendering(renderer: renderer, pages: previous.pages, assets: assets, fingerprints: fingerprints),
+                    changed)
             } catch {
                 return failed("\(error)")
             }
@@ -224,13 +236,15 @@ public final class LiveSite: Sendable {
         let snapshot = Snapshot(decoded: decoded)
         let errors = snapshot.errors
         if !errors.isEmpty {
-            return failed(errors.prefix(10).map { "\($0)" }.joined(separator: "\n")
-                + (errors.count > 10 ? "\n… and \(errors.count - 10) more" : ""))
+            return failed(
+                errors.prefix(10).map { "\($0)" }.joined(separator: "\n")
+                    + (errors.count > 10 ? "\n… and \(errors.count - 10) more" : ""))
         }
         do {
-            let renderer = try SiteRenderer(snapshot: snapshot, config: config, templates: theme.templates,
-                                            templateFolder: templatesPath,
-                                            reusing: templatesChanged ? nil : previous?.renderer)
+            let renderer = try SiteRenderer(
+                snapshot: snapshot, config: config, templates: theme.templates,
+                templateFolder: templatesPath,
+                reusing: templatesChanged ? nil : previous?.renderer)
             let fingerprints = renderer.pageFingerprintsByPath()
             let pages = Dictionary(uniqueKeysWithValues: renderer.plan.pages.map { ($0.path, $0) })
             let rendering = Rendering(renderer: renderer, pages: pages, assets: assets, fingerprints: fingerprints)
@@ -238,7 +252,8 @@ public final class LiveSite: Sendable {
             if templatesChanged || previous == nil {
                 changed = ["*"]
             } else {
-                let old = previous!.fingerprints.byPath, new = fingerprints.byPath
+                let old = previous!.fingerprints.byPath
+                let new = fingerprints.byPath
                 changed = new.compactMap { old[$0.key] == $0.value ? nil : $0.key }
                 changed += old.keys.filter { new[$0] == nil }
                 changed.sort()

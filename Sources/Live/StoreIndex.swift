@@ -17,13 +17,13 @@ struct StoreIndex: SiteSource {
             "<li><a href=\"\(name)/\">\(escape(name))</a> <small>\(escape(site.storePath))</small></li>"
         }.joined(separator: "\n")
         return """
-        <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><title>Roost preview: \(sites.count) stores</title>
-        <meta name="viewport" content="width=device-width, initial-scale=1"></head>
-        <body><main><h1>Stores</h1><ul>
-        \(items)
-        </ul></main></body></html>
-        """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><title>Roost preview: \(sites.count) stores</title>
+            <meta name="viewport" content="width=device-width, initial-scale=1"></head>
+            <body><main><h1>Stores</h1><ul>
+            \(items)
+            </ul></main></body></html>
+            """
     }
 
     private func escape(_ text: String) -> String {
@@ -38,8 +38,12 @@ struct StoreIndex: SiteSource {
             let base = URL(fileURLWithPath: store).deletingPathExtension().lastPathComponent
             var name = String(base.lowercased().map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
             if name.isEmpty || name == "__roost" { name = "store" }
-            var unique = name, n = 2
-            while !used.insert(unique).inserted { unique = "\(name)-\(n)"; n += 1 }
+            var unique = name
+            var n = 2
+            while !used.insert(unique).inserted {
+                unique = "\(name)-\(n)"
+                n += 1
+            }
             return unique
         }
     }

@@ -84,13 +84,15 @@ enum Cmark {
         case CMARK_NODE_DOCUMENT: return .document
         case CMARK_NODE_BLOCK_QUOTE: return .blockQuote
         case CMARK_NODE_LIST:
-            return .list(ordered: cmark_node_get_list_type(node) == CMARK_ORDERED_LIST,
-                         start: Int(cmark_node_get_list_start(node)),
-                         tight: cmark_node_get_list_tight(node) != 0)
+            return .list(
+                ordered: cmark_node_get_list_type(node) == CMARK_ORDERED_LIST,
+                start: Int(cmark_node_get_list_start(node)),
+                tight: cmark_node_get_list_tight(node) != 0)
         case CMARK_NODE_ITEM: return .item
         case CMARK_NODE_CODE_BLOCK:
-            return .codeBlock(info: string(cmark_node_get_fence_info(node)),
-                              code: string(cmark_node_get_literal(node)))
+            return .codeBlock(
+                info: string(cmark_node_get_fence_info(node)),
+                code: string(cmark_node_get_literal(node)))
         case CMARK_NODE_HTML_BLOCK: return .htmlBlock(string(cmark_node_get_literal(node)))
         case CMARK_NODE_PARAGRAPH: return .paragraph
         case CMARK_NODE_HEADING: return .heading(level: Int(cmark_node_get_heading_level(node)))

@@ -39,21 +39,22 @@ struct HTMLWriter {
     mutating func href(_ url: String) {
         var url = url
         url.withUTF8 { source in
-            var start = 0, end = source.count
+            var start = 0
+            var end = source.count
             while start < end, source[start] <= 0x20 { start += 1 }
             while end > start, source[end - 1] <= 0x20 { end -= 1 }
-            for byte in source[start ..< end] {
+            for byte in source[start..<end] {
                 switch byte {
                 case 0x09, 0x0A, 0x0D:
                     continue
-                case UInt8(ascii: "a") ... UInt8(ascii: "z"), UInt8(ascii: "A") ... UInt8(ascii: "Z"),
-                     UInt8(ascii: "0") ... UInt8(ascii: "9"),
-                     UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
-                     UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"),
-                     UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "@"), UInt8(ascii: "!"),
-                     UInt8(ascii: "$"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"),
-                     UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
-                     UInt8(ascii: "%"):
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"),
+                    UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
+                    UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"),
+                    UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "@"), UInt8(ascii: "!"),
+                    UInt8(ascii: "$"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"),
+                    UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
+                    UInt8(ascii: "%"):
                     bytes.append(byte)
                 case UInt8(ascii: "&"): raw("&amp;")
                 case UInt8(ascii: "'"): raw("&#39;")
@@ -103,8 +104,10 @@ enum LinkPolicy {
             switch byte {
             case UInt8(ascii: ":"):
                 guard let first = scheme.first, isLetter(first),
-                      scheme.allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "+")
-                                          || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
+                    scheme.allSatisfy({
+                        isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "+")
+                            || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+                    })
                 else { return .unsafe }
                 let name = String(decoding: scheme.map { $0 | 0x20 }, as: UTF8.self)
                 return allowedSchemes.contains(name) ? .external : .unsafe
@@ -127,7 +130,8 @@ enum LinkPolicy {
     }
 
     @inline(__always) private static func isLetter(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
     }
     @inline(__always) private static func isDigit(_ byte: UInt8) -> Bool {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")

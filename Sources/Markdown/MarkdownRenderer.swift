@@ -26,22 +26,26 @@ public struct MarkdownRenderer: Sendable {
     ///     profile, or nil if there is no such user (then no link).
     ///   - tagURL: the tag, lowercased, without "#" → the URL of the tag page,
     ///     or nil if there is none (then no link: a bio's tag no tweet has).
-    public init(mentionURL: @escaping @Sendable (String) -> String?,
-                tagURL: @escaping @Sendable (String) -> String?) {
+    public init(
+        mentionURL: @escaping @Sendable (String) -> String?,
+        tagURL: @escaping @Sendable (String) -> String?
+    ) {
         self.mentionURL = mentionURL
         self.tagURL = tagURL
     }
 
     /// The HTML fragment for `markdown`.
     public func render(_ markdown: String) -> String {
-        var renderer = Renderer(mentionURL: mentionURL, tagURL: tagURL, capacity: markdown.utf8.count + markdown.utf8.count / 4 + 16)
+        var renderer = Renderer(
+            mentionURL: mentionURL, tagURL: tagURL, capacity: markdown.utf8.count + markdown.utf8.count / 4 + 16)
         Cmark.walk(markdown) { renderer.handle($0) }
         return renderer.out.string
     }
 
     /// The HTML fragment and `PlainText.excerpt(markdown, limit:)`, from one parse.
     public func render(_ markdown: String, excerptLimit limit: Int) -> (html: String, excerpt: String) {
-        var renderer = Renderer(mentionURL: mentionURL, tagURL: tagURL, capacity: markdown.utf8.count + markdown.utf8.count / 4 + 16)
+        var renderer = Renderer(
+            mentionURL: mentionURL, tagURL: tagURL, capacity: markdown.utf8.count + markdown.utf8.count / 4 + 16)
         var collector = PlainTextCollector(limit: limit)
         Cmark.walk(markdown) { event in
             renderer.handle(event)
@@ -91,7 +95,8 @@ private struct Renderer {
 
     private var inParagraphOfTightList: Bool {
         guard stack.count >= 2, case .item = stack[stack.count - 1],
-              case .list(_, let tight) = stack[stack.count - 2] else { return false }
+            case .list(_, let tight) = stack[stack.count - 2]
+        else { return false }
         return tight
     }
 
@@ -155,8 +160,13 @@ private struct Renderer {
         switch node {
         case .text(let text), .code(let text), .htmlInline(let text): out.escaped(text)
         case .softBreak, .lineBreak: out.raw(" ")
-        case .image: altDepth += 1; linkDepth += 1; stack.append(.image(opened: false, mark: 0, url: ""))
-        case .link: linkDepth += 1; stack.append(.link(opened: false, mark: 0, url: ""))
+        case .image:
+            altDepth += 1
+            linkDepth += 1
+            stack.append(.image(opened: false, mark: 0, url: ""))
+        case .link:
+            linkDepth += 1
+            stack.append(.link(opened: false, mark: 0, url: ""))
         case .document, .blockQuote, .list, .item, .paragraph, .heading, .emphasis, .strong, .custom:
             stack.append(.other)
         case .codeBlock, .htmlBlock, .thematicBreak:
@@ -250,7 +260,7 @@ private struct Renderer {
             linkDepth -= 1
             closeAnchor(opened: opened, mark: mark, url: url)
         case .image:
-            break // handled above: altDepth > 0 whenever an image frame is on top
+            break  // handled above: altDepth > 0 whenever an image frame is on top
         case .closer(let markup, let newline):
             if newline { out.newlineIfNeeded() }
             out.raw(markup)
@@ -279,7 +289,7 @@ private struct Renderer {
 
     private mutating func closeAnchor(opened: Bool, mark: Int, url: String) {
         guard opened else { return }
-        if out.count == mark { out.escaped(url) } // empty link text: show the URL
+        if out.count == mark { out.escaped(url) }  // empty link text: show the URL
         out.raw("</a>")
     }
 

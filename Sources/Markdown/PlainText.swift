@@ -41,7 +41,7 @@ struct PlainTextCollector {
     mutating func handle(_ event: MarkdownEvent) {
         switch event {
         case .enter(.text(let text)), .enter(.code(let text)), .enter(.htmlInline(let text)),
-             .enter(.htmlBlock(let text)):
+            .enter(.htmlBlock(let text)):
             append(text)
         case .enter(.codeBlock(_, let code)):
             pendingSpace = !out.isEmpty
@@ -59,7 +59,10 @@ struct PlainTextCollector {
             if PlainText.isWhitespace(scalar) {
                 pendingSpace = !out.isEmpty
             } else {
-                if pendingSpace { out.append(" "); scalars += 1 }
+                if pendingSpace {
+                    out.append(" ")
+                    scalars += 1
+                }
                 pendingSpace = false
                 out.append(scalar)
                 scalars += 1

@@ -25,7 +25,8 @@ enum Tokenizer {
         text.withUTF8 { bytes in
             // Fast path: nothing that could start an entity.
             var interesting = false
-            for byte in bytes where byte == UInt8(ascii: "@") || byte == UInt8(ascii: "#") || byte == UInt8(ascii: ":") {
+            for byte in bytes where byte == UInt8(ascii: "@") || byte == UInt8(ascii: "#") || byte == UInt8(ascii: ":")
+            {
                 interesting = true
                 break
             }
@@ -57,7 +58,7 @@ enum Tokenizer {
             case UInt8(ascii: "@"):
                 if let end = mentionEnd(bytes, at: index) {
                     flush(upTo: index)
-                    emit(.mention(string(index + 1 ..< end)))
+                    emit(.mention(string(index + 1..<end)))
                     textStart = end
                     index = end
                     continue
@@ -65,7 +66,7 @@ enum Tokenizer {
             case UInt8(ascii: "#"):
                 if let end = hashtagEnd(bytes, at: index) {
                     flush(upTo: index)
-                    emit(.hashtag(string(index + 1 ..< end)))
+                    emit(.hashtag(string(index + 1..<end)))
                     textStart = end
                     index = end
                     continue
@@ -73,7 +74,7 @@ enum Tokenizer {
             case UInt8(ascii: "h"), UInt8(ascii: "H"):
                 if let end = urlEnd(bytes, at: index) {
                     flush(upTo: index)
-                    emit(.url(string(index ..< end)))
+                    emit(.url(string(index..<end)))
                     textStart = end
                     index = end
                     continue
@@ -116,7 +117,7 @@ enum Tokenizer {
         if scalar.isASCII { return isHandleByte(UInt8(scalar.value)) }
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-             .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber:
+            .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber:
             return true
         default:
             return false
@@ -128,7 +129,10 @@ enum Tokenizer {
     /// another of those. Returns the end of the tag.
     private static func hashtagEnd(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
         if let previous = scalar(before: start, in: bytes),
-           previous == "&" || isWordScalar(previous) { return nil }
+            previous == "&" || isWordScalar(previous)
+        {
+            return nil
+        }
         var end = start + 1
         var length = 0
         var hasNonDigit = false
@@ -138,7 +142,8 @@ enum Tokenizer {
             length += 1
             if length > maxTagLength { return nil }
             if !hasNonDigit {
-                hasNonDigit = scalar.isASCII
+                hasNonDigit =
+                    scalar.isASCII
                     ? !(scalar.value >= 0x30 && scalar.value <= 0x39)
                     : scalar.properties.generalCategory != .decimalNumber
             }
@@ -165,20 +170,25 @@ enum Tokenizer {
         }
         // Scheme.
         guard start + 7 <= count,
-              lower(bytes[start + 1]) == UInt8(ascii: "t"),
-              lower(bytes[start + 2]) == UInt8(ascii: "t"),
-              lower(bytes[start + 3]) == UInt8(ascii: "p") else { return nil }
+            lower(bytes[start + 1]) == UInt8(ascii: "t"),
+            lower(bytes[start + 2]) == UInt8(ascii: "t"),
+            lower(bytes[start + 3]) == UInt8(ascii: "p")
+        else { return nil }
         var cursor = start + 4
         if lower(bytes[cursor]) == UInt8(ascii: "s") { cursor += 1 }
         guard cursor + 3 <= count,
-              bytes[cursor] == UInt8(ascii: ":"),
-              bytes[cursor + 1] == UInt8(ascii: "/"),
-              bytes[cursor + 2] == UInt8(ascii: "/") else { return nil }
+            bytes[cursor] == UInt8(ascii: ":"),
+            bytes[cursor + 1] == UInt8(ascii: "/"),
+            bytes[cursor + 2] == UInt8(ascii: "/")
+        else { return nil }
         let hostStart = cursor + 3
 
         // Extent.
         var end = hostStart
-        var openParens = 0, closeParens = 0, openBrackets = 0, closeBrackets = 0
+        var openParens = 0
+        var closeParens = 0
+        var openBrackets = 0
+        var closeBrackets = 0
         while end < count {
             let byte = bytes[end]
             if byte < 0x80 {
@@ -202,7 +212,7 @@ enum Tokenizer {
         trimming: while end > hostStart {
             switch bytes[end - 1] {
             case UInt8(ascii: "."), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"),
-                 UInt8(ascii: "!"), UInt8(ascii: "?"), UInt8(ascii: "'"), UInt8(ascii: "\""):
+                UInt8(ascii: "!"), UInt8(ascii: "?"), UInt8(ascii: "'"), UInt8(ascii: "\""):
                 end -= 1
             case UInt8(ascii: ")") where closeParens > openParens:
                 closeParens -= 1
@@ -234,9 +244,16 @@ enum Tokenizer {
         if lead < 0x80 { return (Unicode.Scalar(lead), 1) }
         var value: UInt32
         let width: Int
-        if lead < 0xE0 { value = UInt32(lead & 0x1F); width = 2 }
-        else if lead < 0xF0 { value = UInt32(lead & 0x0F); width = 3 }
-        else { value = UInt32(lead & 0x07); width = 4 }
+        if lead < 0xE0 {
+            value = UInt32(lead & 0x1F)
+            width = 2
+        } else if lead < 0xF0 {
+            value = UInt32(lead & 0x0F)
+            width = 3
+        } else {
+            value = UInt32(lead & 0x07)
+            width = 4
+        }
         var position = index + 1
         while position < index + width, position < bytes.count {
             value = value << 6 | UInt32(bytes[position] & 0x3F)

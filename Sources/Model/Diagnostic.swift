@@ -52,7 +52,8 @@ public struct Diagnostic: Sendable, Hashable, Comparable, CustomStringConvertibl
             switch self {
             case .missingField, .wrongType, .invalidTimestamp: .error
             case .tweetByMissingUser, .replyToMissingTweet, .likeOfMissingTweet, .likeByMissingUser,
-                 .favoritesOfMissingUser, .nonNumericCoordinate, .negativeCounter: .warning
+                .favoritesOfMissingUser, .nonNumericCoordinate, .negativeCounter:
+                .warning
             case .likeCounterDrift, .sharedHandle, .unsafeProfileImage: .notice
             }
         }

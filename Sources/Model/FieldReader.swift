@@ -82,8 +82,9 @@ struct FieldReader {
 
     private mutating func timestamp(_ name: String, _ value: Value) -> Timestamp? {
         if let t = Timestamp(value) { return t }
-        fail(.invalidTimestamp, name,
-             "not a timestamp between years 1 and 9999: \(value.excerpt) (accepted: an RFC 3339 string, "
+        fail(
+            .invalidTimestamp, name,
+            "not a timestamp between years 1 and 9999: \(value.excerpt) (accepted: an RFC 3339 string, "
                 + "seconds since 1970, {\"_seconds\", \"_nanoseconds\"}, {\"seconds\", \"nanoseconds\"})")
         return nil
     }
@@ -132,7 +133,8 @@ struct FieldReader {
         case .string(let s)?:
             let trimmed = s.trimmingSpaces
             guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ "0123456789+-.eE".utf8.contains($0) }),
-                  let d = Double(trimmed), d.isFinite else { return nil }
+                let d = Double(trimmed), d.isFinite
+            else { return nil }
             return d
         default: return nil
         }

@@ -19,9 +19,11 @@ extension Snapshot {
             }
             if holders.count > 1, holders[0] == i {
                 let others = holders.dropFirst().map { "users/\(users[$0].uid) ('\(users[$0].username)')" }
-                diagnostics.append(Diagnostic(.sharedHandle, path: "users/\(users[i].uid)", field: "username",
-                                              "'\(users[i].username)' is the same handle as \(others.joined(separator: ", ")); "
-                                                + "each gets a uid-derived handle"))
+                diagnostics.append(
+                    Diagnostic(
+                        .sharedHandle, path: "users/\(users[i].uid)", field: "username",
+                        "'\(users[i].username)' is the same handle as \(others.joined(separator: ", ")); "
+                            + "each gets a uid-derived handle"))
             }
         }
         // uids that differ only in case (`u-Abc`, `u-abc`) would share a folder on a

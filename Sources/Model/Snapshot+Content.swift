@@ -11,7 +11,8 @@ extension Snapshot {
             guard let i = tweetByID[tweet.id] else { return nil }
             let old = tweets[i]
             guard old.timestamp == tweet.timestamp, old.authorUID == tweet.authorUID, old.replyTo == tweet.replyTo,
-                  old.hashtags == tweet.hashtags, old.storedLikes == tweet.storedLikes else { return nil }
+                old.hashtags == tweet.hashtags, old.storedLikes == tweet.storedLikes
+            else { return nil }
             tweets[i] = tweet
             indices.append(i)
         }

@@ -19,9 +19,10 @@ extension Snapshot {
             }
         }
         guard reader.isUsable, let username else { return (nil, reader.diagnostics) }
-        let user = User(uid: document.path.id, username: username,
-                        fullname: (fullname?.isEmpty ?? true) ? username : fullname!,
-                        profileImageURL: safeImage, bio: bio, handle: "")
+        let user = User(
+            uid: document.path.id, username: username,
+            fullname: (fullname?.isEmpty ?? true) ? username : fullname!,
+            profileImageURL: safeImage, bio: bio, handle: "")
         return (user, reader.diagnostics)
     }
 
@@ -33,9 +34,10 @@ extension Snapshot {
         let likes = reader.optionalInteger("likes")
         let replyTo = reader.optionalString("replyTo")
         guard reader.isUsable, let caption, let timestamp, let uid else { return (nil, reader.diagnostics) }
-        let tweet = Tweet(id: document.path.id, caption: caption, timestamp: timestamp, authorUID: uid,
-                          storedLikes: likes, replyTo: (replyTo?.isEmpty ?? true) ? nil : replyTo,
-                          hashtags: HashtagsAndMentions.scan(caption).hashtags)
+        let tweet = Tweet(
+            id: document.path.id, caption: caption, timestamp: timestamp, authorUID: uid,
+            storedLikes: likes, replyTo: (replyTo?.isEmpty ?? true) ? nil : replyTo,
+            hashtags: HashtagsAndMentions.scan(caption).hashtags)
         return (tweet, reader.diagnostics)
     }
 
@@ -54,8 +56,9 @@ extension Snapshot {
         let coordinate = reader.coordinate("coordinate")
         guard reader.isUsable, let name else { return (nil, reader.diagnostics) }
         let s = document.path.segments
-        let place = FavoritePlace(id: s[3], uid: s[1], name: name,
-                                  address: (address?.isEmpty ?? true) ? nil : address, coordinate: coordinate)
+        let place = FavoritePlace(
+            id: s[3], uid: s[1], name: name,
+            address: (address?.isEmpty ?? true) ? nil : address, coordinate: coordinate)
         return (place, reader.diagnostics)
     }
 }

@@ -54,8 +54,12 @@ private struct Derivation {
 
     /// The decoded entities by kind, in the documents' order; their diagnostics noted.
     mutating func sortByKind(_ decoded: [DecodedDocument])
-        -> (users: [User], tweets: [Tweet], likes: [Like], favorites: [FavoritePlace]) {
-        var users: [User] = [], tweets: [Tweet] = [], likes: [Like] = [], favorites: [FavoritePlace] = []
+        -> (users: [User], tweets: [Tweet], likes: [Like], favorites: [FavoritePlace])
+    {
+        var users: [User] = []
+        var tweets: [Tweet] = []
+        var likes: [Like] = []
+        var favorites: [FavoritePlace] = []
         for document in decoded {
             diagnostics += document.diagnostics
             switch document.entity {
@@ -89,7 +93,8 @@ private struct Derivation {
     /// Tweets in feed order: indices sorted, so the comparisons move no strings.
     mutating func orderTweets(_ decoded: [Tweet]) {
         let order = decoded.indices.sorted { a, b in
-            let ta = decoded[a].timestamp, tb = decoded[b].timestamp
+            let ta = decoded[a].timestamp
+            let tb = decoded[b].timestamp
             return ta != tb ? ta > tb : codePointOrder(decoded[a].id, decoded[b].id)
         }
         tweets = order.map { decoded[$0] }
@@ -107,16 +112,20 @@ private struct Derivation {
                 relations[i].author = author
                 if tweets[i].isReply { activity[author].replies.append(i) } else { activity[author].tweets.append(i) }
             } else {
-                diagnostics.append(Diagnostic(.tweetByMissingUser, path: path, field: "uid",
-                                              "author users/\(tweets[i].authorUID) does not exist"))
+                diagnostics.append(
+                    Diagnostic(
+                        .tweetByMissingUser, path: path, field: "uid",
+                        "author users/\(tweets[i].authorUID) does not exist"))
             }
             if let parentID = tweets[i].replyTo {
                 if let parent = tweetByID[parentID] {
                     relations[i].parent = parent
                     relations[parent].replies.append(i)
                 } else {
-                    diagnostics.append(Diagnostic(.replyToMissingTweet, path: path, field: "replyTo",
-                                                  "parent tweets/\(parentID) does not exist"))
+                    diagnostics.append(
+                        Diagnostic(
+                            .replyToMissingTweet, path: path, field: "replyTo",
+                            "parent tweets/\(parentID) does not exist"))
                 }
             }
         }
@@ -124,7 +133,8 @@ private struct Derivation {
         let feed = tweets
         for i in relations.indices where !relations[i].replies.isEmpty {
             relations[i].replies.sort { a, b in
-                let ta = feed[a].timestamp, tb = feed[b].timestamp
+                let ta = feed[a].timestamp
+                let tb = feed[b].timestamp
                 return ta != tb ? ta < tb : codePointOrder(feed[a].id, feed[b].id)
             }
         }
@@ -142,7 +152,8 @@ private struct Derivation {
                 continue
             }
             guard let tweet = tweetByID[like.tweetID] else {
-                diagnostics.append(Diagnostic(.likeOfMissingTweet, path: path, "liked tweets/\(like.tweetID) does not exist"))
+                diagnostics.append(
+                    Diagnostic(.likeOfMissingTweet, path: path, "liked tweets/\(like.tweetID) does not exist"))
                 continue
             }
             counted.append((user, tweet, index))
@@ -166,10 +177,13 @@ private struct Derivation {
             guard let stored = tweets[i].storedLikes else { continue }
             var path: String { "tweets/\(tweets[i].id)" }
             if stored < 0 {
-                diagnostics.append(Diagnostic(.negativeCounter, path: path, field: "likes", "stored likes is \(stored)"))
+                diagnostics.append(
+                    Diagnostic(.negativeCounter, path: path, field: "likes", "stored likes is \(stored)"))
             } else if stored != relations[i].likers.count {
-                diagnostics.append(Diagnostic(.likeCounterDrift, path: path, field: "likes",
-                                              "stored \(stored), counted \(relations[i].likers.count) likes"))
+                diagnostics.append(
+                    Diagnostic(
+                        .likeCounterDrift, path: path, field: "likes",
+                        "stored \(stored), counted \(relations[i].likers.count) likes"))
             }
         }
     }
@@ -185,8 +199,10 @@ private struct Derivation {
             activity[user].favorites.append(place)
         }
         for uid in favoritesOfMissing.sorted(by: codePointOrder) {
-            diagnostics.append(Diagnostic(.favoritesOfMissingUser, path: "favorites/\(uid)",
-                                          "favorites of users/\(uid), who does not exist"))
+            diagnostics.append(
+                Diagnostic(
+                    .favoritesOfMissingUser, path: "favorites/\(uid)",
+                    "favorites of users/\(uid), who does not exist"))
         }
         for i in activity.indices where activity[i].favorites.count > 1 {
             activity[i].favorites.sort {

@@ -11,7 +11,9 @@ extension Snapshot {
     /// Reads the store at `path` and derives its snapshot. Each document of a directory store
     /// is decoded as soon as it is read and dropped, so a large store is never held twice.
     /// `phases` is told when each step ends ("read and decode store", "derive"), for timings.
-    public static func read(at path: String, phases: (String) -> Void = { _ in }) throws(StoreError) -> (Snapshot, Source) {
+    public static func read(at path: String, phases: (String) -> Void = { _ in }) throws(StoreError) -> (
+        Snapshot, Source
+    ) {
         var decoded: [DecodedDocument]
         let format: StoreFormat
         if DocumentStore.isDirectoryStore(path) {

@@ -17,7 +17,9 @@ extension Timestamp {
         case .integer(let seconds):
             self.init(seconds: seconds, nanoseconds: 0)
         case .double(let seconds):
-            guard seconds.isFinite, seconds >= Double(Self.earliestSeconds), seconds < Double(Self.latestSeconds) else { return nil }
+            guard seconds.isFinite, seconds >= Double(Self.earliestSeconds), seconds < Double(Self.latestSeconds) else {
+                return nil
+            }
             let whole = seconds.rounded(.down)
             let nanos = min(999_999_999, Int32(((seconds - whole) * 1e9).rounded()))
             self.init(seconds: Int64(whole), nanoseconds: nanos)
@@ -28,14 +30,17 @@ extension Timestamp {
                 return
             }
             if let type = fields["type"], type != .string("firestore/timestamp/1.0") { return nil }
-            guard let (s, n) = Self.secondsAndNanos(fields, "_seconds", "_nanoseconds")
-                ?? Self.secondsAndNanos(fields, "seconds", "nanoseconds") else { return nil }
+            guard
+                let (s, n) = Self.secondsAndNanos(fields, "_seconds", "_nanoseconds")
+                    ?? Self.secondsAndNanos(fields, "seconds", "nanoseconds")
+            else { return nil }
             self.init(seconds: s, nanoseconds: n)
         default:
             return nil
         }
         guard seconds >= Self.earliestSeconds, seconds < Self.latestSeconds,
-              (0..<1_000_000_000).contains(nanoseconds) else { return nil }
+            (0..<1_000_000_000).contains(nanoseconds)
+        else { return nil }
     }
 
     private static func secondsAndNanos(_ fields: Fields, _ s: String, _ n: String) -> (Int64, Int32)? {

@@ -25,7 +25,10 @@ enum HTMLEscape {
         if value < 0 { out.append(UInt8(ascii: "-")) }
         var digits = 1
         var probe = magnitude
-        while probe >= 10 { probe /= 10; digits += 1 }
+        while probe >= 10 {
+            probe /= 10
+            digits += 1
+        }
         let start = out.count
         out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
         var i = start + digits - 1

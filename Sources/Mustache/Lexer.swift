@@ -153,13 +153,17 @@ struct Lexer {
         let end: Int
         if j < source.count && source[j] == UInt8(ascii: "{") {
             // Triple mustache: `{{{name}}}` (the `}` before the close delimiter).
-            guard let k = find([UInt8(ascii: "}")] + close, from: j + 1) else { throw MustacheError.unclosedTag(at: token.location) }
+            guard let k = find([UInt8(ascii: "}")] + close, from: j + 1) else {
+                throw MustacheError.unclosedTag(at: token.location)
+            }
             token.kind = .variable(escaped: false)
             j += 1
             contentEnd = k
             end = k + 1 + close.count
         } else if j < source.count && source[j] == UInt8(ascii: "=") {
-            guard let k = find([UInt8(ascii: "=")] + close, from: j + 1) else { throw MustacheError.unclosedTag(at: token.location) }
+            guard let k = find([UInt8(ascii: "=")] + close, from: j + 1) else {
+                throw MustacheError.unclosedTag(at: token.location)
+            }
             token.kind = .setDelimiters
             let spec = Lexer.trim(source[(j + 1)..<k])
             let parts = spec.split(whereSeparator: { Lexer.isBlank($0) || $0 == 10 || $0 == 13 })
@@ -192,7 +196,8 @@ struct Lexer {
         token.end = end
         if token.kind != .comment {
             var name = Lexer.trim(source[j..<contentEnd])
-            if token.kind == .partial || token.kind == .parent || token.kind == .close, name.first == UInt8(ascii: "*") {
+            if token.kind == .partial || token.kind == .parent || token.kind == .close, name.first == UInt8(ascii: "*")
+            {
                 token.isDynamic = true
                 name = Lexer.trim(name.dropFirst())
             }
@@ -217,14 +222,20 @@ struct Lexer {
         var standalone = true
         for t in line {
             if t.kind == .text {
-                if !t.bytes.allSatisfy({ Lexer.isBlank($0) || $0 == 10 || $0 == 13 }) { standalone = false; break }
+                if !t.bytes.allSatisfy({ Lexer.isBlank($0) || $0 == 10 || $0 == 13 }) {
+                    standalone = false
+                    break
+                }
                 // "\r" only counts as part of the line ending "\r\n".
                 if let r = t.bytes.firstIndex(of: 13), !(r == t.bytes.count - 2 && t.bytes.last == 10) {
                     standalone = false
                     break
                 }
             } else {
-                if !t.canStandAlone { standalone = false; break }
+                if !t.canStandAlone {
+                    standalone = false
+                    break
+                }
                 tagCount += 1
                 // A parent's own tags (`{{<x}}`, its `{{/x}}`) do not count.
                 if !(t.kind == .parent || (t.kind == .close && t.closesParent)) { plainTags += 1 }

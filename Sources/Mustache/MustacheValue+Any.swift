@@ -6,7 +6,10 @@ extension MustacheValue {
     /// Values that are already `MustacheBoxable` are used as they are;
     /// anything else unknown becomes `.null`.
     public init(any value: Any?) {
-        guard let value else { self = .null; return }
+        guard let value else {
+            self = .null
+            return
+        }
         switch value {
         case let v as MustacheBoxable where !(value is NSNumber):
             self = v.mustacheValue

@@ -73,8 +73,9 @@ final class PartialRef: Sendable {
     }
 
     func with(indent: [UInt8]? = nil, slot: Int? = nil) -> PartialRef {
-        PartialRef(name: name, isDynamic: isDynamic, indent: indent ?? self.indent, location: location,
-                   slot: slot ?? self.slot)
+        PartialRef(
+            name: name, isDynamic: isDynamic, indent: indent ?? self.indent, location: location,
+            slot: slot ?? self.slot)
     }
 }
 
@@ -99,8 +100,9 @@ final class BlockNode: Sendable {
     }
 
     func with(indent: [UInt8]? = nil, content: [Node]? = nil, stripped: [Node]? = nil) -> BlockNode {
-        BlockNode(name: name, indent: indent ?? self.indent, isStandalone: isStandalone,
-                  content: content ?? self.content, stripped: stripped ?? self.stripped)
+        BlockNode(
+            name: name, indent: indent ?? self.indent, isStandalone: isStandalone,
+            content: content ?? self.content, stripped: stripped ?? self.stripped)
     }
 }
 

@@ -42,9 +42,11 @@ struct Parser {
                     append(open.kind == .section ? .section(section) : .inverted(section))
                 case .block:
                     let indent = blockIndent(tokens, at: frame.index)
-                    append(.block(BlockNode(
-                        name: open.name, indent: indent, isStandalone: open.isStandalone,
-                        content: frame.nodes, stripped: strip(frame.nodes, indent))))
+                    append(
+                        .block(
+                            BlockNode(
+                                name: open.name, indent: indent, isStandalone: open.isStandalone,
+                                content: frame.nodes, stripped: strip(frame.nodes, indent))))
                 default:  // parent: only its blocks matter, other content is ignored
                     var overrides: [String: BlockNode] = [:]
                     for case .block(let b) in frame.nodes { overrides[b.name] = b }
@@ -59,7 +61,8 @@ struct Parser {
     }
 
     private static func reference(_ t: Token) -> PartialRef {
-        PartialRef(name: t.name, isDynamic: t.isDynamic, indent: t.isStandalone ? t.lineIndent : [], location: t.location)
+        PartialRef(
+            name: t.name, isDynamic: t.isDynamic, indent: t.isStandalone ? t.lineIndent : [], location: t.location)
     }
 
     /// A block's indentation: for a standalone opening tag, that of the first

@@ -53,8 +53,9 @@ enum Linker {
             return ref
         }
         func linkBlock(_ b: BlockNode) throws -> BlockNode {
-            b.with(content: try link(b.content, index: index, missing: missing),
-                   stripped: try link(b.stripped, index: index, missing: missing))
+            b.with(
+                content: try link(b.content, index: index, missing: missing),
+                stripped: try link(b.stripped, index: index, missing: missing))
         }
         return try nodes.map { node in
             switch node {
@@ -65,8 +66,10 @@ enum Linker {
             case .partial(let p):
                 return .partial(try slot(p, isParent: false))
             case .parent(let p):
-                return .parent(ParentNode(target: try slot(p.target, isParent: true),
-                                          overrides: try p.overrides.mapValues(linkBlock)))
+                return .parent(
+                    ParentNode(
+                        target: try slot(p.target, isParent: true),
+                        overrides: try p.overrides.mapValues(linkBlock)))
             case .block(let b):
                 return .block(try linkBlock(b))
             default:

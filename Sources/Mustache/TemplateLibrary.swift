@@ -61,13 +61,17 @@ public struct TemplateLibrary: Sendable {
 
     /// Templates from memory, `[name: source]`; errors name the template.
     public init(templates: [String: String], missingPartials: MissingPartials = .fail) throws {
-        let sources = templates.sorted { $0.key < $1.key }.map { (name: $0.key, file: $0.key, bytes: Array($0.value.utf8)) }
+        let sources = templates.sorted { $0.key < $1.key }.map {
+            (name: $0.key, file: $0.key, bytes: Array($0.value.utf8))
+        }
         try self.init(sources: sources, missingPartials: missingPartials)
     }
 
     /// Templates already read: `name` is how partials refer to each one (`partials/card`),
     /// `file` what error messages call it.
-    public init(sources: [(name: String, file: String, bytes: [UInt8])], missingPartials: MissingPartials = .fail) throws {
+    public init(sources: [(name: String, file: String, bytes: [UInt8])], missingPartials: MissingPartials = .fail)
+        throws
+    {
         var index: [String: Int] = [:]
         for (i, s) in sources.enumerated() { index[s.name] = i }
         var templates: [Template] = []
@@ -77,7 +81,8 @@ public struct TemplateLibrary: Sendable {
             templates.append(Template(name: s.name, file: s.file, nodes: nodes))
         }
         templates = try templates.map {
-            Template(name: $0.name, file: $0.file, nodes: try Linker.link($0.nodes, index: index, missing: missingPartials))
+            Template(
+                name: $0.name, file: $0.file, nodes: try Linker.link($0.nodes, index: index, missing: missingPartials))
         }
         storage = LibraryStorage(templates: templates, missingPartials: missingPartials)
     }

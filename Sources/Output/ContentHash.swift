@@ -22,7 +22,8 @@ public enum ContentHash {
                 h = rotl(h ^ (rotl(w &* p2, 31) &* p1), 27) &* p1 &+ p4
                 i += 8
             }
-            var tail: UInt64 = 0, shift: UInt64 = 0
+            var tail: UInt64 = 0
+            var shift: UInt64 = 0
             while i < n {  // the last 0–7 bytes, packed little-endian
                 tail |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << shift
                 shift += 8
@@ -30,8 +31,10 @@ public enum ContentHash {
             }
             if shift > 0 { h = rotl(h ^ (tail &* p5), 11) &* p1 }
         }
-        h ^= h >> 33; h &*= p2   // avalanche
-        h ^= h >> 29; h &*= p3
+        h ^= h >> 33
+        h &*= p2  // avalanche
+        h ^= h >> 29
+        h &*= p3
         h ^= h >> 32
         return h
     }

@@ -30,7 +30,12 @@ public struct ManifestEntry: Equatable, Sendable {
         self.fingerprint = fingerprint
     }
     public static let dirty = ManifestEntry(unknown: ())
-    private init(unknown: Void) { hash = 0; size = 0; known = false; fingerprint = nil }
+    private init(unknown: Void) {
+        hash = 0
+        size = 0
+        known = false
+        fingerprint = nil
+    }
 
     func matches(hash: UInt64, size: Int) -> Bool { known && self.hash == hash && self.size == size }
 }

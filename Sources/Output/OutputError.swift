@@ -1,9 +1,10 @@
+import Support
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Support
 
 /// Everything that can go wrong while writing the site, with messages a user can act on.
 public enum OutputError: Error, CustomStringConvertible, Equatable, Sendable {

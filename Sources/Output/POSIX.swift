@@ -1,9 +1,10 @@
+import Support
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Support
 
 // Thin POSIX helpers. Every function returns 0 or an errno; none of them throws.
 
@@ -85,4 +86,3 @@ func makeDirectories(_ path: String) -> Int32 {
     if mkdir(path, 0o755) == 0 || errno == EEXIST { return 0 }
     return errno
 }
-

@@ -12,8 +12,8 @@ public enum PathRules {
         if bytes.isEmpty { return "the path is empty" }
         if bytes.first == UInt8(ascii: "/") { return "the path is absolute; give it relative to the output folder" }
         var length = 0
-        var dots = 0              // segment consists only of this many dots so far (-1: not only dots)
-        var reservedMatch = 0     // bytes of `.roost-` matched at the segment start (-1: no match)
+        var dots = 0  // segment consists only of this many dots so far (-1: not only dots)
+        var reservedMatch = 0  // bytes of `.roost-` matched at the segment start (-1: no match)
         let reserved = reservedBytes
         func endSegment() -> String? {
             if length == 0 { return "the path has an empty segment (\"//\", or a trailing \"/\")" }
@@ -24,7 +24,9 @@ public enum PathRules {
         for byte in bytes {
             if byte == UInt8(ascii: "/") {
                 if let problem = endSegment() { return problem }
-                length = 0; dots = 0; reservedMatch = 0
+                length = 0
+                dots = 0
+                reservedMatch = 0
                 continue
             }
             switch byte {

@@ -1,11 +1,12 @@
+import Dispatch
+import Support
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
-import Support
-import Synchronization
 
 public enum WriteOutcome: Equatable, Sendable {
     /// New or changed: staged, and moved into place by `commit()`.
@@ -20,18 +21,26 @@ public struct WriteSummary: Equatable, Sendable, CustomStringConvertible {
     public var removed = 0
     public var bytesWritten = 0
     public init(written: Int = 0, unchanged: Int = 0, removed: Int = 0, bytesWritten: Int = 0) {
-        self.written = written; self.unchanged = unchanged; self.removed = removed; self.bytesWritten = bytesWritten
+        self.written = written
+        self.unchanged = unchanged
+        self.removed = removed
+        self.bytesWritten = bytesWritten
     }
 
     /// For example "wrote 12 files (34,567 bytes), 3,988 unchanged, removed 2".
     public var description: String {
         func grouped(_ n: Int) -> String {
-            var digits = Array(String(n)), out = ""
-            while digits.count > 3 { out = "," + String(digits.suffix(3)) + out; digits.removeLast(3) }
+            var digits = Array(String(n))
+            var out = ""
+            while digits.count > 3 {
+                out = "," + String(digits.suffix(3)) + out
+                digits.removeLast(3)
+            }
             return String(digits) + out
         }
         let files = written == 1 ? "file" : "files"
-        return "wrote \(grouped(written)) \(files) (\(grouped(bytesWritten)) bytes), \(grouped(unchanged)) unchanged, removed \(grouped(removed))"
+        return
+            "wrote \(grouped(written)) \(files) (\(grouped(bytesWritten)) bytes), \(grouped(unchanged)) unchanged, removed \(grouped(removed))"
     }
 }
 
@@ -130,14 +139,17 @@ public final class SiteWriter: Sendable {
     /// meantime does not count: try again.
     private static func lock(_ dirFD: Int32, display: String) throws(OutputError) -> FileDescriptor {
         while true {
-            guard let lock = FileDescriptor(openat(dirFD, lockName, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)) else {
+            guard let lock = FileDescriptor(openat(dirFD, lockName, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644))
+            else {
                 throw .fileSystem(operation: "create the lock file", path: display + lockName, errno: errno)
             }
             var locked: Int32
             repeat { locked = flock(lock.raw, LOCK_EX | LOCK_NB) } while locked != 0 && errno == EINTR
             if locked != 0 {
                 let error = errno
-                guard error == EWOULDBLOCK else { throw .fileSystem(operation: "lock", path: display + lockName, errno: error) }
+                guard error == EWOULDBLOCK else {
+                    throw .fileSystem(operation: "lock", path: display + lockName, errno: error)
+                }
                 var holder: Int32?
                 if let bytes = readFile(dirFD, lockName).0 {
                     holder = Int32(String(decoding: bytes, as: UTF8.self).trimmingNewlines())
@@ -202,7 +214,8 @@ public final class SiteWriter: Sendable {
         DispatchQueue.concurrentPerform(iterations: (entries.count + chunk - 1) / chunk) { c in
             for (path, entry) in entries[(c * chunk)..<min(entries.count, (c + 1) * chunk)] {
                 guard entry.known, let st = lstatAt(dirFD, path).0, isType(st, regularFileType),
-                      st.st_size == entry.size else {
+                    st.st_size == entry.size
+                else {
                     broken.store(true, ordering: .relaxed)
                     return
                 }
@@ -213,9 +226,12 @@ public final class SiteWriter: Sendable {
 
     // MARK: Writing
 
-    public func write(_ path: String, _ bytes: [UInt8], fingerprint: UInt64? = nil) throws(OutputError) -> WriteOutcome {
+    public func write(_ path: String, _ bytes: [UInt8], fingerprint: UInt64? = nil) throws(OutputError) -> WriteOutcome
+    {
         let result = bytes.withUnsafeBytes { buffer in
-            Result { () throws(OutputError) -> WriteOutcome in try self.write(path, bytes: buffer, fingerprint: fingerprint) }
+            Result { () throws(OutputError) -> WriteOutcome in
+                try self.write(path, bytes: buffer, fingerprint: fingerprint)
+            }
         }
         return try result.get()
     }
@@ -230,7 +246,8 @@ public final class SiteWriter: Sendable {
         try state.withLock { (state: inout State) throws(OutputError) -> Void in
             if state.finished { throw .finished(directory: displayName) }
             if state.produced[path] != nil { throw .duplicatePath(path) }
-            state.produced[path] = Produced(hash: old.hash, size: old.size, staged: Self.unchangedMark, fingerprint: fingerprint)
+            state.produced[path] = Produced(
+                hash: old.hash, size: old.size, staged: Self.unchangedMark, fingerprint: fingerprint)
         }
         return true
     }
@@ -238,14 +255,18 @@ public final class SiteWriter: Sendable {
     public func write(_ path: String, _ string: String) throws(OutputError) -> WriteOutcome {
         var string = string
         let result = string.withUTF8 { buffer in
-            Result { () throws(OutputError) -> WriteOutcome in try self.write(path, bytes: UnsafeRawBufferPointer(buffer)) }
+            Result { () throws(OutputError) -> WriteOutcome in
+                try self.write(path, bytes: UnsafeRawBufferPointer(buffer))
+            }
         }
         return try result.get()
     }
 
     /// Stages `bytes` for `path` (relative to the output folder) unless the last build wrote
     /// the same content there. Thread-safe.
-    public func write(_ path: String, bytes: UnsafeRawBufferPointer, fingerprint: UInt64? = nil) throws(OutputError) -> WriteOutcome {
+    public func write(_ path: String, bytes: UnsafeRawBufferPointer, fingerprint: UInt64? = nil) throws(OutputError)
+        -> WriteOutcome
+    {
         if let problem = PathRules.problem(with: path) { throw .unsafePath(path: path, reason: problem) }
         let hash = ContentHash.hash(bytes)
         let size = bytes.count
@@ -343,7 +364,9 @@ public final class SiteWriter: Sendable {
             if error == 0 && renameat(dirFD, Self.manifestTemp, dirFD, Manifest.fileName) != 0 { error = errno }
             if error != 0 { unlinkat(dirFD, Self.manifestTemp, 0) }
         }
-        if error != 0 { throw .fileSystem(operation: "write the manifest", path: displayName + Manifest.fileName, errno: error) }
+        if error != 0 {
+            throw .fileSystem(operation: "write the manifest", path: displayName + Manifest.fileName, errno: error)
+        }
     }
 }
 
@@ -488,7 +511,10 @@ struct CommitRun {
             let (st, error) = lstatAt(dirFD, folder)
             if let st {
                 if isType(st, symlinkType) {
-                    throw .unsafePath(path: path, reason: "its parent folder \(full(folder)) is a symbolic link; roost does not write through links")
+                    throw .unsafePath(
+                        path: path,
+                        reason:
+                            "its parent folder \(full(folder)) is a symbolic link; roost does not write through links")
                 }
                 if !isType(st, directoryType) {
                     if stale.contains(folder), isType(st, regularFileType), unlinkat(dirFD, folder, 0) == 0 {
@@ -541,7 +567,8 @@ struct CommitRun {
     /// Removes folders that held removed files, deepest first, if they are now empty.
     mutating func removeEmptiedFolders() {
         let deepestFirst = emptied.sorted { a, b in
-            let da = a.utf8.count { $0 == UInt8(ascii: "/") }, db = b.utf8.count { $0 == UInt8(ascii: "/") }
+            let da = a.utf8.count { $0 == UInt8(ascii: "/") }
+            let db = b.utf8.count { $0 == UInt8(ascii: "/") }
             return da != db ? da > db : a > b
         }
         for folder in deepestFirst where unlinkat(dirFD, folder, AT_REMOVEDIR) == 0 {

@@ -75,7 +75,8 @@ public final class FileWatcher: Sendable {
             if isDirectory.boolValue {
                 resolved.append(.init(url: url, directory: url.path, fileName: nil))
             } else {
-                resolved.append(.init(url: url, directory: url.deletingLastPathComponent().path, fileName: url.lastPathComponent))
+                resolved.append(
+                    .init(url: url, directory: url.deletingLastPathComponent().path, fileName: url.lastPathComponent))
             }
         }
 
@@ -86,7 +87,8 @@ public final class FileWatcher: Sendable {
         guard pipe(&fds) == 0 else {
             throw WatchError.cannotWatch(path: "", reason: "pipe: \(errnoText())")
         }
-        let wakeRead = FileDescriptor(fds[0])!, wakeWrite = FileDescriptor(fds[1])!
+        let wakeRead = FileDescriptor(fds[0])!
+        let wakeWrite = FileDescriptor(fds[1])!
         _ = fcntl(wakeRead.raw, F_SETFD, FD_CLOEXEC)
         _ = fcntl(wakeWrite.raw, F_SETFD, FD_CLOEXEC)
 
@@ -142,8 +144,10 @@ public final class FileWatcher: Sendable {
             if table.hasPending {
                 timeout = Self.milliseconds(roundedUp: lastEvent + debounce - .now)
             }
-            var fds = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+            ]
             let ready = poll(&fds, 2, timeout)
             if ready < 0 {
                 if errno == EINTR { continue }

@@ -110,9 +110,11 @@ final class HTTPDaemon: Sendable {
     /// Nil once stopped.
     private let running: Mutex<Running?>
 
-    init(socket: ListeningSocket, connectionTimeout: UInt32 = 120, handler: @escaping HTTPHandler) throws(PreviewError) {
+    init(socket: ListeningSocket, connectionTimeout: UInt32 = 120, handler: @escaping HTTPHandler) throws(PreviewError)
+    {
         let context = Unmanaged.passRetained(Context(handler: handler))
-        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
+        var flags =
+            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
             | MHD_USE_ERROR_LOG.rawValue | MHD_USE_POLL.rawValue
         if socket.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         let daemon = roost_mhd_start(

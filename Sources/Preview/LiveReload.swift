@@ -149,12 +149,16 @@ enum LiveReload {
             for j in 0..<needle.count {
                 var byte = html[i + j]
                 if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { byte += 32 }
-                if byte != needle[j] { match = false; break }
+                if byte != needle[j] {
+                    match = false
+                    break
+                }
             }
             if match {
                 let next = i + needle.count
                 if next == html.count || html[next] == UInt8(ascii: ">") || html[next] == 0x20
-                    || html[next] == 0x09 || html[next] == 0x0A || html[next] == 0x0D {
+                    || html[next] == 0x09 || html[next] == 0x0A || html[next] == 0x0D
+                {
                     return i
                 }
             }

@@ -179,9 +179,12 @@ public final class PreviewServer: Sendable {
         let ifNoneMatch = header("If-None-Match")
         switch "/" + path.relative {
         case LiveReload.scriptPath:
-            return file(Array(LiveReload.script.utf8), type: ContentType.of("live.js"), status: 200, ifNoneMatch: ifNoneMatch)
+            return file(
+                Array(LiveReload.script.utf8), type: ContentType.of("live.js"), status: 200, ifNoneMatch: ifNoneMatch)
         case LiveReload.stylesheetPath:
-            return file(Array(LiveReload.stylesheet.utf8), type: ContentType.of("overlay.css"), status: 200, ifNoneMatch: ifNoneMatch)
+            return file(
+                Array(LiveReload.stylesheet.utf8), type: ContentType.of("overlay.css"), status: 200,
+                ifNoneMatch: ifNoneMatch)
         case LiveReload.eventsPath:
             return events(head: request.method == "HEAD")
         default:
@@ -212,7 +215,8 @@ public final class PreviewServer: Sendable {
             body: .bytes(Array("404 Not Found\n".utf8)))
     }
 
-    private func page(_ bytes: [UInt8], path: String, status: Int, error: String?, ifNoneMatch: String?) -> HTTPResponse {
+    private func page(_ bytes: [UInt8], path: String, status: Int, error: String?, ifNoneMatch: String?) -> HTTPResponse
+    {
         let type = ContentType.of(path)
         let body = type == ContentType.html ? LiveReload.inject(into: bytes, error: error) : bytes
         return file(body, type: type, status: status, ifNoneMatch: ifNoneMatch)

@@ -24,8 +24,9 @@ struct WatchTable: Sendable {
         var path: String
     }
 
-    static let mask: UInt32 = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE
-        | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW)
+    static let mask: UInt32 = UInt32(
+        IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE
+            | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW)
 
     let roots: [Root]
     let inotify: Int32
@@ -43,7 +44,9 @@ struct WatchTable: Sendable {
     /// Watches every root (folders recursively). The first root that cannot be watched, if
     /// any (errno says why).
     mutating func watchRoots() -> Int? {
-        roots.indices.first { !addWatch(root: $0, directory: "", recursive: roots[$0].fileName == nil, reportFiles: false) }
+        roots.indices.first {
+            !addWatch(root: $0, directory: "", recursive: roots[$0].fileName == nil, reportFiles: false)
+        }
     }
 
     /// The batch collected, each path as it is now (created, modified or deleted); empties it.
@@ -78,9 +81,11 @@ struct WatchTable: Sendable {
         while offset + headerSize <= bytes.endIndex {
             let (wd, mask, length) = bytes.withUnsafeBytes { raw -> (Int32, UInt32, Int) in
                 let base = offset - bytes.startIndex
-                return (raw.loadUnaligned(fromByteOffset: base, as: Int32.self),
-                        raw.loadUnaligned(fromByteOffset: base + 4, as: UInt32.self),
-                        Int(raw.loadUnaligned(fromByteOffset: base + 12, as: UInt32.self)))
+                return (
+                    raw.loadUnaligned(fromByteOffset: base, as: Int32.self),
+                    raw.loadUnaligned(fromByteOffset: base + 4, as: UInt32.self),
+                    Int(raw.loadUnaligned(fromByteOffset: base + 12, as: UInt32.self))
+                )
             }
             let nameStart = offset + headerSize
             let nameEnd = min(nameStart + length, bytes.endIndex)
@@ -180,7 +185,9 @@ struct WatchTable: Sendable {
     private mutating func removeWatches(root: Int, under directory: String) {
         let prefix = directory + "/"
         for (wd, list) in watches {
-            let kept = list.filter { !($0.root == root && ($0.directory == directory || $0.directory.hasPrefix(prefix))) }
+            let kept = list.filter {
+                !($0.root == root && ($0.directory == directory || $0.directory.hasPrefix(prefix)))
+            }
             if kept.count == list.count { continue }
             if kept.isEmpty {
                 inotify_rm_watch(inotify, wd)

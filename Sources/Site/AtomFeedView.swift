@@ -1,7 +1,7 @@
 import Model
-import Support
-import Store
 import Mustache
+import Store
+import Support
 
 /// The context of `atom` (docs/templates.md, "Atom"): the site's or one user's newest tweets.
 struct AtomFeedView: MustacheObject {
@@ -19,7 +19,8 @@ struct AtomFeedView: MustacheObject {
         // Tweets and replies, both already newest first (feed order is index order).
         let activity = snapshot.userActivity[user]
         var merged: [Int] = []
-        var a = activity.tweets[...], b = activity.replies[...]
+        var a = activity.tweets[...]
+        var b = activity.replies[...]
         while merged.count < entryCount, let next = [a.first, b.first].compactMap({ $0 }).min() {
             merged.append(next)
             if a.first == next { a.removeFirst() } else { b.removeFirst() }
@@ -97,9 +98,10 @@ enum NameUUID {
         func fnv(_ offset: UInt64) -> UInt64 {
             StableHash.splitMix64Finalize(StableHash.fnv1a(name, offset: offset))
         }
-        var high = fnv(0xcbf2_9ce4_8422_2325), low = fnv(0x8422_2325_cbf2_9ce4)
-        high = (high & ~0xF000) | 0x8000                              // version 8
-        low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000   // RFC 4122 variant
+        var high = fnv(0xcbf2_9ce4_8422_2325)
+        var low = fnv(0x8422_2325_cbf2_9ce4)
+        high = (high & ~0xF000) | 0x8000  // version 8
+        low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // RFC 4122 variant
         let hex = StableHash.hex(high) + StableHash.hex(low)
         let c = Array(hex)
         return [c[0..<8], c[8..<12], c[12..<16], c[16..<20], c[20..<32]].map { String($0) }.joined(separator: "-")

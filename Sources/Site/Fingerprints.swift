@@ -82,8 +82,9 @@ extension SiteRenderer {
         var sitemap = StableHasher()
         for page in plan.pages { sitemap.combine(page.path) }
         for tweet in snapshot.tweets { sitemap.combine(Int(tweet.timestamp.seconds)) }
-        return SharedInputs(global: global.finalize(), users: snapshot.users.indices.map(site.userFingerprint),
-                            sitemap: sitemap.finalize())
+        return SharedInputs(
+            global: global.finalize(), users: snapshot.users.indices.map(site.userFingerprint),
+            sitemap: sitemap.finalize())
     }
 
     /// Each page's fingerprint, in plan order: what a build compares with the manifest.

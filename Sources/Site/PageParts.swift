@@ -17,7 +17,8 @@ struct PagerView: MustacheObject {
         case "previousURL": number > 1 ? .string(SitePaths.href(folder(number - 1))) : nil
         case "hasNext": .bool(number < count)
         case "nextURL": number < count ? .string(SitePaths.href(folder(number + 1))) : nil
-        case "pages": Self.window(number, count).map { n -> MustacheValue in
+        case "pages":
+            Self.window(number, count).map { n -> MustacheValue in
                 guard let n else { return ["isGap": .bool(true)] }
                 return ["number": .int(n), "url": .string(SitePaths.href(folder(n))), "isCurrent": .bool(n == number)]
             }.mustacheValue
@@ -71,8 +72,10 @@ struct PlaceView: MustacheObject {
         case "hasCoordinate": .bool(place.coordinate != nil)
         case "latitude": place.coordinate.map { .string(Self.decimal($0.latitude)) }
         case "longitude": place.coordinate.map { .string(Self.decimal($0.longitude)) }
-        case "mapURL": place.coordinate.map { c in
-                let lat = Self.decimal(c.latitude), lon = Self.decimal(c.longitude)
+        case "mapURL":
+            place.coordinate.map { c in
+                let lat = Self.decimal(c.latitude)
+                let lon = Self.decimal(c.longitude)
                 return .string("https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=17/\(lat)/\(lon)")
             }
         default: nil

@@ -31,7 +31,10 @@ final class SiteContext: Sendable {
         self.viewer = viewer
         let markdown = Self.markdown(snapshot, paths)
         var targets = Hasher()
-        for user in snapshot.users { targets.combine(user.username); targets.combine(user.handle) }
+        for user in snapshot.users {
+            targets.combine(user.username)
+            targets.combine(user.handle)
+        }
         for tag in snapshot.tags { targets.combine(tag.tag) }
         linkTargets = targets.finalize()
         if let previous, previous.linkTargets == linkTargets, previous.config == config {
@@ -72,7 +75,8 @@ final class SiteContext: Sendable {
         linkTargets = previous.linkTargets
         bios = previous.bios
         let markdown = Self.markdown(snapshot, paths)
-        var captions = previous.captions, excerpts = previous.excerpts
+        var captions = previous.captions
+        var excerpts = previous.excerpts
         for t in changed {
             (captions[t], excerpts[t]) = markdown.render(snapshot.tweets[t].caption, excerptLimit: Self.excerptLimit)
         }

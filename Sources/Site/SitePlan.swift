@@ -22,12 +22,15 @@ public struct SitePlan: Sendable {
         for t in snapshot.tweets.indices { add(.tweet(t), paths.tweet(t)) }
         for (u, activity) in snapshot.userActivity.enumerated() {
             for tab in ProfileTab.allCases {
-                let count = switch tab {
-                case .tweets: activity.tweets.count
-                case .replies: activity.replies.count
-                case .likes: activity.likes.count
+                let count =
+                    switch tab {
+                    case .tweets: activity.tweets.count
+                    case .replies: activity.replies.count
+                    case .likes: activity.likes.count
+                    }
+                for n in 1...pageCount(count) {
+                    add(.profile(user: u, tab: tab, page: n), paths.profile(u, tab, page: n))
                 }
-                for n in 1...pageCount(count) { add(.profile(user: u, tab: tab, page: n), paths.profile(u, tab, page: n)) }
             }
             add(.favorites(user: u), paths.favorites(u))
             pages.append(Page(kind: .atom(user: u), path: paths.userFeed(u)))

@@ -6,7 +6,9 @@ import Support
 /// pages can be rendered on all cores at once.
 public final class SiteRenderer: Sendable {
     /// The templates every theme has (docs/templates.md).
-    public static let requiredTemplates = ["layout", "feed", "tweet", "profile", "favorites", "tag", "404", "atom", "partials/card"]
+    public static let requiredTemplates = [
+        "layout", "feed", "tweet", "profile", "favorites", "tag", "404", "atom", "partials/card",
+    ]
 
     public let plan: SitePlan
     let site: SiteContext
@@ -20,15 +22,19 @@ public final class SiteRenderer: Sendable {
 
     /// - Parameter previous: the renderer of the last build of a live preview with the same
     ///   templates: captions and cards whose inputs did not change are taken from it.
-    public init(snapshot: Snapshot, config: SiteConfig, templates: TemplateLibrary, templateFolder: String = "templates",
-                reusing previous: SiteRenderer? = nil) throws(SiteError) {
+    public init(
+        snapshot: Snapshot, config: SiteConfig, templates: TemplateLibrary, templateFolder: String = "templates",
+        reusing previous: SiteRenderer? = nil
+    ) throws(SiteError) {
         for name in Self.requiredTemplates where templates.template(named: name) == nil {
             throw .missingTemplate(name: name, folder: templateFolder)
         }
         var viewer: Int?
         if let handle = config.viewer {
-            guard let index = snapshot.user(handle: handle.lowercased()) ?? snapshot.user(handle: handle)
-                ?? snapshot.user(mentioned: handle.hasPrefix("@") ? String(handle.dropFirst()) : handle) else {
+            guard
+                let index = snapshot.user(handle: handle.lowercased()) ?? snapshot.user(handle: handle)
+                    ?? snapshot.user(mentioned: handle.hasPrefix("@") ? String(handle.dropFirst()) : handle)
+            else {
                 throw .unknownViewer(handle)
             }
             viewer = index
@@ -43,7 +49,9 @@ public final class SiteRenderer: Sendable {
         if let previous {
             let old = previous.cards.rendered
             for index in snapshot.tweets.indices {
-                if let o = previous.site.snapshot.tweet(id: snapshot.tweets[index].id), previous.cardFingerprints[o] == fingerprints[index] {
+                if let o = previous.site.snapshot.tweet(id: snapshot.tweets[index].id),
+                    previous.cardFingerprints[o] == fingerprints[index]
+                {
                     seeds[index] = old[o]
                 }
             }
@@ -51,7 +59,9 @@ public final class SiteRenderer: Sendable {
         self.cards = CardCache(seeds)
     }
 
-    private init(plan: SitePlan, site: SiteContext, templates: TemplateLibrary, cards: CardCache, cardFingerprints: [Int]) {
+    private init(
+        plan: SitePlan, site: SiteContext, templates: TemplateLibrary, cards: CardCache, cardFingerprints: [Int]
+    ) {
         self.plan = plan
         self.site = site
         self.templates = templates
@@ -63,18 +73,22 @@ public final class SiteRenderer: Sendable {
     /// only the changed tweets' captions are rendered again (and their cards when next shown).
     public func updatingContent(of changed: [Int], in snapshot: Snapshot) throws(SiteError) -> SiteRenderer {
         let site = SiteContext(previous: self.site, snapshot: snapshot, changed: changed)
-        var seeds = cards.rendered, fingerprints = self.cardFingerprints
+        var seeds = cards.rendered
+        var fingerprints = self.cardFingerprints
         for t in changed {
             fingerprints[t] = site.cardFingerprint(t)
             seeds[t] = nil
         }
-        return SiteRenderer(plan: plan, site: site, templates: templates, cards: CardCache(seeds), cardFingerprints: fingerprints)
+        return SiteRenderer(
+            plan: plan, site: site, templates: templates, cards: CardCache(seeds), cardFingerprints: fingerprints)
     }
 
     /// Tweet `t`'s card HTML.
     func card(_ t: Int) throws -> String {
         try cards.card(t) {
-            String(decoding: try templates.render("partials/card", TweetView(site: site, index: t, card: nil)), as: UTF8.self)
+            String(
+                decoding: try templates.render("partials/card", TweetView(site: site, index: t, card: nil)),
+                as: UTF8.self)
         }
     }
 

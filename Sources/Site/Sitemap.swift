@@ -37,6 +37,7 @@ struct Sitemap {
 
     /// URLs here are percent-encoded already; `&` is the one character left to escape.
     private func escape(_ text: String) -> String {
-        text.contains("&") ? text.split(separator: "&", omittingEmptySubsequences: false).joined(separator: "&amp;") : text
+        text.contains("&")
+            ? text.split(separator: "&", omittingEmptySubsequences: false).joined(separator: "&amp;") : text
     }
 }

@@ -17,7 +17,8 @@ enum Slug {
     static func tag(_ tag: String) -> String {
         let bytes = tag.utf8
         if (1...200).contains(bytes.count), !bytes.contains(UInt8(ascii: "/")), !bytes.contains(UInt8(ascii: ".")),
-           !bytes.contains(UInt8(ascii: "~")) {
+            !bytes.contains(UInt8(ascii: "~"))
+        {
             return tag
         }
         return hashed(tag)

@@ -1,5 +1,6 @@
 import JSON
 import Support
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -59,8 +60,9 @@ public enum DirectoryStore {
     /// Reads every document of the directory store at `root`, sorted by path.
     public static func read(root: String) throws(StoreError) -> DocumentStore {
         let (documents, missing, ignored) = try read(root: root, transform: { $0 })
-        return DocumentStore(documents: documents, format: .directory, path: root,
-                             missingParents: missing, ignored: ignored)
+        return DocumentStore(
+            documents: documents, format: .directory, path: root,
+            missingParents: missing, ignored: ignored)
     }
 
     /// Reads every document of the directory store at `root` and turns each into a `T` on
@@ -71,15 +73,18 @@ public enum DirectoryStore {
     /// the files found there and every document folder below (a subtree each) are then
     /// read on all cores, files opened relative to their open folder.
     public static func read<T>(root: String, transform: @Sendable (Document) -> T) throws(StoreError)
-        -> (values: [T], missingParents: [DocumentPath], ignored: [StoreNote]) {
+        -> (values: [T], missingParents: [DocumentPath], ignored: [StoreNote])
+    {
         var top = Partial<T>()
         var deferred: [Entry] = []
         var units: [Unit] = []
-        let collections = scan(Folder(relative: "", segments: [], key: ""), root: root, buffer: nil,
-                               deferred: &deferred, into: &top, transform: transform)
+        let collections = scan(
+            Folder(relative: "", segments: [], key: ""), root: root, buffer: nil,
+            deferred: &deferred, into: &top, transform: transform)
         for collection in collections {
-            let documentFolders = scan(collection, root: root, buffer: nil, deferred: &deferred, into: &top,
-                                       transform: transform)
+            let documentFolders = scan(
+                collection, root: root, buffer: nil, deferred: &deferred, into: &top,
+                transform: transform)
             units.append(contentsOf: documentFolders.map(Unit.subtree))
         }
         let chunk = 256
@@ -96,7 +101,8 @@ public enum DirectoryStore {
                 for entry in entries {
                     let full = joinPath(root, entry.relative)
                     do throws(StoreError) {
-                        let document = try decode(buffer.readFile(full, noFollow: true), entry: entry, full: full, buffer: buffer)
+                        let document = try decode(
+                            buffer.readFile(full, noFollow: true), entry: entry, full: full, buffer: buffer)
                         partial.documents.append((entry.sortKey, transform(document)))
                     } catch {
                         partial.errors.append((entry.sortKey, error))
@@ -106,8 +112,10 @@ public enum DirectoryStore {
                 var stack = [folder]
                 var none: [Entry] = []
                 while let next = stack.popLast() {
-                    stack.append(contentsOf: scan(next, root: root, buffer: buffer, deferred: &none, into: &partial,
-                                                  transform: transform))
+                    stack.append(
+                        contentsOf: scan(
+                            next, root: root, buffer: buffer, deferred: &none, into: &partial,
+                            transform: transform))
                 }
             }
             return partial
@@ -116,7 +124,7 @@ public enum DirectoryStore {
         var all = top
         for k in results.indices {
             var p = Partial<T>()
-            swap(&p, &results[k]) // frees each part as it is merged
+            swap(&p, &results[k])  // frees each part as it is merged
             all.documents.append(contentsOf: p.documents)
             all.missing.append(contentsOf: p.missing)
             all.ignored.append(contentsOf: p.ignored)
@@ -164,7 +172,7 @@ public enum DirectoryStore {
         case (.missing, let code):
             if code == ENOENT || code == ENOTDIR { throw .notFound(path: full) }
             throw .unreadable(path: full, reason: errnoText(code))
-        default: return nil // symbolic links, folders, FIFOs, devices
+        default: return nil  // symbolic links, folders, FIFOs, devices
         }
         let buffer = ReadBuffer()
         return try readOne(Entry(path: path, relative: relative, sortKey: ""), full: full, buffer: buffer)
@@ -186,12 +194,17 @@ public enum DirectoryStore {
     /// Lists `folder`: notes what is skipped, records a missing parent for a document
     /// folder without its file, reads each document file (with `buffer`, relative to the open
     /// folder) or defers it (without), and returns the subfolders to scan.
-    private static func scan<T>(_ folder: Folder, root: String, buffer: ReadBuffer?,
-                             deferred: inout [Entry], into partial: inout Partial<T>,
-                             transform: (Document) -> T) -> [Folder] {
+    private static func scan<T>(
+        _ folder: Folder, root: String, buffer: ReadBuffer?,
+        deferred: inout [Entry], into partial: inout Partial<T>,
+        transform: (Document) -> T
+    ) -> [Folder] {
         let dirPath = folder.relative.isEmpty ? root : joinPath(root, folder.relative)
         // The root may be a symbolic link the user named; nothing below it is followed.
-        guard let opened = FileDescriptor(open(dirPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (folder.relative.isEmpty ? 0 : O_NOFOLLOW))) else {
+        guard
+            let opened = FileDescriptor(
+                open(dirPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (folder.relative.isEmpty ? 0 : O_NOFOLLOW)))
+        else {
             partial.errors.append((folder.key, .unreadable(path: dirPath, reason: errnoText())))
             return []
         }
@@ -205,29 +218,38 @@ public enum DirectoryStore {
             let relative = prefix + listed.name
             switch listed.kind {
             case .regular:
-                guard let id = listed.id else { continue } // not .json: ignored silently
+                guard let id = listed.id else { continue }  // not .json: ignored silently
                 guard atDocumentPosition else {
-                    partial.ignored.append(StoreNote(path: relative,
-                                                     reason: "a .json file where a collection folder is expected; skipped"))
+                    partial.ignored.append(
+                        StoreNote(
+                            path: relative,
+                            reason: "a .json file where a collection folder is expected; skipped"))
                     continue
                 }
-                let entry = Entry(path: DocumentPath(folder.segments + [id]), relative: relative, sortKey: folder.key(appending: id))
+                let entry = Entry(
+                    path: DocumentPath(folder.segments + [id]), relative: relative, sortKey: folder.key(appending: id))
                 if let buffer {
-                    read(entry, name: listed.name, in: opened.raw, root: root, buffer: buffer, into: &partial, transform: transform)
+                    read(
+                        entry, name: listed.name, in: opened.raw, root: root, buffer: buffer, into: &partial,
+                        transform: transform)
                 } else {
                     deferred.append(entry)
                 }
             case .directory:
                 guard folder.segments.count + 1 < maxDepth else {
-                    partial.ignored.append(StoreNote(path: relative,
-                                                     reason: "nested deeper than \(maxDepth) path segments (Firestore's limit); skipped"))
+                    partial.ignored.append(
+                        StoreNote(
+                            path: relative,
+                            reason: "nested deeper than \(maxDepth) path segments (Firestore's limit); skipped"))
                     continue
                 }
                 if atDocumentPosition && !documentFiles.contains(listed.name) {
                     partial.missing.append(DocumentPath(folder.segments + [listed.name]))
                 }
-                subfolders.append(Folder(relative: relative, segments: folder.segments + [listed.name],
-                                         key: folder.key(appending: listed.name)))
+                subfolders.append(
+                    Folder(
+                        relative: relative, segments: folder.segments + [listed.name],
+                        key: folder.key(appending: listed.name)))
             case .symlink:
                 partial.ignored.append(StoreNote(path: relative, reason: "symbolic link; not followed"))
             case .other, .missing:
@@ -247,8 +269,10 @@ public enum DirectoryStore {
 
     /// The names in the open folder `fd` (`folder`, at `dirPath`), dot-names left out; names
     /// that are not UTF-8 are noted as skipped. Nil (an error noted) when it cannot be listed.
-    private static func list<T>(_ fd: Int32, of folder: Folder, at dirPath: String,
-                                into partial: inout Partial<T>) -> [Listed]? {
+    private static func list<T>(
+        _ fd: Int32, of folder: Folder, at dirPath: String,
+        into partial: inout Partial<T>
+    ) -> [Listed]? {
         let suffix: [UInt8] = Array(".json".utf8)
         let prefix = folder.prefix
         var names: [Listed] = []
@@ -273,8 +297,10 @@ public enum DirectoryStore {
     }
 
     /// Reads the document file `name` of the open folder `fd` into `partial`.
-    private static func read<T>(_ entry: Entry, name: String, in fd: Int32, root: String, buffer: ReadBuffer,
-                                into partial: inout Partial<T>, transform: (Document) -> T) {
+    private static func read<T>(
+        _ entry: Entry, name: String, in fd: Int32, root: String, buffer: ReadBuffer,
+        into partial: inout Partial<T>, transform: (Document) -> T
+    ) {
         let full = joinPath(root, entry.relative)
         do throws(StoreError) {
             let document = try decode(buffer.readFile(in: fd, name: name), entry: entry, full: full, buffer: buffer)
@@ -291,8 +317,10 @@ public enum DirectoryStore {
     }
 
     /// The document in `buffer` after a read that returned `read`.
-    private static func decode(_ read: Result<Int, ErrnoCode>, entry: Entry, full: String,
-                               buffer: ReadBuffer) throws(StoreError) -> Document {
+    private static func decode(
+        _ read: Result<Int, ErrnoCode>, entry: Entry, full: String,
+        buffer: ReadBuffer
+    ) throws(StoreError) -> Document {
         let count: Int
         switch read {
         case .success(let c): count = c

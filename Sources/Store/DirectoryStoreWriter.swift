@@ -1,6 +1,7 @@
 import Foundation
 import JSON
 import Support
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -26,12 +27,15 @@ public enum DirectoryStoreWriter {
     /// Of documents with the same path, the last is written. Each of `missingParents` (a
     /// store's missing parents) gets its folder, without a file, so the store written reports
     /// it too, even with no document below it.
-    public static func write(_ documents: [Document], to dir: String, force: Bool,
-                             missingParents: [DocumentPath] = []) throws(StoreError) {
+    public static func write(
+        _ documents: [Document], to dir: String, force: Bool,
+        missingParents: [DocumentPath] = []
+    ) throws(StoreError) {
         // The last of documents with the same path wins (and no file is written twice at once).
         var last: [DocumentPath: Int] = [:]
         for (k, d) in documents.enumerated() { last[d.path] = k }
-        let documents = last.count == documents.count
+        let documents =
+            last.count == documents.count
             ? documents
             : documents.enumerated().filter { last[$0.element.path] == $0.offset }.map(\.element)
         for document in documents {
@@ -54,7 +58,8 @@ public enum DirectoryStoreWriter {
         // Folders first (one thread), then files in parallel.
         var made = Set<String>()
         for k in 0..<(documents.count + missingParents.count) {
-            let segments = k < documents.count
+            let segments =
+                k < documents.count
                 ? documents[k].path.segments.dropLast(1)
                 : missingParents[k - documents.count].segments[...]
             var rel = ""

@@ -57,8 +57,10 @@ public struct DocumentStore: Sendable {
     /// names that are not UTF-8 (files not ending in `.json` and dot-names are ignored silently).
     public let ignored: [StoreNote]
 
-    public init(documents: [Document], format: StoreFormat, path: String,
-                missingParents: [DocumentPath] = [], ignored: [StoreNote] = []) {
+    public init(
+        documents: [Document], format: StoreFormat, path: String,
+        missingParents: [DocumentPath] = [], ignored: [StoreNote] = []
+    ) {
         self.documents = documents
         self.format = format
         self.path = path

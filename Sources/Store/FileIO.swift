@@ -1,3 +1,5 @@
+import Support
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Support
 
 /// A growable byte buffer reused for reading many files on one thread.
 final class ReadBuffer {

@@ -46,7 +46,8 @@ enum PathOrder {
         // Exports are often in order already (REST lists are sorted by name).
         if !order.isSorted(keys.slots) { keys.slots.sort(by: order.less) }
         moveIntoPlace(&documents, &keys.slots)
-        let missing = keys.segmentHasNUL
+        let missing =
+            keys.segmentHasNUL
             ? missingParentsByLookup(keys.slots, documents)
             : missingParents(keys.slots, documents, bytes.base)
         if keys.holderCount > 0 { removeHolders(&documents, keys.slots, count: keys.holderCount) }
@@ -65,8 +66,10 @@ enum PathOrder {
     }
 
     /// Each document's key (its segments joined by NUL) copied into `bytes`, and its slot.
-    private static func collectKeys(of documents: [Document], holders: [Bool],
-                                    into bytes: inout KeyBytes) -> Keys {
+    private static func collectKeys(
+        of documents: [Document], holders: [Bool],
+        into bytes: inout KeyBytes
+    ) -> Keys {
         var keys = Keys()
         keys.slots.reserveCapacity(documents.count)
         for k in documents.indices {
@@ -86,8 +89,10 @@ enum PathOrder {
             }
             let holder = holders.isEmpty ? false : holders[k]
             if holder { keys.holderCount += 1 }
-            keys.slots.append(Slot(prefix: bytes.prefix(from: start), start: start, count: Int32(bytes.count - start),
-                                   joined: alternate, index: Int32(k), depth: Int32(segments.count), holder: holder))
+            keys.slots.append(
+                Slot(
+                    prefix: bytes.prefix(from: start), start: start, count: Int32(bytes.count - start),
+                    joined: alternate, index: Int32(k), depth: Int32(segments.count), holder: holder))
         }
         return keys
     }
@@ -145,7 +150,9 @@ enum PathOrder {
         mutating func append(segment: String) -> (high: UInt8, hasNUL: Bool) {
             let utf8 = segment.utf8
             reserve(utf8.count)
-            var used = count, high: UInt8 = 0, hasNUL = false
+            var used = count
+            var high: UInt8 = 0
+            var hasNUL = false
             let copied: Void? = utf8.withContiguousStorageIfAvailable { source in
                 for b in source {
                     base[used] = b
@@ -241,8 +248,10 @@ enum PathOrder {
     /// holds NUL), so a stack of the entries that are ancestors of (or equal to) the current
     /// one tells which of its ancestors are there. Each missing one is reported once, as the
     /// first document below it spells it (what a walk up from each document in turn gives).
-    private static func missingParents(_ slots: [Slot], _ documents: [Document],
-                                       _ base: UnsafePointer<UInt8>) -> [DocumentPath] {
+    private static func missingParents(
+        _ slots: [Slot], _ documents: [Document],
+        _ base: UnsafePointer<UInt8>
+    ) -> [DocumentPath] {
         var stack: [Frame] = []
         var missing: [DocumentPath] = []
         for (index, slot) in slots.enumerated() {
@@ -256,7 +265,8 @@ enum PathOrder {
                     if f.count < count && base[slot.start + f.count] != 0 { return false }
                     return memcmp(base + f.start, base + slot.start, f.count) == 0
                 }
-                let mine = documents[index].path.segments, theirs = documents[f.index].path.segments
+                let mine = documents[index].path.segments
+                let theirs = documents[f.index].path.segments
                 for k in 0..<f.depth where mine[k] != theirs[k] { return false }
                 return true
             }
@@ -271,7 +281,8 @@ enum PathOrder {
                     k += 1
                 } else {
                     // The ancestor's key: up to the d-th NUL.
-                    var nuls = 0, length = 0
+                    var nuls = 0
+                    var length = 0
                     while length < count {
                         if base[slot.start + length] == 0 {
                             nuls += 1
@@ -285,7 +296,7 @@ enum PathOrder {
                 }
                 d += 2
             }
-            if let top = stack.last, top.depth == depth { continue } // the same path again
+            if let top = stack.last, top.depth == depth { continue }  // the same path again
             stack.append(Frame(start: slot.start, count: count, depth: depth, ascii: ascii, index: index))
             if slot.holder { missing.append(documents[index].path) }
         }

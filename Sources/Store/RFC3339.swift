@@ -27,15 +27,20 @@ public enum RFC3339 {
             return true
         }
         guard let year = digits(4), expect(UInt8(ascii: "-")),
-              let month = digits(2), expect(UInt8(ascii: "-")),
-              let day = digits(2) else { return nil }
-        guard i < b.count, b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: "t") || b[i] == UInt8(ascii: " ") else { return nil }
+            let month = digits(2), expect(UInt8(ascii: "-")),
+            let day = digits(2)
+        else { return nil }
+        guard i < b.count, b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: "t") || b[i] == UInt8(ascii: " ") else {
+            return nil
+        }
         i += 1
         guard let hour = digits(2), expect(UInt8(ascii: ":")),
-              let minute = digits(2), expect(UInt8(ascii: ":")),
-              let second = digits(2) else { return nil }
+            let minute = digits(2), expect(UInt8(ascii: ":")),
+            let second = digits(2)
+        else { return nil }
         guard (1...12).contains(month), day >= 1, day <= daysInMonth(year, month),
-              hour <= 23, minute <= 59, second <= 60 else { return nil }
+            hour <= 23, minute <= 59, second <= 60
+        else { return nil }
         var nanos = 0
         if i < b.count && b[i] == UInt8(ascii: ".") {
             i += 1
@@ -55,7 +60,9 @@ public enum RFC3339 {
         } else if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
             let sign = b[i] == UInt8(ascii: "-") ? -1 : 1
             i += 1
-            guard let oh = digits(2), expect(UInt8(ascii: ":")), let om = digits(2), oh <= 23, om <= 59 else { return nil }
+            guard let oh = digits(2), expect(UInt8(ascii: ":")), let om = digits(2), oh <= 23, om <= 59 else {
+                return nil
+            }
             offset = sign * (oh * 3600 + om * 60)
         } else {
             return nil
@@ -72,10 +79,13 @@ public enum RFC3339 {
     public static func format(_ t: Timestamp) -> String? {
         guard t.nanoseconds >= 0 && t.nanoseconds < 1_000_000_000 else { return nil }
         let secs = t.seconds
-        guard secs >= -62_167_219_200, secs < 253_402_300_800 else { return nil } // 0000-01-01 ..< 10000-01-01
+        guard secs >= -62_167_219_200, secs < 253_402_300_800 else { return nil }  // 0000-01-01 ..< 10000-01-01
         var days = secs / 86400
         var rem = secs % 86400
-        if rem < 0 { rem += 86400; days -= 1 }
+        if rem < 0 {
+            rem += 86400
+            days -= 1
+        }
         let (y, m, d) = civilFromDays(Int(days))
         var out: [UInt8] = []
         out.reserveCapacity(30)
@@ -88,10 +98,16 @@ public enum RFC3339 {
             }
             out.append(contentsOf: digits)
         }
-        put(y, 4); out.append(UInt8(ascii: "-")); put(m, 2); out.append(UInt8(ascii: "-")); put(d, 2)
+        put(y, 4)
+        out.append(UInt8(ascii: "-"))
+        put(m, 2)
+        out.append(UInt8(ascii: "-"))
+        put(d, 2)
         out.append(UInt8(ascii: "T"))
-        put(Int(rem / 3600), 2); out.append(UInt8(ascii: ":"))
-        put(Int(rem % 3600 / 60), 2); out.append(UInt8(ascii: ":"))
+        put(Int(rem / 3600), 2)
+        out.append(UInt8(ascii: ":"))
+        put(Int(rem % 3600 / 60), 2)
+        out.append(UInt8(ascii: ":"))
         put(Int(rem % 60), 2)
         if t.nanoseconds != 0 {
             out.append(UInt8(ascii: "."))

@@ -1,4 +1,5 @@
 import JSON
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -52,7 +53,8 @@ public enum SingleFileStore {
     /// (sorted): paths with documents below them but no document of their own, and
     /// node-firestore-import-export objects holding only subcollections.
     static func decodeStore(_ json: JSONValue, file: String) throws(StoreError)
-        -> (StoreFormat, [Document], [DocumentPath]) {
+        -> (StoreFormat, [Document], [DocumentPath])
+    {
         let format: StoreFormat
         switch detect(json) {
         case .success(let f): format = f
@@ -73,8 +75,9 @@ public enum SingleFileStore {
         case .restRunQuery:
             for (k, entry) in (json.arrayValue ?? []).enumerated() {
                 guard case .object = entry else {
-                    throw .malformed(file: file, location: "[\(k)]",
-                                     detail: "expected a runQuery result object, found \(entry.kindDescription)")
+                    throw .malformed(
+                        file: file, location: "[\(k)]",
+                        detail: "expected a runQuery result object, found \(entry.kindDescription)")
                 }
                 if let doc = entry["document"] {
                     try decoder.restDocument(doc, location: "[\(k)].document")
@@ -88,7 +91,7 @@ public enum SingleFileStore {
             break
         }
         var documents: [Document] = []
-        swap(&documents, &decoder.documents) // the only reference: sorted in place
+        swap(&documents, &decoder.documents)  // the only reference: sorted in place
         let missing = PathOrder.arrange(&documents, holders: decoder.holders)
         return (format, documents, missing)
     }
@@ -101,17 +104,24 @@ public enum SingleFileStore {
         case .object(let pairs):
             if let c = json["__collections__"] {
                 if case .object = c { return .success(.nodeFirestoreImportExport) }
-                return .failure(Detail(text: "\"__collections__\" is \(c.kindDescription), expected an object of collections"))
+                return .failure(
+                    Detail(text: "\"__collections__\" is \(c.kindDescription), expected an object of collections"))
             }
             if let d = json["documents"], case .array = d { return .success(.restDocumentsList) }
             if pairs.isEmpty { return .success(.restDocumentsList) }
             for (name, docs) in pairs {
                 guard case .object(let docPairs) = docs else {
-                    return .failure(Detail(text: "top-level key \"\(name)\" holds \(docs.kindDescription), expected an object of documents"))
+                    return .failure(
+                        Detail(
+                            text:
+                                "top-level key \"\(name)\" holds \(docs.kindDescription), expected an object of documents"
+                        ))
                 }
                 for (id, body) in docPairs {
                     guard case .object = body else {
-                        return .failure(Detail(text: "\"\(name)\".\"\(id)\" is \(body.kindDescription), expected a document object"))
+                        return .failure(
+                            Detail(text: "\"\(name)\".\"\(id)\" is \(body.kindDescription), expected a document object")
+                        )
                     }
                 }
             }
@@ -164,14 +174,16 @@ private struct Decoder {
 
     mutating func nodeCollections(_ json: JSONValue, parent: [String], location: String) throws(StoreError) {
         guard case .object(let collections) = json else {
-            throw .malformed(file: file, location: location,
-                             detail: "\"__collections__\" is \(json.kindDescription), expected an object of collections")
+            throw .malformed(
+                file: file, location: location,
+                detail: "\"__collections__\" is \(json.kindDescription), expected an object of collections")
         }
         for (name, docs) in collections {
             let collection = (parent + [name]).joined(separator: "/")
             guard case .object(let docPairs) = docs else {
-                throw .malformed(file: file, location: "collection \(collection)",
-                                 detail: "expected an object of documents, found \(docs.kindDescription)")
+                throw .malformed(
+                    file: file, location: "collection \(collection)",
+                    detail: "expected an object of documents, found \(docs.kindDescription)")
             }
             for (id, body) in docPairs {
                 let path = DocumentPath(parent + [name, id])
@@ -193,7 +205,8 @@ private struct Decoder {
                 // file is in a directory store. (An existing document without fields but
                 // with subcollections is written the same way, and is taken as missing.)
                 // `{"__collections__": {}}` is a document without fields.
-                let holder = pairs.count == subcollections.count
+                let holder =
+                    pairs.count == subcollections.count
                     && subcollections.contains { if case .object(let c) = $0 { !c.isEmpty } else { false } }
                 if holder && !anyHolder {
                     anyHolder = true
@@ -251,7 +264,8 @@ private struct Decoder {
 
     func geoPoint(_ v: JSONValue) -> (Double, Double)? {
         guard let lat = (v["_latitude"] ?? v["latitude"])?.numberValue,
-              let lon = (v["_longitude"] ?? v["longitude"])?.numberValue else { return nil }
+            let lon = (v["_longitude"] ?? v["longitude"])?.numberValue
+        else { return nil }
         return (lat, lon)
     }
 
@@ -268,8 +282,9 @@ private struct Decoder {
     mutating func exportCollection(segments: [String], _ docs: JSONValue) throws(StoreError) {
         let collection = segments.joined(separator: "/")
         guard case .object(let docPairs) = docs else {
-            throw .malformed(file: file, location: "collection \(collection)",
-                             detail: "expected an object of documents, found \(docs.kindDescription)")
+            throw .malformed(
+                file: file, location: "collection \(collection)",
+                detail: "expected an object of documents, found \(docs.kindDescription)")
         }
         for (id, body) in docPairs {
             let path = DocumentPath(segments + [id])
@@ -310,11 +325,13 @@ private struct Decoder {
             if pairs.count == 2 {
                 let keys = Set(pairs.map(\.key))
                 if keys == ["_seconds", "_nanoseconds"], let s = integer(json["_seconds"]),
-                   let n = integer(json["_nanoseconds"]), n >= 0, n < 1_000_000_000 {
+                    let n = integer(json["_nanoseconds"]), n >= 0, n < 1_000_000_000
+                {
                     return .timestamp(Timestamp(seconds: s, nanoseconds: Int32(n)))
                 }
                 if keys == ["_latitude", "_longitude"], let lat = json["_latitude"]?.numberValue,
-                   let lon = json["_longitude"]?.numberValue {
+                    let lon = json["_longitude"]?.numberValue
+                {
                     return .geoPoint(latitude: lat, longitude: lon)
                 }
             }
@@ -332,21 +349,27 @@ private struct Decoder {
 
     mutating func restDocument(_ json: JSONValue, location: String) throws(StoreError) {
         guard case .object = json else {
-            throw .malformed(file: file, location: location, detail: "expected a REST document object, found \(json.kindDescription)")
+            throw .malformed(
+                file: file, location: location, detail: "expected a REST document object, found \(json.kindDescription)"
+            )
         }
         guard case .string(let name)? = json["name"] else {
             throw .malformed(file: file, location: location, detail: "the document has no \"name\" string")
         }
         let segments = SingleFileStore.splitDatabasePrefix(name)
         guard !segments.isEmpty, segments.count % 2 == 0, !segments.contains(where: \.isEmpty) else {
-            throw .malformed(file: file, location: location,
-                             detail: "\"name\": \"\(name)\" is not a document name (projects/P/databases/D/documents/collection/id…)")
+            throw .malformed(
+                file: file, location: location,
+                detail: "\"name\": \"\(name)\" is not a document name (projects/P/databases/D/documents/collection/id…)"
+            )
         }
         let path = DocumentPath(segments)
         var fields = Fields()
         if let f = json["fields"] {
             guard case .object(let pairs) = f else {
-                throw .malformed(file: file, location: "document \(path)", detail: "\"fields\" is \(f.kindDescription), expected an object")
+                throw .malformed(
+                    file: file, location: "document \(path)",
+                    detail: "\"fields\" is \(f.kindDescription), expected an object")
             }
             for (key, value) in pairs {
                 fields.append(key, try restValue(value, document: path, field: key))
@@ -362,7 +385,7 @@ private struct Decoder {
         guard case .object(let pairs) = json else {
             throw invalid("expected a typed value such as {\"stringValue\": …}, found \(json.kindDescription)")
         }
-        guard let typeKey = pairs.last(where: { RESTValueTypes.contains($0.key) })?.key else {
+        guard let typeKey = pairs.last(where: { restValueTypes.contains($0.key) })?.key else {
             if let first = pairs.first?.key {
                 throw .unknownRESTValue(file: file, document: document.description, field: field, type: first)
             }
@@ -373,7 +396,9 @@ private struct Decoder {
         case "nullValue":
             return .null
         case "booleanValue":
-            guard case .bool(let b) = v else { throw invalid("booleanValue is \(v.kindDescription), expected true or false") }
+            guard case .bool(let b) = v else {
+                throw invalid("booleanValue is \(v.kindDescription), expected true or false")
+            }
             return .bool(b)
         case "integerValue":
             switch v {
@@ -395,20 +420,32 @@ private struct Decoder {
             default: throw invalid("doubleValue is \(v.kindDescription), expected a number")
             }
         case "timestampValue":
-            guard case .string(let s) = v else { throw invalid("timestampValue is \(v.kindDescription), expected an RFC 3339 string") }
-            guard let t = RFC3339.parse(s) else { throw invalid("timestampValue \"\(s)\" is not an RFC 3339 timestamp") }
+            guard case .string(let s) = v else {
+                throw invalid("timestampValue is \(v.kindDescription), expected an RFC 3339 string")
+            }
+            guard let t = RFC3339.parse(s) else {
+                throw invalid("timestampValue \"\(s)\" is not an RFC 3339 timestamp")
+            }
             return .timestamp(t)
         case "stringValue":
-            guard case .string(let s) = v else { throw invalid("stringValue is \(v.kindDescription), expected a string") }
+            guard case .string(let s) = v else {
+                throw invalid("stringValue is \(v.kindDescription), expected a string")
+            }
             return .string(s)
         case "bytesValue":
-            guard case .string(let s) = v else { throw invalid("bytesValue is \(v.kindDescription), expected a base64 string") }
+            guard case .string(let s) = v else {
+                throw invalid("bytesValue is \(v.kindDescription), expected a base64 string")
+            }
             return .bytes(s)
         case "referenceValue":
-            guard case .string(let s) = v else { throw invalid("referenceValue is \(v.kindDescription), expected a document name") }
+            guard case .string(let s) = v else {
+                throw invalid("referenceValue is \(v.kindDescription), expected a document name")
+            }
             return .reference(SingleFileStore.stripDatabasePrefix(s))
         case "geoPointValue":
-            guard case .object = v else { throw invalid("geoPointValue is \(v.kindDescription), expected {latitude, longitude}") }
+            guard case .object = v else {
+                throw invalid("geoPointValue is \(v.kindDescription), expected {latitude, longitude}")
+            }
             // proto3 JSON omits zero fields.
             let lat = v["latitude"] ?? .integer(0)
             let lon = v["longitude"] ?? .integer(0)
@@ -417,9 +454,13 @@ private struct Decoder {
             }
             return .geoPoint(latitude: la, longitude: lo)
         case "arrayValue":
-            guard case .object = v else { throw invalid("arrayValue is \(v.kindDescription), expected {\"values\": […]}") }
+            guard case .object = v else {
+                throw invalid("arrayValue is \(v.kindDescription), expected {\"values\": […]}")
+            }
             guard let values = v["values"] else { return .array([]) }
-            guard case .array(let items) = values else { throw invalid("arrayValue.values is \(values.kindDescription), expected an array") }
+            guard case .array(let items) = values else {
+                throw invalid("arrayValue.values is \(values.kindDescription), expected an array")
+            }
             var out: [Value] = []
             out.reserveCapacity(items.count)
             for (k, item) in items.enumerated() {
@@ -427,9 +468,13 @@ private struct Decoder {
             }
             return .array(out)
         case "mapValue":
-            guard case .object = v else { throw invalid("mapValue is \(v.kindDescription), expected {\"fields\": {…}}") }
+            guard case .object = v else {
+                throw invalid("mapValue is \(v.kindDescription), expected {\"fields\": {…}}")
+            }
             guard let f = v["fields"] else { return .map(Fields()) }
-            guard case .object(let fieldPairs) = f else { throw invalid("mapValue.fields is \(f.kindDescription), expected an object") }
+            guard case .object(let fieldPairs) = f else {
+                throw invalid("mapValue.fields is \(f.kindDescription), expected an object")
+            }
             var fields = Fields()
             for (k, item) in fieldPairs {
                 fields.append(k, try restValue(item, document: document, field: "\(field).\(k)"))

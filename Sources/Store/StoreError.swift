@@ -53,7 +53,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             return "\(file): \(location): \(detail)"
         case .unknownRESTValue(let file, let document, let field, let type):
             return "\(file): document \(document), field \(field): unknown Firestore REST value type \"\(type)\" "
-                + "(expected one of \(RESTValueTypes.joined(separator: ", ")))"
+                + "(expected one of \(restValueTypes.joined(separator: ", ")))"
         case .invalidRESTValue(let file, let document, let field, let detail):
             return "\(file): document \(document), field \(field): \(detail)"
         case .unsafeDocumentPath(let document, let segment, let reason):
@@ -68,7 +68,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-let RESTValueTypes = [
+let restValueTypes = [
     "nullValue", "booleanValue", "integerValue", "doubleValue", "timestampValue", "stringValue",
     "bytesValue", "referenceValue", "geoPointValue", "arrayValue", "mapValue",
 ]

@@ -1,4 +1,5 @@
 import Support
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -45,7 +46,7 @@ public struct StoreStamp: Equatable, Sendable {
         try walk(path, relative: "", into: &total, subfolders: &collections)
         var units: [Unit] = []
         var collectionFDs: [Int32] = []  // the collections' folders, shared by their chunks (fstatat is thread-safe)
-        defer { collectionFDs.forEach { close($0) } }
+        defer { for fd in collectionFDs { close(fd) } }
         for collection in collections {
             let full = joinPath(path, collection)
             let folder = try openFolder(full, relative: collection)
@@ -91,8 +92,10 @@ public struct StoreStamp: Equatable, Sendable {
 
     /// Adds every entry of the folder `full` (at `relative` in the store) to `tally`;
     /// appends its subfolders' relative paths.
-    private static func walk(_ full: String, relative: String, into tally: inout Tally,
-                             subfolders: inout [String]) throws(StoreError) {
+    private static func walk(
+        _ full: String, relative: String, into tally: inout Tally,
+        subfolders: inout [String]
+    ) throws(StoreError) {
         let folder = try openFolder(full, relative: relative)
         let names = try list(folder.raw, full: full)
         addEntries(names.lazy.map(\.name), in: folder.raw, relative: relative, into: &tally)
@@ -103,7 +106,10 @@ public struct StoreStamp: Equatable, Sendable {
 
     /// The folder `full` (at `relative` in the store), open; below the root, not through a link.
     private static func openFolder(_ full: String, relative: String) throws(StoreError) -> FileDescriptor {
-        guard let folder = FileDescriptor(open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (relative.isEmpty ? 0 : O_NOFOLLOW))) else {
+        guard
+            let folder = FileDescriptor(
+                open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (relative.isEmpty ? 0 : O_NOFOLLOW)))
+        else {
             throw .unreadable(path: full, reason: errnoText())
         }
         return folder
@@ -122,8 +128,10 @@ public struct StoreStamp: Equatable, Sendable {
 
     /// Adds the entries `names` of the open folder `fd` (at `relative`) to `tally`; names are
     /// hashed as bytes, continuing from the folder's path.
-    private static func addEntries(_ names: some Sequence<String>, in fd: Int32, relative: String,
-                                   into tally: inout Tally) {
+    private static func addEntries(
+        _ names: some Sequence<String>, in fd: Int32, relative: String,
+        into tally: inout Tally
+    ) {
         var folderHash = StableHash.fnv1a(relative)
         if !relative.isEmpty { folderHash = StableHash.fnv1a(folderHash, UInt8(ascii: "/")) }
         for name in names {

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,12 +7,12 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// Lets threads wait for a change of state that is kept elsewhere, in a `Mutex` (which has
 /// no way to wait): whoever changes the state calls `notify()` after it; a waiter says what
 /// it waits for. No change made after a waiter looked at the state can be missed.
-package final class ChangeSignal: @unchecked Sendable {  // unchecked: the pthread pair is used only through its calls, which are thread-safe
+// Unchecked: the pthread pair is used only through its calls, which are thread-safe.
+package final class ChangeSignal: @unchecked Sendable {
     /// Counts `notify()` calls: a waiter sleeps only while it is unchanged.
     private let changes = Atomic<UInt64>(0)
     // A condition variable and the pthread mutex it needs (a Swift `Mutex` cannot serve),

@@ -53,7 +53,8 @@ package enum DirectoryListing {
 package struct DirectoryEntry {
     /// The listed folder.
     private let folder: Int32
-    private let cName: UnsafePointer<CChar>  // into readdir's buffer: no copy per name (hence valid during the call only)
+    // Into readdir's buffer: no copy per name (hence valid during the call only).
+    private let cName: UnsafePointer<CChar>
     private let count: Int
     private let type: UInt8
 

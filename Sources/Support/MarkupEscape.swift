@@ -24,9 +24,11 @@ package enum MarkupEscape {
             } else if b == 0x7F {
                 replacement = "\u{FFFD}"
             } else if b == 0xC2, i + 1 < n, (0x80...0x9F).contains(bytes[i + 1]) {
-                replacement = "\u{FFFD}"; length = 2
+                replacement = "\u{FFFD}"
+                length = 2
             } else if b == 0xEF, i + 2 < n, bytes[i + 1] == 0xBF, bytes[i + 2] == 0xBE || bytes[i + 2] == 0xBF {
-                replacement = "\u{FFFD}"; length = 3
+                replacement = "\u{FFFD}"
+                length = 3
             }
             if let replacement {
                 if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }

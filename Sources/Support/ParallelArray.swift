@@ -8,7 +8,8 @@ extension Array {
         precondition(count >= 0 && chunk > 0)
         let iterations = (count + chunk - 1) / chunk
         self.init(unsafeUninitializedCapacity: count) { buffer, initialized in
-            nonisolated(unsafe) let base = buffer.baseAddress  // unchecked: one iteration per element, none read before all end
+            // Unchecked: one iteration per element, none read before all end.
+            nonisolated(unsafe) let base = buffer.baseAddress
             DispatchQueue.concurrentPerform(iterations: iterations) { c in
                 for i in (c * chunk)..<Swift.min(count, (c + 1) * chunk) {
                     (base! + i).initialize(to: element(i))

@@ -67,7 +67,8 @@ package struct StableHasher {
             mix(bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
             i += 8
         }
-        var tail: UInt64 = 0, shift: UInt64 = 0
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
         while i < bytes.count {
             tail |= UInt64(bytes[i]) << shift
             shift += 8
@@ -88,15 +89,30 @@ package struct StableHasher {
     }
 
     package mutating func combine(_ value: String?) {
-        if let value { mix(1); combine(value) } else { mix(0) }
+        if let value {
+            mix(1)
+            combine(value)
+        } else {
+            mix(0)
+        }
     }
 
     package mutating func combine(_ value: Int?) {
-        if let value { mix(1); combine(value) } else { mix(0) }
+        if let value {
+            mix(1)
+            combine(value)
+        } else {
+            mix(0)
+        }
     }
 
     package mutating func combine(_ value: Double?) {
-        if let value { mix(1); combine(value) } else { mix(0) }
+        if let value {
+            mix(1)
+            combine(value)
+        } else {
+            mix(0)
+        }
     }
 
     package func finalize() -> Int { Int(bitPattern: UInt(state)) }

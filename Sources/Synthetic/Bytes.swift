@@ -11,11 +11,21 @@ extension Array where Element == UInt8 {
         append(0x22)
         for b in bytes {
             switch b {
-            case 0x22: append(0x5C); append(0x22)
-            case 0x5C: append(0x5C); append(0x5C)
-            case 0x0A: append(0x5C); append(0x6E)
-            case 0x0D: append(0x5C); append(0x72)
-            case 0x09: append(0x5C); append(0x74)
+            case 0x22:
+                append(0x5C)
+                append(0x22)
+            case 0x5C:
+                append(0x5C)
+                append(0x5C)
+            case 0x0A:
+                append(0x5C)
+                append(0x6E)
+            case 0x0D:
+                append(0x5C)
+                append(0x72)
+            case 0x09:
+                append(0x5C)
+                append(0x74)
             case 0..<0x20:
                 append("\\u00")
                 append(hexDigit(b >> 4))
@@ -69,9 +79,13 @@ extension Array where Element == UInt8 {
         let m = abs(micros)
         appendInteger(m / 1_000_000)
         append(0x2E)
-        var fraction = m % 1_000_000, width = 6
+        var fraction = m % 1_000_000
+        var width = 6
         if trim {
-            while width > 1 && fraction % 10 == 0 { fraction /= 10; width -= 1 }
+            while width > 1 && fraction % 10 == 0 {
+                fraction /= 10
+                width -= 1
+            }
         }
         appendPadded(fraction, width: width)
     }

@@ -43,21 +43,38 @@ struct CaptionBuilder {
             let start = body.count
             var chars = 0
             var isParagraph = false
-            func add(_ token: Token) { body.append(contentsOf: token.bytes); chars += token.characters }
-            func add(_ text: StaticString) { body.append(text); chars += text.utf8CodeUnitCount }
+            func add(_ token: Token) {
+                body.append(contentsOf: token.bytes)
+                chars += token.characters
+            }
+            func add(_ text: StaticString) {
+                body.append(text)
+                chars += text.utf8CodeUnitCount
+            }
             let x = random.unit()
             if x < 0.68 || (x >= 0.99 && ends.isEmpty) {
                 add(random.pick(Vocabulary.words))
                 if ends.isEmpty, lead == nil, body[start] >= 0x61, body[start] <= 0x7A { body[start] -= 0x20 }
             } else if x < 0.74 {
-                add("**"); add(random.pick(Vocabulary.words)); add(" "); add(random.pick(Vocabulary.words)); add("**")
+                add("**")
+                add(random.pick(Vocabulary.words))
+                add(" ")
+                add(random.pick(Vocabulary.words))
+                add("**")
             } else if x < 0.79 {
-                add("_"); add(random.pick(Vocabulary.words)); add("_")
+                add("_")
+                add(random.pick(Vocabulary.words))
+                add("_")
             } else if x < 0.81 {
-                add("`"); add(random.pick(Vocabulary.code)); add("`")
+                add("`")
+                add(random.pick(Vocabulary.code))
+                add("`")
             } else if x < 0.83 {
-                add("https://"); add(random.pick(Vocabulary.domains)); add("/")
-                add(random.pick(Vocabulary.words)); add("/")
+                add("https://")
+                add(random.pick(Vocabulary.domains))
+                add("/")
+                add(random.pick(Vocabulary.words))
+                add("/")
                 let before = body.count
                 body.appendInteger(random.between(1, 99999))
                 chars += body.count - before
@@ -71,7 +88,8 @@ struct CaptionBuilder {
             } else if x < 0.91 {
                 add(random.pick(Vocabulary.koreanPhrases))
             } else if x < 0.99 {
-                add(random.pick(Vocabulary.words)); add(random.pick(Vocabulary.punctuation))
+                add(random.pick(Vocabulary.words))
+                add(random.pick(Vocabulary.punctuation))
             } else {
                 isParagraph = true
                 add("\n\n")

@@ -1,9 +1,10 @@
+import Support
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Support
 
 /// The folder the store goes to: created if missing; refused if not empty, unless forced.
 enum Destination {
@@ -57,7 +58,10 @@ enum Destination {
         let child = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard child >= 0 else { return errnoText() }
         for grandchild in entries(child) {
-            if let reason = remove(child, grandchild) { close(child); return reason }
+            if let reason = remove(child, grandchild) {
+                close(child)
+                return reason
+            }
         }
         close(child)
         return unlinkat(fd, name, AT_REMOVEDIR) == 0 ? nil : errnoText()

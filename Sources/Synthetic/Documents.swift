@@ -6,7 +6,9 @@ extension StorePlan {
         out.appendJSONString(user.username)
         out.append(",\n  \"fullname\": ")
         out.appendJSONString(user.fullname)
-        out.append(",\n  \"profileImageUrl\": \"https://firebasestorage.googleapis.com/v0/b/roost-synthetic.appspot.com/o/avatars%2F")
+        out.append(
+            ",\n  \"profileImageUrl\": \"https://firebasestorage.googleapis.com/v0/b/roost-synthetic.appspot.com/o/avatars%2F"
+        )
         out.append(contentsOf: user.uid)
         out.append(".jpg?alt=media&token=")
         out.append(contentsOf: user.avatarToken)

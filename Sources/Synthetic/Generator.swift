@@ -1,5 +1,6 @@
 import Dispatch
 import Support
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -28,8 +29,12 @@ public enum SyntheticStore {
     /// must exist, and an existing file is replaced only when `force`. Any other path is a
     /// directory store (SPEC 2.1): the folder must be missing or empty unless `force` (its
     /// contents are then deleted first).
-    public static func generate(_ options: Options, to destination: String, force: Bool) throws(GenerateError) -> Summary {
-        guard options.users >= 1, options.tweets >= 0 else { throw .invalid("need at least one user and zero or more tweets") }
+    public static func generate(_ options: Options, to destination: String, force: Bool) throws(GenerateError)
+        -> Summary
+    {
+        guard options.users >= 1, options.tweets >= 0 else {
+            throw .invalid("need at least one user and zero or more tweets")
+        }
         let began = monotonicSeconds()
         let singleFile = isSingleFile(destination)
         if singleFile {
@@ -37,9 +42,11 @@ public enum SyntheticStore {
         } else {
             try Destination.prepare(destination, force: force)
         }
-        let plan = StorePlan(users: options.users, tweets: options.tweets, seed: options.seed,
-                             likesPerTweet: options.likesPerTweet)
-        var summary = singleFile
+        let plan = StorePlan(
+            users: options.users, tweets: options.tweets, seed: options.seed,
+            likesPerTweet: options.likesPerTweet)
+        var summary =
+            singleFile
             ? try SingleFileWriter(plan: plan, target: destination, force: force).write()
             : try StoreWriter(plan: plan, root: destination).write()
         summary.directory = destination
@@ -79,16 +86,17 @@ public enum SyntheticStore {
         public var description: String {
             let mib = (Double(bytes) / 1_048_576 * 10).rounded() / 10
             let time = (seconds * 10).rounded() / 10
-            let what = singleFile
+            let what =
+                singleFile
                 ? "single file (node-firestore-import-export, \(documents) documents): files 1"
                 : "files \(files), folders \(folders)"
             return """
-            store \(directory) (seed \(seed)): \(users) users, \(tweets) tweets (\(replies) replies, \
-            \(tagged) with #tags, \(secondsObjects) _seconds timestamps), \(likes) likes \
-            (\(timestampedLikes) with timestamp), \(wrongCounters) stored like counters wrong, \
-            max likes on a tweet \(maxLikes), max tweets by a user \(maxTweetsByUser), \(places) favorite places
-            \(what), total bytes \(bytes) (\(mib) MiB), \(time) s
-            """
+                store \(directory) (seed \(seed)): \(users) users, \(tweets) tweets (\(replies) replies, \
+                \(tagged) with #tags, \(secondsObjects) _seconds timestamps), \(likes) likes \
+                (\(timestampedLikes) with timestamp), \(wrongCounters) stored like counters wrong, \
+                max likes on a tweet \(maxLikes), max tweets by a user \(maxTweetsByUser), \(places) favorite places
+                \(what), total bytes \(bytes) (\(mib) MiB), \(time) s
+                """
         }
     }
 }

@@ -16,7 +16,8 @@ struct SplitMix64 {
 
     /// The streams: one per kind of decision, so that adding draws to one leaves the others unchanged.
     enum Stream: UInt64 {
-        case users = 1, structure, tags, popularity, likers, likeDocument, tweet, favorites
+        case users = 1
+        case structure, tags, popularity, likers, likeDocument, tweet, favorites
     }
 
     static func finalize(_ x: UInt64) -> UInt64 { StableHash.splitMix64Finalize(x) }

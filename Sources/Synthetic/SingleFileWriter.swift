@@ -1,6 +1,7 @@
 import Dispatch
 import Support
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -123,7 +124,8 @@ struct SingleFileWriter {
     private func writeUnits(_ output: inout OutputFile, _ tally: inout Tally) throws(GenerateError) {
         var units = [Unit]()
         for section in Section.allCases {
-            let (count, chunk) = section == .tweets
+            let (count, chunk) =
+                section == .tweets
                 ? (plan.tweetCount, SingleFileWriter.tweetChunk) : (plan.userCount, SingleFileWriter.userChunk)
             for start in stride(from: 0, to: count, by: chunk) {
                 units.append(Unit(section: section, range: start..<min(count, start + chunk)))
@@ -135,8 +137,8 @@ struct SingleFileWriter {
         final class Writer: @unchecked Sendable {
             var output: OutputFile
             var error: GenerateError?
-            var section = -1                    // the section open in the file (-1: none yet)
-            var hasEntries = false              // whether it has an entry yet
+            var section = -1  // the section open in the file (-1: none yet)
+            var hasEntries = false  // whether it has an entry yet
             init(_ output: OutputFile) { self.output = output }
 
             /// Closes sections up to `next` and opens `next` (`Section.allCases.count`: the end).
@@ -262,7 +264,8 @@ struct SingleFileWriter {
 
     /// `favorites/{uid}` (no fields: only `__collections__`) with `favorites/{placeId}`, for users with places.
     private func renderFavorites(_ range: Range<Int>, into fragment: inout Fragment) {
-        var body = [UInt8](), id = [UInt8]()
+        var body = [UInt8]()
+        var id = [UInt8]()
         body.reserveCapacity(1024)
         var place = Place()
         for u in range {
@@ -321,7 +324,7 @@ extension Array where Element == UInt8 {
         appendCompact(body)
         precondition(count - start >= 2 && last == 0x7D, "a document body is an object")
         removeLast()
-        if count - start > 1 { append(0x2C) }          // the body has fields
+        if count - start > 1 { append(0x2C) }  // the body has fields
         append("\"__collections__\":{\"")
         append(name)
         append("\":{")
@@ -333,10 +336,17 @@ extension Array where Element == UInt8 {
 
     /// JSON text without spaces, tabs and line breaks outside its strings.
     private mutating func appendCompact(_ json: [UInt8]) {
-        var inString = false, escaped = false
+        var inString = false
+        var escaped = false
         for b in json {
             if inString {
-                if escaped { escaped = false } else if b == 0x5C { escaped = true } else if b == 0x22 { inString = false }
+                if escaped {
+                    escaped = false
+                } else if b == 0x5C {
+                    escaped = true
+                } else if b == 0x22 {
+                    inString = false
+                }
                 append(b)
             } else {
                 switch b {
@@ -394,7 +404,10 @@ struct OutputFile {
             var done = 0
             while done < raw.count {
                 let n = systemWrite(fd, raw.baseAddress! + done, raw.count - done)
-                if n < 0 { if errno == EINTR { continue }; return errno }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
                 done += n
             }
             return 0
@@ -419,9 +432,12 @@ final class TemporaryFile {
         var name = Substring(target)
         while name.hasSuffix("/") { name = name.dropLast() }
         if let slash = name.lastIndex(of: "/") { name = name[name.index(after: slash)...] }
-        var attempt = 0, fd: Int32 = -1, path = ""
+        var attempt = 0
+        var fd: Int32 = -1
+        var path = ""
         repeat {
-            path = (folder == "/" ? "/" : folder + "/") + "." + name + ".roost-tmp-" + String(getpid())
+            path =
+                (folder == "/" ? "/" : folder + "/") + "." + name + ".roost-tmp-" + String(getpid())
                 + (attempt == 0 ? "" : "-" + String(attempt))
             fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             attempt += 1

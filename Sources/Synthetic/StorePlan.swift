@@ -14,8 +14,8 @@ struct StorePlan: Sendable {
         let bio: String?
     }
 
-    static let start = 1_640_995_200          // 2022-01-01T00:00:00Z
-    static let span = 2 * 365 * 86400         // to 2023-12-31T23:59:59Z
+    static let start = 1_640_995_200  // 2022-01-01T00:00:00Z
+    static let span = 2 * 365 * 86400  // to 2023-12-31T23:59:59Z
     static let idLength = 20
     static let uidLength = 28
 
@@ -82,23 +82,25 @@ struct StorePlan: Sendable {
         for i in 0..<tweetCount {
             author[i] = postOrder[postZipf.draw(&random)]
             if i > 0 && random.chance(0.30) {
-                parent[i] = Int32(random.chance(0.7)
-                    ? max(0, i - 1 - Int(random.exponential(mean: 30)))
-                    : random.below(i))
+                parent[i] = Int32(
+                    random.chance(0.7)
+                        ? max(0, i - 1 - Int(random.exponential(mean: 30)))
+                        : random.below(i))
             }
         }
         self.author = author
         self.parent = parent
 
-        let likes = StorePlan.makeLikes(seed: seed, tweets: tweetCount, users: userCount,
-                                        likesPerTweet: likesPerTweet, likerOrder: likerOrder)
+        let likes = StorePlan.makeLikes(
+            seed: seed, tweets: tweetCount, users: userCount,
+            likesPerTweet: likesPerTweet, likerOrder: likerOrder)
         likeCount = likes.count
         likeStart = likes.start
         likedTweets = likes.tweets
     }
 
     func tweetID(_ t: Int) -> ArraySlice<UInt8> {
-        tweetIDs[t * StorePlan.idLength ..< (t + 1) * StorePlan.idLength]
+        tweetIDs[t * StorePlan.idLength..<(t + 1) * StorePlan.idLength]
     }
 
     /// `length` random letters and digits, and a key made of the first ten (unique key ⇒ unique id).
@@ -123,7 +125,8 @@ struct StorePlan: Sendable {
             let (uid, key) = identifier(uidLength, &random)
             guard uids.insert(key).inserted else { continue }
             let korean = random.chance(0.3)
-            let given = random.pick(Vocabulary.givenNames), family = random.pick(Vocabulary.familyNames)
+            let given = random.pick(Vocabulary.givenNames)
+            let family = random.pick(Vocabulary.familyNames)
             var username = ""
             for attempt in 0... {
                 switch attempt < 20 ? random.below(5) : 5 {
@@ -138,7 +141,8 @@ struct StorePlan: Sendable {
                 if username.utf8.count >= 3 && !names.contains(Array(username.utf8)) { break }
             }
             names.insert(Array(username.utf8))
-            let fullname = korean
+            let fullname =
+                korean
                 ? random.pick(Vocabulary.koreanFamily) + random.pick(Vocabulary.koreanGiven)
                 : given.capitalizedFirst + " " + family.capitalizedFirst
             var token = [UInt8](repeating: 0, count: 12)
@@ -148,14 +152,17 @@ struct StorePlan: Sendable {
             if random.chance(0.10) {
                 var text = random.pick(Vocabulary.words).text.capitalizedFirst
                 for _ in 0..<random.between(2, 6) { text += " " + random.pick(Vocabulary.words).text }
-                text += ". **" + random.pick(Vocabulary.tagStems) + "** fan, _" + random.pick(Vocabulary.words).text
+                text +=
+                    ". **" + random.pick(Vocabulary.tagStems) + "** fan, _" + random.pick(Vocabulary.words).text
                     + "_ " + random.pick(Vocabulary.emoji).text
                 if random.chance(0.4) { text += " https://" + random.pick(Vocabulary.domains).text + "/~" + username }
                 if random.chance(0.3) { text += " #" + random.pick(Vocabulary.tagStems) }
                 bio = text
             }
-            users.append(User(uid: uid, username: Array(username.utf8), fullname: fullname,
-                              avatarToken: token, emailDomain: domain, bio: bio))
+            users.append(
+                User(
+                    uid: uid, username: Array(username.utf8), fullname: fullname,
+                    avatarToken: token, emailDomain: domain, bio: bio))
         }
         return users
     }
@@ -165,9 +172,11 @@ struct StorePlan: Sendable {
         var random = SplitMix64(seed: seed, stream: .tags)
         var head = Vocabulary.tagStems
         random.shuffle(&head)
-        var seen = Set(head), tags = head
+        var seen = Set(head)
+        var tags = head
         while tags.count < 200 {
-            let tag = random.pick(Vocabulary.tagStems) + (random.chance(0.3) ? "_" : "")
+            let tag =
+                random.pick(Vocabulary.tagStems) + (random.chance(0.3) ? "_" : "")
                 + random.pick(Vocabulary.tagStems + Vocabulary.tagSuffixes)
             if seen.insert(tag).inserted { tags.append(tag) }
         }
@@ -176,8 +185,10 @@ struct StorePlan: Sendable {
 
     /// `likesPerTweet` × tweets likes: tweets drawn Zipf-popular (in a random order), then for
     /// each tweet that many distinct users, mostly from a Zipf over active likers.
-    private static func makeLikes(seed: UInt64, tweets: Int, users: Int, likesPerTweet: Double,
-                                  likerOrder: [Int32]) -> (count: [Int32], start: [Int], tweets: [Int32]) {
+    private static func makeLikes(
+        seed: UInt64, tweets: Int, users: Int, likesPerTweet: Double,
+        likerOrder: [Int32]
+    ) -> (count: [Int32], start: [Int], tweets: [Int32]) {
         var counts = [Int32](repeating: 0, count: tweets)
         guard tweets > 0 else { return (counts, [Int](repeating: 0, count: users + 1), []) }
         var random = SplitMix64(seed: seed, stream: .popularity)
@@ -209,7 +220,8 @@ struct StorePlan: Sendable {
         likers.withUnsafeMutableBufferPointer { likersOut in
             got.withUnsafeMutableBufferPointer { gotOut in
                 // Unchecked: each chunk writes only its own tweets' ranges.
-                nonisolated(unsafe) let likersOut = likersOut, gotOut = gotOut
+                nonisolated(unsafe) let likersOut = likersOut
+                nonisolated(unsafe) let gotOut = gotOut
                 DispatchQueue.concurrentPerform(iterations: (tweets + chunk - 1) / chunk) { c in
                     var chosen = Set<Int32>()
                     for t in (c * chunk)..<min(tweets, (c + 1) * chunk) {
@@ -217,7 +229,8 @@ struct StorePlan: Sendable {
                         guard want > 0 else { continue }
                         var r = SplitMix64(seed: seed, stream: .likers, index: t)
                         let base = offsets[t]
-                        var n = 0, tries = 0
+                        var n = 0
+                        var tries = 0
                         chosen.removeAll(keepingCapacity: true)
                         while n < want && tries < want * 20 {
                             tries += 1
@@ -228,7 +241,10 @@ struct StorePlan: Sendable {
                             } else {
                                 fresh = chosen.insert(u).inserted
                             }
-                            if fresh { likersOut[base + n] = u; n += 1 }
+                            if fresh {
+                                likersOut[base + n] = u
+                                n += 1
+                            }
                         }
                         gotOut[t] = Int32(n)
                     }

@@ -1,4 +1,5 @@
 import Support
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -30,10 +31,11 @@ struct StoreWriter {
             guard fd >= 0 else { throw .failed(path: root + "/" + name, reason: errnoText()) }
             folders.append(fd)
         }
-        defer { folders.forEach { close($0) } }
+        defer { for fd in folders { close(fd) } }
         let (usersFD, tweetsFD, favoritesFD) = (folders[0], folders[1], folders[2])
 
-        let userChunk = 64, tweetChunk = 1024
+        let userChunk = 64
+        let tweetChunk = 1024
         let userJobs = (plan.userCount + userChunk - 1) / userChunk
         let tweetJobs = (plan.tweetCount + tweetChunk - 1) / tweetChunk
         let tallies = [Tally](parallelCount: userJobs + tweetJobs) { job in
@@ -44,7 +46,8 @@ struct StoreWriter {
                     try writeUsers(users, usersFD: usersFD, favoritesFD: favoritesFD, &tally)
                 } else {
                     let j = job - userJobs
-                    try writeTweets((j * tweetChunk)..<min(plan.tweetCount, (j + 1) * tweetChunk), tweetsFD: tweetsFD, &tally)
+                    try writeTweets(
+                        (j * tweetChunk)..<min(plan.tweetCount, (j + 1) * tweetChunk), tweetsFD: tweetsFD, &tally)
                 }
             } catch {
                 tally.error = error
@@ -68,8 +71,11 @@ struct StoreWriter {
         return summary
     }
 
-    private func writeUsers(_ range: Range<Int>, usersFD: Int32, favoritesFD: Int32, _ tally: inout Tally) throws(GenerateError) {
-        var bytes = [UInt8](), name = [UInt8]()
+    private func writeUsers(_ range: Range<Int>, usersFD: Int32, favoritesFD: Int32, _ tally: inout Tally)
+        throws(GenerateError)
+    {
+        var bytes = [UInt8]()
+        var name = [UInt8]()
         bytes.reserveCapacity(4096)
         var place = Place()
         for u in range {
@@ -106,7 +112,8 @@ struct StoreWriter {
     }
 
     private func writeTweets(_ range: Range<Int>, tweetsFD: Int32, _ tally: inout Tally) throws(GenerateError) {
-        var bytes = [UInt8](), name = [UInt8]()
+        var bytes = [UInt8]()
+        var name = [UInt8]()
         bytes.reserveCapacity(4096)
         var caption = CaptionBuilder()
         for t in range {
@@ -120,8 +127,10 @@ struct StoreWriter {
     }
 
     /// Makes `parent/first` and `parent/first/second`, returns the latter open.
-    private func subfolder(_ parentFD: Int32, folder: String, _ first: [UInt8], _ second: StaticString,
-                           _ name: inout [UInt8], _ tally: inout Tally) throws(GenerateError) -> Int32 {
+    private func subfolder(
+        _ parentFD: Int32, folder: String, _ first: [UInt8], _ second: StaticString,
+        _ name: inout [UInt8], _ tally: inout Tally
+    ) throws(GenerateError) -> Int32 {
         name.removeAll(keepingCapacity: true)
         name.append(contentsOf: first)
         name.append(0)
@@ -138,8 +147,10 @@ struct StoreWriter {
     }
 
     /// Writes `bytes` to the new file `stem + suffix` in folder `fd`.
-    private func file(_ fd: Int32, folder: String, name: inout [UInt8], _ stem: some Collection<UInt8>,
-                      _ suffix: StaticString, _ bytes: [UInt8], _ tally: inout Tally) throws(GenerateError) {
+    private func file(
+        _ fd: Int32, folder: String, name: inout [UInt8], _ stem: some Collection<UInt8>,
+        _ suffix: StaticString, _ bytes: [UInt8], _ tally: inout Tally
+    ) throws(GenerateError) {
         name.removeAll(keepingCapacity: true)
         name.append(contentsOf: stem)
         name.append(suffix)
@@ -151,7 +162,10 @@ struct StoreWriter {
         let ok = bytes.withUnsafeBytes { raw -> Bool in
             while written < raw.count {
                 let n = systemWrite(out, raw.baseAddress! + written, raw.count - written)
-                if n < 0 { if errno == EINTR { continue }; return false }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
                 written += n
             }
             return true

@@ -1,9 +1,9 @@
 /// Timestamps in the forms a Firestore export holds (SPEC 2.4): mostly RFC 3339 strings,
 /// some `{"_seconds", "_nanoseconds"}` objects.
 enum TimestampForm {
-    case utc            // 2022-03-04T05:06:07Z
-    case utcMillis      // 2022-03-04T05:06:07.123Z
-    case seoul          // 2022-03-04T14:06:07+09:00
+    case utc  // 2022-03-04T05:06:07Z
+    case utcMillis  // 2022-03-04T05:06:07.123Z
+    case seoul  // 2022-03-04T14:06:07+09:00
     case secondsObject  // {"_seconds": …, "_nanoseconds": …}
 
     /// 10% objects; of the strings 60% `Z`, 20% with milliseconds, 20% at +09:00.
@@ -37,11 +37,16 @@ extension Array where Element == UInt8 {
             let secondOfDay = local - days * 86400
             let (year, month, day) = civilDate(daysSinceEpoch: days)
             append(0x22)
-            appendPadded(year, width: 4); append(0x2D)
-            appendPadded(month, width: 2); append(0x2D)
-            appendPadded(day, width: 2); append(0x54)
-            appendPadded(secondOfDay / 3600, width: 2); append(0x3A)
-            appendPadded(secondOfDay / 60 % 60, width: 2); append(0x3A)
+            appendPadded(year, width: 4)
+            append(0x2D)
+            appendPadded(month, width: 2)
+            append(0x2D)
+            appendPadded(day, width: 2)
+            append(0x54)
+            appendPadded(secondOfDay / 3600, width: 2)
+            append(0x3A)
+            appendPadded(secondOfDay / 60 % 60, width: 2)
+            append(0x3A)
             appendPadded(secondOfDay % 60, width: 2)
             switch form {
             case .utcMillis:

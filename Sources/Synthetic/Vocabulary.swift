@@ -11,24 +11,28 @@ struct Token: Sendable {
 
 /// The words the synthetic store is made of.
 enum Vocabulary {
-    static let givenNames = words("""
+    static let givenNames = words(
+        """
         alex blake casey drew ellis finn gray harper indy jules kai lane morgan noel onyx parker
         quinn reese sage tatum uma vale wren yael zion amir bianca carlos dana elena felix gia
         hugo ivan jana kofi lena milo nadia oscar petra rafa selin tomas ulla vera wanda xavi
         minseo jiwon hyejin dongha seojun yujin taemin eunji jisoo haneul sora daeho mirae
         yuto hana ren mei kaito airi lucia mateus chloe amara ravi tariq noor
         """)
-    static let familyNames = words("""
+    static let familyNames = words(
+        """
         adams baker carter diaz evans fischer garcia hughes ito jensen kowalski larsen moreau
         novak ortiz patel quinn rossi schmidt tanaka ueda varga weber young zhang
         kim lee park choi jung kang cho yoon jang lim han oh seo shin kwon hwang ahn song
         nakamura watanabe okafor mensah silva pereira nguyen tran haddad
         """)
     static let koreanFamily = "김이박최정강조윤장임한오서신권황안송전홍유".map(String.init)
-    static let koreanGiven = words("""
+    static let koreanGiven = words(
+        """
         민서 지원 혜진 동하 서준 유진 태민 은지 지수 하늘 소라 대호 미래 준호 수빈 예린 도현 시은 건우 나연
         """)
-    static let words = tokens("""
+    static let words = tokens(
+        """
         the a an and or to of in on at for with from by it is was be are this that these my your
         our just still now today tonight again finally maybe never always really very so too not
         good great nice fine bad weird fun quiet busy tired happy new old big small fast slow
@@ -42,18 +46,22 @@ enum Vocabulary {
         book movie show song album game photo picture note list idea plan draft launch demo
         think know feel want need love like miss hope try make see look read write watch play
         """)
-    static let koreanPhrases = tokens("""
+    static let koreanPhrases = tokens(
+        """
         오늘도 화이팅|비 오는 날엔 라면|퇴근길 지하철|새벽 코딩|드디어 배포했다|테스트 전부 통과|\
         커피가 필요해|산책하기 좋은 날|이번 주말 계획|맛있는 점심|고마워요|최고예요
         """, separator: "|")
     static let emoji = tokens("😀 😅 🤔 🔥 🚀 ☕ 🎉 👏 🌧️ 🌸 🐦 ✨ 💻 🍜 🏃 📚", separator: " ")
-    static let code = tokens("""
+    static let code = tokens(
+        """
         swift test|let y = 2|git rebase -i|make bench|try await|if let x|print("ok")|\
         cat *.json|@MainActor|Sendable|[Int: String]|a <= b && c >= d|x \\ y
         """, separator: "|")
-    static let domains = tokens("example.com example.org example.net docs.example.com blog.example.org media.example.net", separator: " ")
+    static let domains = tokens(
+        "example.com example.org example.net docs.example.com blog.example.org media.example.net", separator: " ")
     static let punctuation = tokens(". , ! ? ... :", separator: " ")
-    static let tagStems = words("""
+    static let tagStems = words(
+        """
         swift swiftui ios macos linux rust go python javascript typescript webdev css html
         firebase firestore cloud serverless devops docker opensource github coding programming
         startup product design ux ai ml data database sql testing ci release seoul busan jeju

@@ -20,7 +20,8 @@ struct Zipf: Sendable {
     /// A rank, popular ranks first.
     func draw(_ random: inout SplitMix64) -> Int {
         let target = random.unit() * cumulative[cumulative.count - 1]
-        var low = 0, high = cumulative.count - 1
+        var low = 0
+        var high = cumulative.count - 1
         while low < high {
             let mid = (low + high) >> 1
             if cumulative[mid] > target { high = mid } else { low = mid + 1 }

@@ -15,7 +15,10 @@ struct Arguments {
                 positionals.append(argument)
                 continue
             }
-            if argument == "--" { onlyPositionals = true; continue }
+            if argument == "--" {
+                onlyPositionals = true
+                continue
+            }
             var name = String(argument.drop { $0 == "-" })
             var inlineValue: String?
             if let equals = name.firstIndex(of: "=") {
@@ -54,7 +57,9 @@ struct Arguments {
     func integer(_ option: Option, range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = value(option) else { return nil }
         guard let n = Int(text), range.contains(n) else {
-            throw UsageError("option '--\(option.name)' takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+            throw UsageError(
+                "option '--\(option.name)' takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'"
+            )
         }
         return n
     }

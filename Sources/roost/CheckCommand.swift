@@ -8,13 +8,13 @@ enum CheckCommand: Command {
     static let summary = "report data problems without building"
     static let usage = "check [--store PATH] [--json] [--strict]"
     static let about = """
-    Reads the store and reports every problem, grouped by kind, one line per
-    document: missing or mistyped fields, dangling references (likes of missing
-    tweets or by missing users, tweets by missing users, replies to missing
-    tweets, favorites of missing users), stored like counters that differ from
-    the likes counted, usernames that share a handle, coordinates that are not
-    numbers. Nothing is written.
-    """
+        Reads the store and reports every problem, grouped by kind, one line per
+        document: missing or mistyped fields, dangling references (likes of missing
+        tweets or by missing users, tweets by missing users, replies to missing
+        tweets, favorites of missing users), stored like counters that differ from
+        the likes counted, usernames that share a handle, coordinates that are not
+        numbers. Nothing is written.
+        """
     static let json = Option.flag("json", "print the report as JSON")
     static let strict = Option.flag("strict", "exit 1 on warnings too, not only on errors")
     static let options = [CommonOptions.store, json, strict]
@@ -44,16 +44,20 @@ struct CheckReport {
     }
 
     private var counts: [(String, Int)] {
-        [("documents", source.documentCount), ("users", snapshot.users.count), ("tweets", snapshot.tweets.count),
-         ("likes", snapshot.likes.count), ("favorites", snapshot.userActivity.reduce(0) { $0 + $1.favorites.count }),
-         ("hashtags", snapshot.tags.count)]
+        [
+            ("documents", source.documentCount), ("users", snapshot.users.count), ("tweets", snapshot.tweets.count),
+            ("likes", snapshot.likes.count), ("favorites", snapshot.userActivity.reduce(0) { $0 + $1.favorites.count }),
+            ("hashtags", snapshot.tags.count),
+        ]
     }
 
     private static func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
 
     var text: String {
-        var lines = ["\(storePath): \(source.format.description); "
-            + counts.map { "\($0.1) \($0.0)" }.joined(separator: ", ")]
+        var lines = [
+            "\(storePath): \(source.format.description); "
+                + counts.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
+        ]
         for severity in Diagnostic.Severity.allCases {
             let found = snapshot.diagnostics.filter { $0.severity == severity }
             guard !found.isEmpty else { continue }
@@ -75,9 +79,11 @@ struct CheckReport {
 
     var json: String {
         let diagnostics = snapshot.diagnostics.map { d -> JSONValue in
-            .object([("severity", .string(d.severity.rawValue)), ("kind", .string(d.kind.rawValue)),
-                     ("path", .string(d.path)), ("field", d.field.map(JSONValue.string) ?? .null),
-                     ("message", .string(d.message))])
+            .object([
+                ("severity", .string(d.severity.rawValue)), ("kind", .string(d.kind.rawValue)),
+                ("path", .string(d.path)), ("field", d.field.map(JSONValue.string) ?? .null),
+                ("message", .string(d.message)),
+            ])
         }
         let value = JSONValue.object([
             ("store", .string(storePath)),

@@ -26,7 +26,13 @@ final class ConsoleObserver: BuildObserver {
 
     /// Clears the progress bar and prints the timings (once).
     func finish() {
-        progress.withLock { $0?.finish(); $0 = nil }
-        timer.withLock { $0.report(); $0 = PhaseTimer() }
+        progress.withLock {
+            $0?.finish()
+            $0 = nil
+        }
+        timer.withLock {
+            $0.report()
+            $0 = PhaseTimer()
+        }
     }
 }

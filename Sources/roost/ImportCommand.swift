@@ -7,11 +7,11 @@ enum ImportCommand: Command {
     static let summary = "turn a single-file store (an export) into a directory store"
     static let usage = "import FILE --to DIR [--force]"
     static let about = """
-    Reads a single-file store written by an export tool (node-firestore-import-export,
-    firestore-export-import, or the Firestore REST API: documents.list, runQuery or
-    a plain array of documents) and writes it as a directory store, one JSON file
-    per document, that 'roost build --store DIR' reads.
-    """
+        Reads a single-file store written by an export tool (node-firestore-import-export,
+        firestore-export-import, or the Firestore REST API: documents.list, runQuery or
+        a plain array of documents) and writes it as a directory store, one JSON file
+        per document, that 'roost build --store DIR' reads.
+        """
     static let to = Option.value("to", "DIR", "the folder to write (required); refused if it is not empty")
     static let options = [to, CommonOptions.force]
 
@@ -23,9 +23,11 @@ enum ImportCommand: Command {
         guard store.format != .directory else {
             throw UsageError("'\(source)' is already a directory store")
         }
-        try DirectoryStoreWriter.write(store.documents, to: destination, force: arguments.flag(CommonOptions.force),
-                                       missingParents: store.missingParents)
-        Console.out("\(source) (\(store.format.description)): \(store.documents.count) documents written to \(destination)")
+        try DirectoryStoreWriter.write(
+            store.documents, to: destination, force: arguments.flag(CommonOptions.force),
+            missingParents: store.missingParents)
+        Console.out(
+            "\(source) (\(store.format.description)): \(store.documents.count) documents written to \(destination)")
         return ExitStatus.success
     }
 }

@@ -6,10 +6,10 @@ enum InitCommand: Command {
     static let summary = "create a new site: sample store, default templates, README"
     static let usage = "init DIR [--force]"
     static let about = """
-    Creates DIR with the sample store (content/), the default theme (templates/)
-    and a README, ready for 'cd DIR && roost build'. Refuses a DIR that exists
-    and is not empty, unless --force (then content/ and templates/ are replaced).
-    """
+        Creates DIR with the sample store (content/), the default theme (templates/)
+        and a README, ready for 'cd DIR && roost build'. Refuses a DIR that exists
+        and is not empty, unless --force (then content/ and templates/ are replaced).
+        """
     static let force = Option.flag("force", "create the site in a DIR that is not empty")
     static let options = [force]
 
@@ -19,7 +19,8 @@ enum InitCommand: Command {
         if let share = ProcessInfo.processInfo.environment["ROOST_SHARE"], !share.isEmpty {
             return URL(fileURLWithPath: share)
         }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
     }
 
     static func run(_ arguments: Arguments) throws -> Int32 {
@@ -33,7 +34,9 @@ enum InitCommand: Command {
         for part in ["content", "templates"] {
             let source = shareFolder.appendingPathComponent(part)
             guard manager.fileExists(atPath: source.path) else {
-                throw InitError("\(source.path) not found: the sample site ships with Roost's source; set ROOST_SHARE to the folder holding content/ and templates/")
+                throw InitError(
+                    "\(source.path) not found: the sample site ships with Roost's source; set ROOST_SHARE to the folder holding content/ and templates/"
+                )
             }
             let target = destination.appendingPathComponent(part)
             try? manager.removeItem(at: target)
@@ -44,8 +47,9 @@ enum InitCommand: Command {
         if !manager.fileExists(atPath: readme.path) {
             try Data(readmeStub(name: destination.lastPathComponent).utf8).write(to: readme)
         }
-        Console.out("created \(destination.path): content/ (sample store), templates/ (default theme), README.md\n"
-            + "next: cd \(destination.path) && roost build && open public/index.html")
+        Console.out(
+            "created \(destination.path): content/ (sample store), templates/ (default theme), README.md\n"
+                + "next: cd \(destination.path) && roost build && open public/index.html")
         return ExitStatus.success
     }
 

@@ -17,13 +17,17 @@ struct Option: Sendable, Hashable {
     /// Used when the option is not given (shown in `--help`).
     let defaultValue: String?
 
-    static func value(_ name: String, _ placeholder: String, default defaultValue: String? = nil,
-                      _ help: String) -> Option {
+    static func value(
+        _ name: String, _ placeholder: String, default defaultValue: String? = nil,
+        _ help: String
+    ) -> Option {
         Option(name: name, kind: .value(placeholder: placeholder), help: help, defaultValue: defaultValue)
     }
 
-    static func repeated(_ name: String, _ placeholder: String, default defaultValue: String? = nil,
-                         _ help: String) -> Option {
+    static func repeated(
+        _ name: String, _ placeholder: String, default defaultValue: String? = nil,
+        _ help: String
+    ) -> Option {
         Option(name: name, kind: .repeated(placeholder: placeholder), help: help, defaultValue: defaultValue)
     }
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Live
 import Site
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,29 +12,32 @@ enum ServeCommand: Command {
     static let summary = "preview the site live: rebuilt and reloaded as the store or templates change"
     static let usage = "serve [--store PATH ...] [options]"
     static let about = """
-    Serves the site at http://127.0.0.1:8000/ and watches the store and the
-    templates. On a change only the documents that changed are read again, and
-    open pages that show them reload by themselves. A store that becomes invalid
-    (a half-saved file) does not stop the server: pages show the error until the
-    store is valid again. Nothing is written to disk.
+        Serves the site at http://127.0.0.1:8000/ and watches the store and the
+        templates. On a change only the documents that changed are read again, and
+        open pages that show them reload by themselves. A store that becomes invalid
+        (a half-saved file) does not stop the server: pages show the error until the
+        store is valid again. Nothing is written to disk.
 
-    Several --store options serve each store under its own prefix, with an index
-    page listing them: compare data states side by side.
-    """
+        Several --store options serve each store under its own prefix, with an index
+        page listing them: compare data states side by side.
+        """
 
-    static let stores = Option.repeated("store", "PATH", default: "content", "a directory store or a single-file export")
+    static let stores = Option.repeated(
+        "store", "PATH", default: "content", "a directory store or a single-file export")
     static let port = Option.value("port", "N", default: "8000", "the port")
     static let host = Option.value("host", "ADDRESS", default: "127.0.0.1", "the address to listen on")
     static let options = [stores, CommonOptions.templates, port, host, CommonOptions.pageSize, CommonOptions.viewer]
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         try arguments.expectPositionals(0, missing: "")
-        let config = SiteConfig(pageSize: try arguments.integer(CommonOptions.pageSize, range: 1...10_000)!,
-                                viewer: arguments.value(CommonOptions.viewer))
-        let preview = LivePreview(stores: arguments.all(stores), templates: arguments.value(CommonOptions.templates)!,
-                                  config: config, host: arguments.value(host)!,
-                                  port: UInt16(try arguments.integer(port, range: 0...65535)!),
-                                  log: { Console.out($0) })
+        let config = SiteConfig(
+            pageSize: try arguments.integer(CommonOptions.pageSize, range: 1...10_000)!,
+            viewer: arguments.value(CommonOptions.viewer))
+        let preview = LivePreview(
+            stores: arguments.all(stores), templates: arguments.value(CommonOptions.templates)!,
+            config: config, host: arguments.value(host)!,
+            port: UInt16(try arguments.integer(port, range: 0...65535)!),
+            log: { Console.out($0) })
         try preview.start()
         // Only now: a change made as soon as this line appears is seen (tests rely on it).
         Console.out("serving \(preview.url.absoluteString) — Ctrl-C to stop")

@@ -1,27 +1,29 @@
+import Site
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Site
 
 /// `roost COMMAND [options]`: see `roost --help`.
 enum Roost {
     static let commands: [any Command.Type] = [
-        BuildCommand.self, ServeCommand.self, CheckCommand.self, InitCommand.self, ImportCommand.self, GenerateCommand.self,
+        BuildCommand.self, ServeCommand.self, CheckCommand.self, InitCommand.self, ImportCommand.self,
+        GenerateCommand.self,
     ]
 
     static var help: String {
         let width = commands.map { $0.name.count }.max() ?? 0
         let lines = commands.map { "  \($0.name.padding(width))  \($0.summary)" }.joined(separator: "\n")
         return """
-        roost \(RoostVersion.current): a static site generator for the data of a Twitter-like app.
+            roost \(RoostVersion.current): a static site generator for the data of a Twitter-like app.
 
-        usage: roost COMMAND [options]
+            usage: roost COMMAND [options]
 
-        commands:
-        \(lines)
+            commands:
+            \(lines)
 
-        Run 'roost COMMAND --help' for a command's options.
-        """
+            Run 'roost COMMAND --help' for a command's options.
+            """
     }
 
     /// Runs the command line (without the program name); returns the exit status.

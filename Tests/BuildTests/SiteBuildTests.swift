@@ -3,8 +3,8 @@ import Foundation
 import Model
 import Output
 import Site
-import TestSupport
 import Synchronization
+import TestSupport
 import Testing
 
 /// A copy of the sample store (`store/`) and theme (`templates/`) in a new folder.
@@ -17,15 +17,21 @@ func sampleSiteCopy() throws -> TemporaryFolder {
 
 /// Builds `work`'s store and theme into `work/output`, in-process.
 @discardableResult
-func build(_ work: TemporaryFolder, _ output: String, config: SiteConfig = SiteConfig(),
-           shard: Shard? = nil) throws -> BuildReport {
-    try SiteBuild(BuildOptions(store: work.path("store"), templates: work.path("templates"), output: work.path(output),
-                               config: config, shard: shard)).run()
+func build(
+    _ work: TemporaryFolder, _ output: String, config: SiteConfig = SiteConfig(),
+    shard: Shard? = nil
+) throws -> BuildReport {
+    try SiteBuild(
+        BuildOptions(
+            store: work.path("store"), templates: work.path("templates"), output: work.path(output),
+            config: config, shard: shard)
+    ).run()
 }
 
 /// Paths whose bytes differ between two folders of `work` (short, for a readable failure).
 func differing(_ work: TemporaryFolder, _ a: String, _ b: String) -> [String] {
-    let x = work.files(a), y = work.files(b)
+    let x = work.files(a)
+    let y = work.files(b)
     return Set(x.keys).union(y.keys).filter { x[$0] != y[$0] }.sorted()
 }
 
@@ -90,7 +96,8 @@ struct SiteBuildTests {
         let work = try sampleSiteCopy()
         let report = try build(work, "site")
         #expect(report.warnings.count == 3 && report.warnings.allSatisfy { $0.severity == .warning })
-        var options = BuildOptions(store: work.path("store"), templates: work.path("templates"), output: work.path("strict"))
+        var options = BuildOptions(
+            store: work.path("store"), templates: work.path("templates"), output: work.path("strict"))
         options.strict = true
         #expect(throws: BuildError.self) { try SiteBuild(options).run() }
         #expect(!FileManager.default.fileExists(atPath: work.path("strict")), "a failed first build creates no folder")
@@ -106,11 +113,17 @@ struct SiteBuildTests {
         }
         let work = try sampleSiteCopy()
         let recorder = Recorder()
-        let report = try SiteBuild(BuildOptions(store: work.path("store"), templates: work.path("templates"),
-                                                output: work.path("site"))).run(observer: recorder)
+        let report = try SiteBuild(
+            BuildOptions(
+                store: work.path("store"), templates: work.path("templates"),
+                output: work.path("site"))
+        ).run(observer: recorder)
         let log = recorder.log.withLock { $0 }
-        #expect(log.phases == ["stamp inputs", "read and decode store", "derive", "captions", "fingerprints",
-                               "render and stage", "commit"])
+        #expect(
+            log.phases == [
+                "stamp inputs", "read and decode store", "derive", "captions", "fingerprints",
+                "render and stage", "commit",
+            ])
         #expect(log.total == report.pages && log.pages == report.pages)
     }
 }
@@ -127,24 +140,31 @@ struct RebuildTests {
         // A caption, a user's name, a like removed, and a template.
         let tweet = work.path("store/tweets/n3ic8PbbaJl0077osRzU.json")
         let text = try String(contentsOfFile: tweet, encoding: .utf8)
-        try text.replacingOccurrences(of: "\"caption\": \"", with: "\"caption\": \"Edited: ").write(toFile: tweet, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"caption\": \"", with: "\"caption\": \"Edited: ").write(
+            toFile: tweet, atomically: true, encoding: .utf8)
         let user = work.path("store/users/RPQ0h7aH1QHgf6OBwvJ9MzIV3tRQ.json")
         let profile = try String(contentsOfFile: user, encoding: .utf8)
-        try profile.replacingOccurrences(of: "\"fullname\": \"", with: "\"fullname\": \"Dr. ").write(toFile: user, atomically: true, encoding: .utf8)
-        let likes = try manager.contentsOfDirectory(atPath: work.path("store/users/BhtKqgSnflkTw1Dd131iQbCsedZi/user-likes"))
-        try manager.removeItem(atPath: work.path("store/users/BhtKqgSnflkTw1Dd131iQbCsedZi/user-likes/\(likes.sorted()[0])"))
+        try profile.replacingOccurrences(of: "\"fullname\": \"", with: "\"fullname\": \"Dr. ").write(
+            toFile: user, atomically: true, encoding: .utf8)
+        let likes = try manager.contentsOfDirectory(
+            atPath: work.path("store/users/BhtKqgSnflkTw1Dd131iQbCsedZi/user-likes"))
+        try manager.removeItem(
+            atPath: work.path("store/users/BhtKqgSnflkTw1Dd131iQbCsedZi/user-likes/\(likes.sorted()[0])"))
         let rebuilt = try build(work, "site")
         #expect((rebuilt.summary?.written ?? 0) > 0)
         try build(work, "clean")
         #expect(differing(work, "site", "clean").isEmpty)
 
         let card = work.path("templates/partials/card.mustache")
-        try (try String(contentsOfFile: card, encoding: .utf8) + "<!-- v2 -->\n").write(toFile: card, atomically: true, encoding: .utf8)
+        try (try String(contentsOfFile: card, encoding: .utf8) + "<!-- v2 -->\n").write(
+            toFile: card, atomically: true, encoding: .utf8)
         try build(work, "site")
         try manager.removeItem(atPath: work.path("clean"))
         try build(work, "clean")
         #expect(differing(work, "site", "clean").isEmpty)
-        #expect(work.files("site")["index.html"].map { String(decoding: $0, as: UTF8.self).contains("<!-- v2 -->") } == true)
+        #expect(
+            work.files("site")["index.html"].map { String(decoding: $0, as: UTF8.self).contains("<!-- v2 -->") } == true
+        )
     }
 }
 
@@ -179,7 +199,8 @@ struct UnchangedInputsTests {
 
         // A template.
         let card = work.path("templates/partials/card.mustache")
-        try (try String(contentsOfFile: card, encoding: .utf8) + "<!-- v3 -->\n").write(toFile: card, atomically: true, encoding: .utf8)
+        try (try String(contentsOfFile: card, encoding: .utf8) + "<!-- v3 -->\n").write(
+            toFile: card, atomically: true, encoding: .utf8)
         let restyled = try build(work, "site")
         #expect((restyled.summary?.written ?? 0) > 0)
     }
@@ -205,8 +226,9 @@ struct UnchangedInputsTests {
     @Test func aStoreWithFileTimesInTheFutureIsAlwaysRead() throws {
         let work = try Self.workspace()
         let future = Date().addingTimeInterval(3600)
-        try FileManager.default.setAttributes([.modificationDate: future],
-                                              ofItemAtPath: work.path("store/tweets/n3ic8PbbaJl0077osRzU.json"))
+        try FileManager.default.setAttributes(
+            [.modificationDate: future],
+            ofItemAtPath: work.path("store/tweets/n3ic8PbbaJl0077osRzU.json"))
         try build(work, "site")
         let again = try build(work, "site")
         #expect(again.outcome != .nothingChanged && again.summary?.written == 0)

@@ -4,6 +4,7 @@ import Site
 import Store
 import TestSupport
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,12 +17,15 @@ struct BadInputTests {
     static func base() throws -> StoreFolder {
         let folder = try StoreFolder()
         folder.document("users/u1.json", ["username": json("mina")])
-        folder.document("tweets/t0.json", ["caption": json("fine"), "timestamp": json("2024-01-01T00:00:00Z"), "uid": json("u1")])
+        folder.document(
+            "tweets/t0.json", ["caption": json("fine"), "timestamp": json("2024-01-01T00:00:00Z"), "uid": json("u1")])
         return folder
     }
 
     /// The diagnostics of the store, which must be read without a store error.
-    static func errors(_ folder: StoreFolder, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> [Diagnostic] {
+    static func errors(_ folder: StoreFolder, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws
+        -> [Diagnostic]
+    {
         switch build(folder.path) {
         case .dataErrors(let errors, _): return errors
         case let other:
@@ -31,8 +35,10 @@ struct BadInputTests {
     }
 
     /// The store error, which must name `file`.
-    static func storeError(_ storePath: String, naming file: String,
-                           sourceLocation: Testing.SourceLocation = #_sourceLocation) -> String? {
+    static func storeError(
+        _ storePath: String, naming file: String,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) -> String? {
         switch build(storePath) {
         case .storeError(let error):
             let message = "\(error)"
@@ -55,8 +61,10 @@ struct BadInputTests {
         ("huge", "1e300"), ("hugeNeg", "-1e300"), ("overflowInt", "99999999999999999999999"),
         ("int64Max", "9223372036854775807"), ("int64Min", "-9223372036854775808"),
         ("secondsYear10000", "253402300800"), ("secondsYear0", "-62135596801"),
-        ("negNanos", #"{"_seconds": 0, "_nanoseconds": -1}"#), ("bigNanos", #"{"seconds": 0, "nanoseconds": 1000000000}"#),
-        ("fracNanos", #"{"_seconds": 0, "_nanoseconds": 0.5}"#), ("hugeSeconds", #"{"_seconds": 1e20, "_nanoseconds": 0}"#),
+        ("negNanos", #"{"_seconds": 0, "_nanoseconds": -1}"#),
+        ("bigNanos", #"{"seconds": 0, "nanoseconds": 1000000000}"#),
+        ("fracNanos", #"{"_seconds": 0, "_nanoseconds": 0.5}"#),
+        ("hugeSeconds", #"{"_seconds": 1e20, "_nanoseconds": 0}"#),
         ("minSeconds", #"{"seconds": -9223372036854775808}"#), ("stringSeconds", #"{"_seconds": "1700000000"}"#),
         ("webWrongType", #"{"type": "firestore/geopoint/1.0", "seconds": 0}"#),
         ("datatypeBad", #"{"__datatype__": "timestamp", "value": {"_seconds": 1e19}}"#),
@@ -73,8 +81,9 @@ struct BadInputTests {
         let errors = try Self.errors(folder)
         for (id, _) in Self.badTimestamps {
             for path in ["tweets/\(id)", "users/u1/user-likes/\(id)"] {
-                #expect(errors.contains { $0.path == path && $0.field == "timestamp" && $0.severity == .error },
-                        "no error for \(path).timestamp")
+                #expect(
+                    errors.contains { $0.path == path && $0.field == "timestamp" && $0.severity == .error },
+                    "no error for \(path).timestamp")
             }
         }
         #expect(errors.count == 2 * Self.badTimestamps.count, "\(errors.map(\.description))")
@@ -84,22 +93,37 @@ struct BadInputTests {
     /// The same in the single-file formats, whose values are typed: NaN and infinities can be written there.
     @Test func timestampsOutOfRangeInExports() throws {
         let rest: [(String, String)] = [
-            ("nan", #"{"doubleValue": "NaN"}"#), ("inf", #"{"doubleValue": "Infinity"}"#), ("ninf", #"{"doubleValue": "-Infinity"}"#),
+            ("nan", #"{"doubleValue": "NaN"}"#), ("inf", #"{"doubleValue": "Infinity"}"#),
+            ("ninf", #"{"doubleValue": "-Infinity"}"#),
             ("int64Max", #"{"integerValue": "9223372036854775807"}"#),
-            ("year0", #"{"timestampValue": "0000-01-01T00:00:00Z"}"#), ("year10000", #"{"timestampValue": "10000-01-01T00:00:00Z"}"#),
-            ("negNanos", #"{"mapValue": {"fields": {"seconds": {"integerValue": "0"}, "nanoseconds": {"integerValue": "-1"}}}}"#),
+            ("year0", #"{"timestampValue": "0000-01-01T00:00:00Z"}"#),
+            ("year10000", #"{"timestampValue": "10000-01-01T00:00:00Z"}"#),
+            (
+                "negNanos",
+                #"{"mapValue": {"fields": {"seconds": {"integerValue": "0"}, "nanoseconds": {"integerValue": "-1"}}}}"#
+            ),
             ("string", #"{"stringValue": "NaN"}"#),
         ]  // (an integerValue beyond Int64 is refused by the reader, naming file, document and field)
         let folder = try StoreFolder()
         var cases: [(file: String, id: String)] = []
         for (id, value) in rest {
-            folder.write("rest-\(id).json", #"[{"name": "projects/p/databases/(default)/documents/tweets/\#(id)", "fields": {"caption": {"stringValue": "x"}, "uid": {"stringValue": "u1"}, "timestamp": \#(value)}}]"#)
+            folder.write(
+                "rest-\(id).json",
+                #"[{"name": "projects/p/databases/(default)/documents/tweets/\#(id)", "fields": {"caption": {"stringValue": "x"}, "uid": {"stringValue": "u1"}, "timestamp": \#(value)}}]"#
+            )
             cases.append(("rest-\(id).json", id))
         }
-        let node = [("negNanos", #"{"_seconds": 0, "_nanoseconds": -5}"#), ("hugeSeconds", #"{"_seconds": 1e30, "_nanoseconds": 0}"#),
-                    ("year10000", #"{"_seconds": 253402300800, "_nanoseconds": 0}"#), ("nanos1e9", #"{"_seconds": 0, "_nanoseconds": 1000000000}"#)]
+        let node = [
+            ("negNanos", #"{"_seconds": 0, "_nanoseconds": -5}"#),
+            ("hugeSeconds", #"{"_seconds": 1e30, "_nanoseconds": 0}"#),
+            ("year10000", #"{"_seconds": 253402300800, "_nanoseconds": 0}"#),
+            ("nanos1e9", #"{"_seconds": 0, "_nanoseconds": 1000000000}"#),
+        ]
         for (id, value) in node {
-            folder.write("node-\(id).json", #"{"__collections__": {"tweets": {"\#(id)": {"caption": "x", "uid": "u1", "timestamp": {"__datatype__": "timestamp", "value": \#(value)}}}}}"#)
+            folder.write(
+                "node-\(id).json",
+                #"{"__collections__": {"tweets": {"\#(id)": {"caption": "x", "uid": "u1", "timestamp": {"__datatype__": "timestamp", "value": \#(value)}}}}}"#
+            )
             cases.append(("node-\(id).json", id))
         }
         for (file, id) in cases {
@@ -107,7 +131,9 @@ struct BadInputTests {
             case .storeError(let error):
                 // A typed value the reader refuses: the file, the document and the field are named.
                 let message = "\(error)"
-                #expect(message.contains(file) && message.contains("tweets/\(id)") && message.contains("timestamp"), "\(message)")
+                #expect(
+                    message.contains(file) && message.contains("tweets/\(id)") && message.contains("timestamp"),
+                    "\(message)")
             case .dataErrors(let errors, _):
                 #expect(errors.contains { $0.path == "tweets/\(id)" && $0.field == "timestamp" }, "\(file): \(errors)")
             case let other:
@@ -120,13 +146,18 @@ struct BadInputTests {
     @Test func timestampsAtTheEdgesBuild() throws {
         let folder = try StoreFolder()
         folder.document("users/u1.json", ["username": json("mina")])
-        let edges = [("first", json("0001-01-01T00:00:00Z"), "0001-01-01T00:00:00Z"),
-                     ("last", json("9999-12-31T23:59:59.999999999Z"), "9999-12-31T23:59:59"),
-                     ("firstSeconds", "-62135596800", "0001-01-01T00:00:00Z"),
-                     ("lastSeconds", "253402300799.999", "9999-12-31T23:59:59"),
-                     ("offsetInside", json("0001-01-01T00:30:00+00:30"), "0001-01-01T00:00:00Z"),
-                     ("leap", json("2016-12-31T23:59:60Z"), "2017-01-01T00:00:00Z"),
-                     ("manyDigits", json("2021-01-01T00:00:00." + String(repeating: "9", count: 10_000) + "Z"), "2021-01-01T00:00:00")]
+        let edges = [
+            ("first", json("0001-01-01T00:00:00Z"), "0001-01-01T00:00:00Z"),
+            ("last", json("9999-12-31T23:59:59.999999999Z"), "9999-12-31T23:59:59"),
+            ("firstSeconds", "-62135596800", "0001-01-01T00:00:00Z"),
+            ("lastSeconds", "253402300799.999", "9999-12-31T23:59:59"),
+            ("offsetInside", json("0001-01-01T00:30:00+00:30"), "0001-01-01T00:00:00Z"),
+            ("leap", json("2016-12-31T23:59:60Z"), "2017-01-01T00:00:00Z"),
+            (
+                "manyDigits", json("2021-01-01T00:00:00." + String(repeating: "9", count: 10_000) + "Z"),
+                "2021-01-01T00:00:00"
+            ),
+        ]
         for (id, value, _) in edges {
             folder.write("tweets/\(id).json", "{\"caption\": \"x\", \"uid\": \"u1\", \"timestamp\": \(value)}")
         }
@@ -140,7 +171,9 @@ struct BadInputTests {
         #expect(siteProblems(site).isEmpty, "\(lines(siteProblems(site)))")
         for (id, _, shown) in edges {
             let page = try #require(site.text("t/\(id)/index.html"))
-            #expect(page.contains("datetime=\"\(shown)"), "t/\(id): \(page.components(separatedBy: "datetime=").dropFirst().first?.prefix(40) ?? "")")
+            #expect(
+                page.contains("datetime=\"\(shown)"),
+                "t/\(id): \(page.components(separatedBy: "datetime=").dropFirst().first?.prefix(40) ?? "")")
         }
     }
 
@@ -165,7 +198,10 @@ struct BadInputTests {
         ("users/x5.json", #"{"username": true}"#, "users/x5", "username"),
         ("users/x6.json", #"{}"#, "users/x6", "username"),
         ("favorites/u1/favorites/p1.json", #"{"placeName": 5}"#, "favorites/u1/favorites/p1", "placeName"),
-        ("favorites/u1/favorites/p2.json", #"{"placeName": "x", "address": {"road": "y"}}"#, "favorites/u1/favorites/p2", "address"),
+        (
+            "favorites/u1/favorites/p2.json", #"{"placeName": "x", "address": {"road": "y"}}"#,
+            "favorites/u1/favorites/p2", "address"
+        ),
         ("users/u1/user-likes/t0.json", #"{"timestamp": "soon"}"#, "users/u1/user-likes/t0", "timestamp"),
     ]
 
@@ -173,17 +209,25 @@ struct BadInputTests {
         let folder = try Self.base()
         for item in Self.wrongTypes { folder.write(item.file, item.body) }
         // Strings where numbers belong in a coordinate are a warning, not an error; nonsense is one too.
-        folder.write("favorites/u1/favorites/p3.json", #"{"placeName": "x", "coordinate": {"latitude": "north", "longitude": [1]}}"#)
-        folder.write("favorites/u1/favorites/p4.json", #"{"placeName": "x", "coordinate": {"latitude": 1e400, "longitude": -1e400}}"#)
+        folder.write(
+            "favorites/u1/favorites/p3.json",
+            #"{"placeName": "x", "coordinate": {"latitude": "north", "longitude": [1]}}"#)
+        folder.write(
+            "favorites/u1/favorites/p4.json",
+            #"{"placeName": "x", "coordinate": {"latitude": 1e400, "longitude": -1e400}}"#)
         let outcome = build(folder.path)
         if case .storeError(let error) = outcome {
             // 1e400 is out of Double's range: refusing the file is fine, if it names it.
             #expect("\(error)".contains("p4.json"), "\(error)")
-            folder.write("favorites/u1/favorites/p4.json", #"{"placeName": "x", "coordinate": {"latitude": 91, "longitude": -181}}"#)
+            folder.write(
+                "favorites/u1/favorites/p4.json",
+                #"{"placeName": "x", "coordinate": {"latitude": 91, "longitude": -181}}"#)
         }
         let errors = try Self.errors(folder)
         for item in Self.wrongTypes {
-            #expect(errors.contains { $0.path == item.path && $0.field == item.field }, "no error for \(item.path).\(item.field)")
+            #expect(
+                errors.contains { $0.path == item.path && $0.field == item.field },
+                "no error for \(item.path).\(item.field)")
         }
         #expect(errors.count == Self.wrongTypes.count, "\(errors.map(\.description))")
     }
@@ -195,10 +239,14 @@ struct BadInputTests {
         let deepArray = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
         folder.write("tweets/d1.json", "{\"caption\": \(deepObject), \"timestamp\": 0, \"uid\": \"u1\"}")
         folder.write("tweets/d2.json", "{\"caption\": \"x\", \"timestamp\": \(deepArray), \"uid\": \"u1\"}")
-        folder.write("tweets/d3.json", "{\"caption\": \"x\", \"timestamp\": 0, \"uid\": \"u1\", \"unknown\": \(deepObject)}")
+        folder.write(
+            "tweets/d3.json", "{\"caption\": \"x\", \"timestamp\": 0, \"uid\": \"u1\", \"unknown\": \(deepObject)}")
         folder.write("users/d4.json", "{\"username\": \"d\", \"unknown\": \(deepArray), \"bio\": \(deepArray)}")
         let errors = try Self.errors(folder)
-        #expect(errors.map { "\($0.path).\($0.field ?? "")" }.sorted() == ["tweets/d1.caption", "tweets/d2.timestamp", "users/d4.bio"])
+        #expect(
+            errors.map { "\($0.path).\($0.field ?? "")" }.sorted() == [
+                "tweets/d1.caption", "tweets/d2.timestamp", "users/d4.bio",
+            ])
     }
 
     /// Reply cycles (a tweet replying to itself, a → b → a), duplicate keys and a user who
@@ -208,21 +256,27 @@ struct BadInputTests {
         folder.write("tweets/self.json", #"{"caption": "me", "timestamp": 1, "uid": "u1", "replyTo": "self"}"#)
         folder.write("tweets/a.json", #"{"caption": "a", "timestamp": 2, "uid": "u1", "replyTo": "b"}"#)
         folder.write("tweets/b.json", #"{"caption": "b", "timestamp": 3, "uid": "u1", "replyTo": "a"}"#)
-        folder.write("tweets/c.json", #"{"caption": "<x-hostile>", "caption": "safe", "timestamp": 4, "uid": "u1", "uid": "u1"}"#)
+        folder.write(
+            "tweets/c.json", #"{"caption": "<x-hostile>", "caption": "safe", "timestamp": 4, "uid": "u1", "uid": "u1"}"#
+        )
         folder.write("users/u1/user-likes/self.json", "{}")
         let site = try requireSite(folder.path)
         #expect(site.snapshot.tweets.count == 5)
-        #expect(siteProblems(site, forbidden: ["<x-hostile"]).isEmpty, "\(lines(siteProblems(site, forbidden: ["<x-hostile"])))")
+        #expect(
+            siteProblems(site, forbidden: ["<x-hostile"]).isEmpty,
+            "\(lines(siteProblems(site, forbidden: ["<x-hostile"])))")
     }
 
     // MARK: big and deep files
 
     @Test func aOneMegabyteCaption() throws {
         let folder = try Self.base()
-        let unit = String(repeating: "plain words of a long caption, ", count: 30)
-        + "**bold** _it_ #tag @mina https://example.com/x <b>raw</b> [l](https://e.x) `code` \n"
+        let unit =
+            String(repeating: "plain words of a long caption, ", count: 30)
+            + "**bold** _it_ #tag @mina https://example.com/x <b>raw</b> [l](https://e.x) `code` \n"
         let caption = String(repeating: unit, count: 1_048_576 / unit.utf8.count + 1)
-        folder.document("tweets/big.json", ["caption": json(caption), "timestamp": json("2024-02-01T00:00:00Z"), "uid": json("u1")])
+        folder.document(
+            "tweets/big.json", ["caption": json(caption), "timestamp": json("2024-02-01T00:00:00Z"), "uid": json("u1")])
         let clock = ContinuousClock()
         let start = clock.now
         let site = try requireSite(folder.path)
@@ -231,7 +285,8 @@ struct BadInputTests {
         #expect(page.utf8.count > 1_000_000)
         #expect(siteProblems(site).isEmpty, "\(lines(siteProblems(site)))")
         // The title and the feed entry's title are short.
-        let title = try #require(page.components(separatedBy: "<title>").dropFirst().first?.components(separatedBy: "</title>").first)
+        let title = try #require(
+            page.components(separatedBy: "<title>").dropFirst().first?.components(separatedBy: "</title>").first)
         #expect(title.count < 200, "title of \(title.count) characters")
     }
 
@@ -244,11 +299,14 @@ struct BadInputTests {
             String(repeating: "*a ", count: n), String(repeating: "> ", count: n) + "deep",
             String(repeating: "- ", count: 5_000) + "deep list", String(repeating: "`", count: n),
             String(repeating: "<", count: n), String(repeating: "&#", count: n), String(repeating: "![", count: n),
-            String(repeating: "#", count: n) + " #" + String(repeating: "t", count: n), String(repeating: "@", count: n) + "mina",
+            String(repeating: "#", count: n) + " #" + String(repeating: "t", count: n),
+            String(repeating: "@", count: n) + "mina",
             String(repeating: "https://", count: n / 4), String(repeating: "\u{301}", count: n) + "e",
         ]
         for (i, caption) in captions.enumerated() {
-            folder.document("tweets/p\(i).json", ["caption": json(caption), "timestamp": json("2024-02-01T00:00:00Z"), "uid": json("u1")])
+            folder.document(
+                "tweets/p\(i).json",
+                ["caption": json(caption), "timestamp": json("2024-02-01T00:00:00Z"), "uid": json("u1")])
         }
         let clock = ContinuousClock()
         let start = clock.now
@@ -269,8 +327,10 @@ struct BadInputTests {
         _ = Self.storeError(folder.path + "/export.json", naming: "export.json")
         // Deep but closed.
         let closer = opening == "[" ? "]" : opening == "{\"a\":" ? "}" : "]}]"
-        folder.write("tweets/deep.json", "{\"x\": " + String(repeating: opening, count: 100_000) + "1"
-            + String(repeating: closer, count: 100_000) + "}")
+        folder.write(
+            "tweets/deep.json",
+            "{\"x\": " + String(repeating: opening, count: 100_000) + "1"
+                + String(repeating: closer, count: 100_000) + "}")
         _ = Self.storeError(folder.path, naming: "tweets/deep.json")
     }
 
@@ -279,7 +339,8 @@ struct BadInputTests {
     static let notDocuments: [(name: String, bytes: [UInt8])] = [
         ("empty", []), ("spaces", Array("  \n\t ".utf8)), ("null", Array("null".utf8)), ("array", Array("[]".utf8)),
         ("string", Array("\"x\"".utf8)), ("number", Array("5".utf8)), ("two", Array("{} {}".utf8)),
-        ("truncated", Array("{\"username\": \"a".utf8)), ("nul", [0]), ("nulInside", Array("{\"username\": \"a\u{0}\"}".utf8)),
+        ("truncated", Array("{\"username\": \"a".utf8)), ("nul", [0]),
+        ("nulInside", Array("{\"username\": \"a\u{0}\"}".utf8)),
         ("bad-utf8", Array("{\"username\": \"".utf8) + [0xFF, 0xFE] + Array("\"}".utf8)),
         ("overlong", Array("{\"username\": \"".utf8) + [0xC0, 0xAF] + Array("\"}".utf8)),
         ("surrogate", Array("{\"username\": \"".utf8) + [0xED, 0xA0, 0x80] + Array("\"}".utf8)),
@@ -289,7 +350,8 @@ struct BadInputTests {
         ("trailing-comma", Array("{\"username\": \"a\",}".utf8)), ("comment", Array("// x\n{}".utf8)),
         ("nan", Array("{\"likes\": NaN}".utf8)), ("single-quotes", Array("{'username': 'a'}".utf8)),
         ("lone-surrogate-escape", Array("{\"username\": \"\\ud800\"}".utf8)),
-        ("bad-escape", Array("{\"username\": \"\\x41\"}".utf8)), ("control-in-string", Array("{\"username\": \"a\u{1}b\"}".utf8)),
+        ("bad-escape", Array("{\"username\": \"\\x41\"}".utf8)),
+        ("control-in-string", Array("{\"username\": \"a\u{1}b\"}".utf8)),
     ]
 
     @Test(arguments: notDocuments.map(\.name))
@@ -327,10 +389,12 @@ struct BadInputTests {
     /// A file name that is not UTF-8 is skipped (with a note), never a crash.
     @Test func fileNamesThatAreNotUTF8() throws {
         let folder = try Self.base()
-        folder.write(Array("tweets/".utf8) + [0xFF, 0xFE] + Array(".json".utf8),
-                     Array(#"{"caption": "x", "timestamp": 0, "uid": "u1"}"#.utf8))
+        folder.write(
+            Array("tweets/".utf8) + [0xFF, 0xFE] + Array(".json".utf8),
+            Array(#"{"caption": "x", "timestamp": 0, "uid": "u1"}"#.utf8))
         folder.write(Array("users/".utf8) + [0xC3] + Array("/user-likes/t0.json".utf8), Array("{}".utf8))
-        folder.write(Array("favorites/u1/favorites/".utf8) + [0x80] + Array(".json".utf8), Array(#"{"placeName": "x"}"#.utf8))
+        folder.write(
+            Array("favorites/u1/favorites/".utf8) + [0x80] + Array(".json".utf8), Array(#"{"placeName": "x"}"#.utf8))
         folder.write(Array("users/u1/user-likes/".utf8) + [0xED, 0xA0, 0x80] + Array(".json".utf8), Array("{}".utf8))
         let outcome = build(folder.path)
         let site = try #require(outcome.site, "\(outcome.summary)")
@@ -372,7 +436,8 @@ struct BadInputTests {
     /// Symbolic links below the store root are skipped, never followed: their targets are not read.
     @Test func symlinksPointingOutsideAreIgnored() throws {
         let folder = try Self.base()
-        let secretTweet = try folder.outside("secret.json", #"{"caption": "TOPSECRET-tweet", "timestamp": 0, "uid": "u1"}"#)
+        let secretTweet = try folder.outside(
+            "secret.json", #"{"caption": "TOPSECRET-tweet", "timestamp": 0, "uid": "u1"}"#)
         let brokenJSON = try folder.outside("broken.json", "{ this is not JSON")
         let outsideUser = try folder.outside("users/evil.json", #"{"username": "TOPSECRET-user"}"#)
         _ = try folder.outside("users/evil/user-likes/t0.json", "{ not json either")
@@ -394,8 +459,10 @@ struct BadInputTests {
         #expect(site.store.ignored.allSatisfy { $0.reason.contains("symbolic link") })
         #expect(siteProblems(site, forbidden: ["TOPSECRET"]).isEmpty)
         // Reading one document (what the preview does on a change) refuses links and escapes too.
-        for file in ["tweets/secret.json", "tweets/broken.json", "users/evil/user-likes/t0.json",
-                     "../outside/secret.json", "tweets/../../outside/secret.json", folder.root + "/outside/secret.json"] {
+        for file in [
+            "tweets/secret.json", "tweets/broken.json", "users/evil/user-likes/t0.json",
+            "../outside/secret.json", "tweets/../../outside/secret.json", folder.root + "/outside/secret.json",
+        ] {
             let document = try DirectoryStore.readDocument(file: file, root: folder.path)
             #expect(document == nil, "\(file) was read")
         }

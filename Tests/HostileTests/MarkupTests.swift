@@ -39,7 +39,8 @@ struct MarkupTests {
         "[i](\u{1}javascript:alert('XSS'))", "<javascript:alert('XSS')>", "<vbscript:msgbox('XSS')>",
         "<data:text/html,<x-hostile>>", "![j](javascript:alert('XSS'))", "![k](data:image/png;base64,iVBORw0KGgo=)",
         "![l](data:image/svg+xml,<svg onload=alert('XSS')>)", "[m][ref]\n\n[ref]: javascript:alert('XSS')",
-        "[n](https://ok.example/\"onmouseover=\"alert('XSS'))", "[o](https://ok.example \"title\\\" onmouseover=\\\"alert('XSS')\")",
+        "[n](https://ok.example/\"onmouseover=\"alert('XSS'))",
+        "[o](https://ok.example \"title\\\" onmouseover=\\\"alert('XSS')\")",
         "<a href=\"javascript:alert('XSS')\">p</a>", "<img src=x onerror=alert('XSS')>",
         "https://ok.example/<x-hostile>", "www.evil.example/\"><x-hostile>",
     ]
@@ -47,7 +48,8 @@ struct MarkupTests {
     static let badImageURLs = [
         "javascript:alert('XSS')", " javascript:alert('XSS')", "JAVASCRIPT:alert('XSS')", "java\tscript:alert('XSS')",
         "vbscript:msgbox('XSS')", "data:image/png;base64,iVBORw0KGgo=", "data:text/html,<script>alert('XSS')</script>",
-        "\u{1}javascript:alert('XSS')", "//evil.example/a.png", "file:///etc/passwd", "https://ok.example/a.png\"><x-hostile>",
+        "\u{1}javascript:alert('XSS')", "//evil.example/a.png", "file:///etc/passwd",
+        "https://ok.example/a.png\"><x-hostile>",
         "http://ok.example/a.png' onerror='alert(1)", "", "https:", "https://",
     ]
 
@@ -61,41 +63,60 @@ struct MarkupTests {
             let safeID = id.isEmpty || id.hasPrefix(".") ? "x\(id)" : String(id)
             let uid = "u\(i)\(safeID)"
             let tweetID = "t\(i)\(safeID)"
-            folder.document("users/\(uid).json", [
-                "username": json(payload), "fullname": json(payload + " full"),
-                "bio": json("bio \(payload) #tag\(i) @\(payload)"),
-                "profileImageUrl": json(badImageURLs[i % badImageURLs.count]),
-                "email": json("secret\(i)@private.example"), "secretField": json("TOPSECRET-user-\(i)"),
-            ])
-            folder.document("tweets/\(tweetID).json", [
-                "caption": json("\(payload) #tag\(i) @\(payload) more"),
-                "timestamp": json("2024-01-01T00:00:\(i % 60 < 10 ? "0" : "")\(i % 60)Z"),
-                "uid": json(uid), "likes": "1", "secretField": json("TOPSECRET-tweet-\(i)"),
-            ])
-            folder.document("tweets/r\(i)\(safeID).json", [
-                "caption": json("reply to \(payload)"), "timestamp": json("2024-01-02T00:00:00Z"),
-                "uid": json(uid), "replyTo": json(tweetID),
-            ])
+            folder.document(
+                "users/\(uid).json",
+                [
+                    "username": json(payload), "fullname": json(payload + " full"),
+                    "bio": json("bio \(payload) #tag\(i) @\(payload)"),
+                    "profileImageUrl": json(badImageURLs[i % badImageURLs.count]),
+                    "email": json("secret\(i)@private.example"), "secretField": json("TOPSECRET-user-\(i)"),
+                ])
+            folder.document(
+                "tweets/\(tweetID).json",
+                [
+                    "caption": json("\(payload) #tag\(i) @\(payload) more"),
+                    "timestamp": json("2024-01-01T00:00:\(i % 60 < 10 ? "0" : "")\(i % 60)Z"),
+                    "uid": json(uid), "likes": "1", "secretField": json("TOPSECRET-tweet-\(i)"),
+                ])
+            folder.document(
+                "tweets/r\(i)\(safeID).json",
+                [
+                    "caption": json("reply to \(payload)"), "timestamp": json("2024-01-02T00:00:00Z"),
+                    "uid": json(uid), "replyTo": json(tweetID),
+                ])
             folder.document("users/\(uid)/user-likes/\(tweetID).json", ["secretField": json("TOPSECRET-like-\(i)")])
-            folder.document("favorites/\(uid)/favorites/p\(safeID).json", [
-                "placeName": json(payload), "address": json("addr \(payload)"), "placeID": json(payload),
-                "coordinate": #"{"latitude": 37.5, "longitude": 127.0}"#, "secretField": json("TOPSECRET-place-\(i)"),
-            ])
+            folder.document(
+                "favorites/\(uid)/favorites/p\(safeID).json",
+                [
+                    "placeName": json(payload), "address": json("addr \(payload)"), "placeID": json(payload),
+                    "coordinate": #"{"latitude": 37.5, "longitude": 127.0}"#,
+                    "secretField": json("TOPSECRET-place-\(i)"),
+                ])
         }
         // Profile pictures that are fine, with markup after them.
-        folder.document("users/okImage.json", [
-            "username": json("okimage"), "profileImageUrl": json("https://ok.example/a.png?\"><x-hostile>'onerror='alert(1)"),
-        ])
-        folder.document("tweets/okImage.json", [
-            "caption": json("hi"), "timestamp": json("2024-01-03T00:00:00Z"), "uid": json("okImage"),
-        ])
+        folder.document(
+            "users/okImage.json",
+            [
+                "username": json("okimage"),
+                "profileImageUrl": json("https://ok.example/a.png?\"><x-hostile>'onerror='alert(1)"),
+            ])
+        folder.document(
+            "tweets/okImage.json",
+            [
+                "caption": json("hi"), "timestamp": json("2024-01-03T00:00:00Z"), "uid": json("okImage"),
+            ])
     }
 
-    static let forbidden = ["<script>alert", "<img src=x", "<svg/onload", "<svg onload", "<x-hostile", "<iframe", "<meta http-equiv=\"refresh",
-                            "<base href=\"https://evil", "<style>", "TOPSECRET", "@private.example", "\u{0}"]
+    static let forbidden = [
+        "<script>alert", "<img src=x", "<svg/onload", "<svg onload", "<x-hostile", "<iframe",
+        "<meta http-equiv=\"refresh",
+        "<base href=\"https://evil", "<style>", "TOPSECRET", "@private.example", "\u{0}",
+    ]
 
-    @Test(arguments: [SiteConfig(), SiteConfig(baseURL: "https://example.com/sub/", pageSize: 3, viewer: "okimage"),
-                      SiteConfig(baseURL: "/project/", pageSize: 1)])
+    @Test(arguments: [
+        SiteConfig(), SiteConfig(baseURL: "https://example.com/sub/", pageSize: 3, viewer: "okimage"),
+        SiteConfig(baseURL: "/project/", pageSize: 1),
+    ])
     func everyTextFieldIsEscapedEverywhere(config: SiteConfig) throws {
         let folder = try StoreFolder()
         Self.hostileStore(folder)
@@ -112,7 +133,9 @@ struct MarkupTests {
         let site = try requireSite(folder.path)
         // The usernames are on their profiles, escaped: the text survives, the markup does not.
         #expect(!site.paths(containing: "@&lt;script&gt;alert(&#39;XSS&#39;)&lt;/script&gt;").isEmpty)
-        #expect(!site.paths(containing: "&amp;lt;x-hostile&amp;gt;pre-escaped").isEmpty, "pre-escaped text is escaped again")
+        #expect(
+            !site.paths(containing: "&amp;lt;x-hostile&amp;gt;pre-escaped").isEmpty, "pre-escaped text is escaped again"
+        )
         #expect(!site.paths(containing: "{{site.title}}{{{card}}}").isEmpty, "values are not rendered as templates")
         // Controls are replaced, in HTML and in XML.
         #expect(!site.paths(containing: "\u{FFFD}[31m").isEmpty)
@@ -138,9 +161,20 @@ struct MarkupTests {
     /// SPEC 3 and the brief: links from user content carry rel="nofollow ugc noopener".
     @Test func externalLinksInUserContentAreMarked() throws {
         let folder = try StoreFolder()
-        folder.document("users/u1.json", ["username": json("mina"), "bio": json("see https://a.example and [b](https://b.example) <https://c.example>")])
-        folder.document("tweets/t1.json", ["caption": json("see https://a.example and [b](http://b.example) [c](//c.example) <https://d.example> [m](mailto:x@y.example)"),
-                                           "timestamp": json("2024-01-01T00:00:00Z"), "uid": json("u1")])
+        folder.document(
+            "users/u1.json",
+            [
+                "username": json("mina"),
+                "bio": json("see https://a.example and [b](https://b.example) <https://c.example>"),
+            ])
+        folder.document(
+            "tweets/t1.json",
+            [
+                "caption": json(
+                    "see https://a.example and [b](http://b.example) [c](//c.example) <https://d.example> [m](mailto:x@y.example)"
+                ),
+                "timestamp": json("2024-01-01T00:00:00Z"), "uid": json("u1"),
+            ])
         let site = try requireSite(folder.path)
         var checked = 0
         for path in site.htmlPaths {
@@ -148,7 +182,9 @@ struct MarkupTests {
                 guard let href = tag.attribute("href") else { continue }
                 guard href.hasPrefix("//") || ["http", "https"].contains(browserScheme(href) ?? "") else { continue }
                 let rel = Set((tag.attribute("rel") ?? "").split(separator: " ").map(String.init))
-                #expect(rel.isSuperset(of: ["nofollow", "ugc", "noopener"]), "\(path): <a href=\"\(href)\" rel=\"\(rel.sorted())\">")
+                #expect(
+                    rel.isSuperset(of: ["nofollow", "ugc", "noopener"]),
+                    "\(path): <a href=\"\(href)\" rel=\"\(rel.sorted())\">")
                 checked += 1
             }
         }

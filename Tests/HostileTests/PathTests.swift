@@ -10,36 +10,51 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct PathTests {
     static let long250 = String(repeating: "a", count: 246) + "Long"  // 250 bytes: with ".json", 255
-    static let longKorean = String(repeating: "가", count: 83)         // 249 bytes
+    static let longKorean = String(repeating: "가", count: 83)  // 249 bytes
 
     /// IDs usable as file names (no "/", no NUL) that are awkward anywhere else.
     static let ids = [
         "with space", "a..b", "..a", "a..", "%2F..%2F..%2Fetc%2Fpasswd", "%2e%2e", "..%2F", "트윗🐦", "e\u{301}", "\u{E9}",
-        long250, longKorean, "Case", "case", "CASE", "index.html", "page", "~0000000000000000", "~", "-", "_", "a b\tc\nd",
+        long250, longKorean, "Case", "case", "CASE", "index.html", "page", "~0000000000000000", "~", "-", "_",
+        "a b\tc\nd",
         "?query#frag", "semi;colon", "back\\slash", "C:", "con", "\u{202E}gpj.exe", "\u{FEFF}bom", "*", "'\"<>&",
         "\u{1}\u{7F}", ".hidden-not-a-dot-name".replacingOccurrences(of: ".", with: "dot"),
     ]
 
     /// Usernames that are not plain handles, or differ only in case.
     static let usernames = [
-        "Mina", "mina", "MINA", "../admin", "..", ".", "", " ", "u-abc", "user name", "사용자", String(repeating: "x", count: 31),
+        "Mina", "mina", "MINA", "../admin", "..", ".", "", " ", "u-abc", "user name", "사용자",
+        String(repeating: "x", count: 31),
         String(repeating: "y", count: 30), "a/b", "%2F", "e\u{301}", "\u{E9}", "index.html",
     ]
 
     static func oddStore(_ folder: StoreFolder) {
         for (i, id) in ids.enumerated() {
             let uid = id
-            folder.document("users/\(uid).json", ["username": json(usernames[i % usernames.count] + (i < usernames.count ? "" : "\(i)")),
-                                                  "bio": json("#\(id) @\(usernames[i % usernames.count])")])
-            folder.document("tweets/\(id).json", ["caption": json("#tag\(i) #\(id) #\(Self.long250) #\(Self.longKorean) @Mina @mina"),
-                                                  "timestamp": String(1_700_000_000 + i), "uid": json(uid),
-                                                  "replyTo": json(ids[(i + 1) % ids.count])])
+            folder.document(
+                "users/\(uid).json",
+                [
+                    "username": json(usernames[i % usernames.count] + (i < usernames.count ? "" : "\(i)")),
+                    "bio": json("#\(id) @\(usernames[i % usernames.count])"),
+                ])
+            folder.document(
+                "tweets/\(id).json",
+                [
+                    "caption": json("#tag\(i) #\(id) #\(Self.long250) #\(Self.longKorean) @Mina @mina"),
+                    "timestamp": String(1_700_000_000 + i), "uid": json(uid),
+                    "replyTo": json(ids[(i + 1) % ids.count]),
+                ])
             folder.document("users/\(uid)/user-likes/\(ids[(i + 3) % ids.count]).json", [:])
-            folder.document("favorites/\(uid)/favorites/\(id).json", ["placeName": json(id), "coordinate": #"{"latitude": 1, "longitude": 2}"#])
+            folder.document(
+                "favorites/\(uid)/favorites/\(id).json",
+                ["placeName": json(id), "coordinate": #"{"latitude": 1, "longitude": 2}"#])
         }
     }
 
-    @Test(arguments: [SiteConfig(), SiteConfig(baseURL: "https://example.com/a b/", pageSize: 2), SiteConfig(baseURL: "/sub/", pageSize: 1)])
+    @Test(arguments: [
+        SiteConfig(), SiteConfig(baseURL: "https://example.com/a b/", pageSize: 2),
+        SiteConfig(baseURL: "/sub/", pageSize: 1),
+    ])
     func oddIDsStayInsideTheOutput(config: SiteConfig) throws {
         let folder = try StoreFolder()
         Self.oddStore(folder)
@@ -52,7 +67,10 @@ struct PathTests {
         // Every tweet and every user has a page of its own.
         let tweetPages = Set(site.paths.filter { $0.hasPrefix("t/") })
         #expect(tweetPages.count == expected)
-        let profiles = Set(site.paths.filter { $0.hasPrefix("u/") && $0.split(separator: "/").count == 3 && $0.hasSuffix("/index.html") })
+        let profiles = Set(
+            site.paths.filter {
+                $0.hasPrefix("u/") && $0.split(separator: "/").count == 3 && $0.hasSuffix("/index.html")
+            })
         #expect(profiles.count == expected, "\(profiles.sorted())")
     }
 
@@ -76,13 +94,24 @@ struct PathTests {
     /// The single-file formats can carry IDs no file name can: "", ".", "..", "a/b", NUL.
     @Test func exportIDsThatAreNotFileNames() throws {
         let folder = try StoreFolder()
-        let ids = ["", ".", "..", "../../../../tmp/roost-escape", "a/b", "/abs", "\u{0}nul", "..\\..\\win", "%2F", Self.long250 + Self.long250]
-        var tweets: [String] = [], users: [String] = []
+        let ids = [
+            "", ".", "..", "../../../../tmp/roost-escape", "a/b", "/abs", "\u{0}nul", "..\\..\\win", "%2F",
+            Self.long250 + Self.long250,
+        ]
+        var tweets: [String] = []
+        var users: [String] = []
         for (i, id) in ids.enumerated() {
-            users.append("\(json(id)): {\"username\": \(json("user\(i)")), \"__collections__\": {\"user-likes\": {\(json(id)): {}}}}")
-            tweets.append("\(json(id)): {\"caption\": \(json("#\(id) x")), \"timestamp\": \(1_700_000_000 + i), \"uid\": \(json(id)), \"replyTo\": \(json(ids[(i + 1) % ids.count]))}")
+            users.append(
+                "\(json(id)): {\"username\": \(json("user\(i)")), \"__collections__\": {\"user-likes\": {\(json(id)): {}}}}"
+            )
+            tweets.append(
+                "\(json(id)): {\"caption\": \(json("#\(id) x")), \"timestamp\": \(1_700_000_000 + i), \"uid\": \(json(id)), \"replyTo\": \(json(ids[(i + 1) % ids.count]))}"
+            )
         }
-        folder.write("export.json", "{\"__collections__\": {\"users\": {\(users.joined(separator: ", "))}, \"tweets\": {\(tweets.joined(separator: ", "))}}}")
+        folder.write(
+            "export.json",
+            "{\"__collections__\": {\"users\": {\(users.joined(separator: ", "))}, \"tweets\": {\(tweets.joined(separator: ", "))}}}"
+        )
         let outcome = build(folder.path + "/export.json")
         let site = try #require(outcome.site, "\(outcome.summary)")
         #expect(site.store.format == .nodeFirestoreImportExport)
@@ -94,7 +123,9 @@ struct PathTests {
     /// Firestore REST names with dot segments and encoded slashes.
     @Test func restNamesWithDotSegments() throws {
         let folder = try StoreFolder()
-        let names = ["tweets/..", "tweets/.", "users/../tweets/x", "tweets/a%2Fb", "users/..%2F..", "users/u1/user-likes/.."]
+        let names = [
+            "tweets/..", "tweets/.", "users/../tweets/x", "tweets/a%2Fb", "users/..%2F..", "users/u1/user-likes/..",
+        ]
         let docs = names.enumerated().map { i, name in
             """
             {"name": "projects/p/databases/(default)/documents/\(name)", "fields": {

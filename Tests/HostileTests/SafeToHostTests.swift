@@ -10,7 +10,9 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct SafeToHostTests {
     static let sample: BuiltSite = {
-        switch build(packageRoot + "/content", config: SiteConfig(baseURL: "https://example.com/roost/", viewer: "mina")) {
+        switch build(
+            packageRoot + "/content", config: SiteConfig(baseURL: "https://example.com/roost/", viewer: "mina"))
+        {
         case .built(let site): return site
         case let other: fatalError("the sample store does not build: \(other.summary)")
         }
@@ -27,7 +29,9 @@ struct SafeToHostTests {
                 }
                 if tag.name == "script" {
                     if tag.attribute("src") == nil { problems.append("\(path): inline <script>") }
-                    if let text = tag.rawText, !text.allSatisfy(\.isWhitespace) { problems.append("\(path): <script> with content") }
+                    if let text = tag.rawText, !text.allSatisfy(\.isWhitespace) {
+                        problems.append("\(path): <script> with content")
+                    }
                 }
                 for (name, value) in tag.attributes where urlAttributes.contains(name) {
                     if let scheme = browserScheme(value), !["http", "https", "mailto"].contains(scheme) {
@@ -54,10 +58,11 @@ struct SafeToHostTests {
             }
             #expect(metas.count == 1, "\(path): \(metas.count) CSP meta elements")
             guard let policy = metas.first?.attribute("content") else { continue }
-            let directives = Dictionary(policy.split(separator: ";").map {
-                let parts = $0.split(separator: " ").map(String.init)
-                return (parts.first ?? "", Array(parts.dropFirst()))
-            }, uniquingKeysWith: { a, _ in a })
+            let directives = Dictionary(
+                policy.split(separator: ";").map {
+                    let parts = $0.split(separator: " ").map(String.init)
+                    return (parts.first ?? "", Array(parts.dropFirst()))
+                }, uniquingKeysWith: { a, _ in a })
             #expect(directives["script-src"] == ["'self'"], "\(path): script-src \(directives["script-src"] ?? [])")
             #expect(directives["object-src"] == ["'none'"], "\(path): object-src")
             #expect(directives["base-uri"] != nil, "\(path): no base-uri")
@@ -73,15 +78,18 @@ struct SafeToHostTests {
     /// theme's own external links made from user data (the map link of a favorite place).
     @Test func externalLinksCarryNofollowUgcNoopener() throws {
         let site = Self.sample
-        var fromUsers: [String] = [], fromTheme: [String] = []
+        var fromUsers: [String] = []
+        var fromTheme: [String] = []
         var count = 0
         for path in site.htmlPaths {
             for tag in tags(site.text(path)!) where tag.name == "a" {
-                guard let href = tag.attribute("href"), href.lowercased().hasPrefix("http") || href.hasPrefix("//") else { continue }
+                guard let href = tag.attribute("href"), href.lowercased().hasPrefix("http") || href.hasPrefix("//")
+                else { continue }
                 count += 1
                 let rel = Set((tag.attribute("rel") ?? "").lowercased().split(separator: " ").map(String.init))
                 guard !rel.isSuperset(of: ["nofollow", "ugc", "noopener"]) else { continue }
-                let line = "\(path): <a href=\"\(href)\" rel=\"\(tag.attribute("rel") ?? "")\" class=\"\(tag.attribute("class") ?? "")\">"
+                let line =
+                    "\(path): <a href=\"\(href)\" rel=\"\(tag.attribute("rel") ?? "")\" class=\"\(tag.attribute("class") ?? "")\">"
                 if tag.attribute("class") == "place-map" { fromTheme.append(line) } else { fromUsers.append(line) }
             }
         }

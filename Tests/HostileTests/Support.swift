@@ -6,6 +6,7 @@ import Site
 import Store
 import TestSupport
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -157,8 +158,10 @@ func build(_ storePath: String, config: SiteConfig = SiteConfig()) -> Outcome {
 }
 
 /// Builds and requires a site; records the outcome otherwise.
-func requireSite(_ storePath: String, config: SiteConfig = SiteConfig(),
-                 sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> BuiltSite {
+func requireSite(
+    _ storePath: String, config: SiteConfig = SiteConfig(),
+    sourceLocation: Testing.SourceLocation = #_sourceLocation
+) throws -> BuiltSite {
     let outcome = build(storePath, config: config)
     return try #require(outcome.site, "expected a clean build: \(outcome.summary)", sourceLocation: sourceLocation)
 }
@@ -166,13 +169,17 @@ func requireSite(_ storePath: String, config: SiteConfig = SiteConfig(),
 // MARK: - HTML (`tags`, `browserScheme` and the link checker are in TestSupport)
 
 /// Attributes whose value a browser loads or navigates to.
-let urlAttributes: Set<String> = ["href", "src", "action", "formaction", "srcset", "poster", "data", "xlink:href",
-                                  "cite", "background", "ping", "manifest", "icon", "longdesc", "lowsrc", "dynsrc"]
+let urlAttributes: Set<String> = [
+    "href", "src", "action", "formaction", "srcset", "poster", "data", "xlink:href",
+    "cite", "background", "ping", "manifest", "icon", "longdesc", "lowsrc", "dynsrc",
+]
 
 /// Elements a page of the defaultTemplates never has; if one shows up, it came from the store.
-let foreignElements: Set<String> = ["iframe", "object", "embed", "form", "input", "button", "textarea", "style",
-                                    "frame", "frameset", "applet", "math", "template", "marquee", "video", "audio",
-                                    "source", "x-hostile", "img2", "svg2", "xss", "meta2"]
+let foreignElements: Set<String> = [
+    "iframe", "object", "embed", "form", "input", "button", "textarea", "style",
+    "frame", "frameset", "applet", "math", "template", "marquee", "video", "audio",
+    "source", "x-hostile", "img2", "svg2", "xss", "meta2",
+]
 
 /// Everything unsafe about one HTML page (one line per problem).
 func htmlProblems(_ html: String, path: String) -> [String] {
@@ -180,12 +187,17 @@ func htmlProblems(_ html: String, path: String) -> [String] {
     var bases = 0
     for tag in tags(html) {
         let at = "\(path): <\(tag.name)>"
-        if foreignElements.contains(tag.name) || tag.name.hasPrefix("x-") { problems.append("\(at): element from the store") }
+        if foreignElements.contains(tag.name) || tag.name.hasPrefix("x-") {
+            problems.append("\(at): element from the store")
+        }
         for (name, value) in tag.attributes {
-            if name.hasPrefix("on") { problems.append("\(at): event handler attribute \(name)=\"\(value.prefix(60))\"") }
+            if name.hasPrefix("on") {
+                problems.append("\(at): event handler attribute \(name)=\"\(value.prefix(60))\"")
+            }
             if name == "style" { problems.append("\(at): inline style attribute") }
             if urlAttributes.contains(name), let scheme = browserScheme(value),
-               !["http", "https", "mailto"].contains(scheme) {
+                !["http", "https", "mailto"].contains(scheme)
+            {
                 problems.append("\(at): \(name) with scheme \(scheme): \"\(value.prefix(80))\"")
             }
             if name == "http-equiv", value.lowercased() != "content-security-policy" {
@@ -201,7 +213,8 @@ func htmlProblems(_ html: String, path: String) -> [String] {
             if let src = tag.attribute("src"), src != "static/time.js" { problems.append("\(at): script src=\(src)") }
         case "base":
             bases += 1
-        case "meta" where tag.attribute("http-equiv") == nil && tag.attribute("charset") == nil && tag.attribute("name") == nil:
+        case "meta"
+        where tag.attribute("http-equiv") == nil && tag.attribute("charset") == nil && tag.attribute("name") == nil:
             problems.append("\(at): meta without name")
         default:
             break
@@ -253,7 +266,8 @@ func xmlError(_ bytes: [UInt8]) -> String? {
     guard let text = String(validating: bytes, as: UTF8.self) else { return "not UTF-8" }
     for scalar in text.unicodeScalars {
         let v = scalar.value
-        let allowed = v == 0x9 || v == 0xA || v == 0xD || (0x20...0xD7FF).contains(v) || (0xE000...0xFFFD).contains(v)
+        let allowed =
+            v == 0x9 || v == 0xA || v == 0xD || (0x20...0xD7FF).contains(v) || (0xE000...0xFFFD).contains(v)
             || (0x10000...0x10FFFF).contains(v)
         if !allowed { return "character U+\(String(v, radix: 16, uppercase: true)) is not allowed in XML" }
     }
@@ -289,12 +303,16 @@ private func referenceProblem(_ text: Substring) -> String? {
     var rest = text.unicodeScalars
     while let amp = rest.firstIndex(of: "&") {
         let after = rest[rest.index(after: amp)...]
-        guard let semi = after.prefix(10).firstIndex(of: ";") else { return "a bare & in \(text.prefix(40).debugDescription)" }
+        guard let semi = after.prefix(10).firstIndex(of: ";") else {
+            return "a bare & in \(text.prefix(40).debugDescription)"
+        }
         let name = String(String.UnicodeScalarView(after[..<semi]))
         if !["amp", "lt", "gt", "quot", "apos"].contains(name) {
-            guard name.hasPrefix("#"), let v = name.hasPrefix("#x") ? UInt32(name.dropFirst(2), radix: 16) : UInt32(name.dropFirst()),
-                  v == 0x9 || v == 0xA || v == 0xD || (0x20...0xD7FF).contains(v) || (0xE000...0xFFFD).contains(v)
-                    || (0x10000...0x10FFFF).contains(v) else {
+            guard name.hasPrefix("#"),
+                let v = name.hasPrefix("#x") ? UInt32(name.dropFirst(2), radix: 16) : UInt32(name.dropFirst()),
+                v == 0x9 || v == 0xA || v == 0xD || (0x20...0xD7FF).contains(v) || (0xE000...0xFFFD).contains(v)
+                    || (0x10000...0x10FFFF).contains(v)
+            else {
                 return "reference &\(name); is not allowed in XML"
             }
         }
@@ -305,7 +323,8 @@ private func referenceProblem(_ text: Substring) -> String? {
 
 /// The first `limit` problems, one a line.
 func lines(_ problems: [String], limit: Int = 40) -> String {
-    problems.prefix(limit).joined(separator: "\n") + (problems.count > limit ? "\n… \(problems.count - limit) more" : "")
+    problems.prefix(limit).joined(separator: "\n")
+        + (problems.count > limit ? "\n… \(problems.count - limit) more" : "")
 }
 
 /// Whether `haystack` holds the UTF-8 bytes of `needle` (memchr and memcmp: fast even in debug builds).
@@ -317,7 +336,9 @@ func contains(_ haystack: [UInt8], _ needle: String) -> Bool {
             guard let base = h.baseAddress else { return false }
             var offset = 0
             while h.count - offset >= nb.count {
-                guard let hit = memchr(base + offset, Int32(n[0]), h.count - offset - nb.count + 1) else { return false }
+                guard let hit = memchr(base + offset, Int32(n[0]), h.count - offset - nb.count + 1) else {
+                    return false
+                }
                 if memcmp(hit, nb.baseAddress!, nb.count) == 0 { return true }
                 offset = (UnsafeRawPointer(hit) - base) + 1
             }

@@ -1,4 +1,6 @@
+import Foundation
 import Testing
+
 @testable import JSON
 
 private func parse(_ s: String) throws(JSONError) -> JSONValue { try JSONParser.parse(s) }
@@ -27,7 +29,10 @@ private func failure(_ s: String) -> JSONError? { failure(Array(s.utf8)) }
 
     @Test func containersKeepOrderAndDuplicates() throws {
         let v = try parse(#"{"b": 1, "a": [1, 2.5, "x", null, {}], "b": 3, "e": []}"#)
-        guard case .object(let pairs) = v else { Issue.record("not an object"); return }
+        guard case .object(let pairs) = v else {
+            Issue.record("not an object")
+            return
+        }
         #expect(pairs.map(\.key) == ["b", "a", "b", "e"])
         #expect(v["b"] == .integer(3))
         #expect(v["a"] == .array([.integer(1), .double(2.5), .string("x"), .null, .object([])]))
@@ -142,7 +147,9 @@ private func failure(_ s: String) -> JSONError? { failure(Array(s.utf8)) }
         #expect(e?.message == "invalid UTF-8 (byte 0xFF)")
         #expect(e?.line == 1 && e?.column == 10)
         // Truncated sequence, overlong encoding, encoded surrogate, beyond U+10FFFF, stray continuation.
-        for bad: [UInt8] in [[0xC3], [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0x80]] {
+        for bad: [UInt8] in [
+            [0xC3], [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0x80],
+        ] {
             e = failure([0x22] + bad + [0x22])
             #expect(e?.kind == .invalidUTF8, "\(bad)")
             #expect(e?.column == 2, "\(bad)")
@@ -198,21 +205,22 @@ private func failure(_ s: String) -> JSONError? { failure(Array(s.utf8)) }
             ("f", .array([])),
             ("o", .object([("x", .string("y"))])),
         ])
-        #expect(JSONWriter.string(v) == """
-        {
-          "b": 1,
-          "a": [
-            true,
-            null,
-            2.5
-          ],
-          "e": {},
-          "f": [],
-          "o": {
-            "x": "y"
-          }
-        }
-        """)
+        #expect(
+            JSONWriter.string(v) == """
+                {
+                  "b": 1,
+                  "a": [
+                    true,
+                    null,
+                    2.5
+                  ],
+                  "e": {},
+                  "f": [],
+                  "o": {
+                    "x": "y"
+                  }
+                }
+                """)
         #expect(JSONWriter.string(v, pretty: false) == #"{"b":1,"a":[true,null,2.5],"e":{},"f":[],"o":{"x":"y"}}"#)
     }
 
@@ -243,8 +251,6 @@ private func failure(_ s: String) -> JSONError? { failure(Array(s.utf8)) }
     }
 }
 
-import Foundation
-
 @Suite struct JSONFoundationTests {
     @Test func parsesData() throws {
         #expect(try JSONParser.parse(Data("{\"a\": [true]}".utf8)) == .object([("a", .array([.bool(true)]))]))
@@ -256,13 +262,15 @@ import Foundation
     struct Rng {
         var state: UInt64
         mutating func next() -> UInt64 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return state >> 11
         }
         mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
     }
 
-    static let pieces: [String] = ["a", "Z", " ", "\"", "\\", "/", "\n", "\t", "\u{0}", "\u{1F}", "é", "한", "😀", "\u{2028}", "\u{7F}", "e\u{301}"]
+    static let pieces: [String] = [
+        "a", "Z", " ", "\"", "\\", "/", "\n", "\t", "\u{0}", "\u{1F}", "é", "한", "😀", "\u{2028}", "\u{7F}", "e\u{301}",
+    ]
 
     func randomValue(_ rng: inout Rng, depth: Int) -> JSONValue {
         switch rng.below(depth > 4 ? 6 : 8) {
@@ -278,7 +286,10 @@ import Foundation
             return .string(s)
         case 6: return .array((0..<rng.below(5)).map { _ in randomValue(&rng, depth: depth + 1) })
         default:
-            return .object((0..<rng.below(5)).map { k in ("k\(k)\(Self.pieces[rng.below(Self.pieces.count)])", randomValue(&rng, depth: depth + 1)) })
+            return .object(
+                (0..<rng.below(5)).map { k in
+                    ("k\(k)\(Self.pieces[rng.below(Self.pieces.count)])", randomValue(&rng, depth: depth + 1))
+                })
         }
     }
 

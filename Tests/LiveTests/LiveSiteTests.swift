@@ -36,15 +36,20 @@ struct LiveSiteTests {
         var tweetShapes: [String: String] = [:]
         var minute = 0
         func writeUser(_ uid: String, name: String) throws {
-            try store.write("users/\(uid).json", #"{"username": "\#(name)", "fullname": "Name \#(random.below(100))", "email": "\#(uid)@x.example"}"#)
+            try store.write(
+                "users/\(uid).json",
+                #"{"username": "\#(name)", "fullname": "Name \#(random.below(100))", "email": "\#(uid)@x.example"}"#)
         }
         func writeTweet(_ id: String) throws {
             minute += 1 + random.below(3)
             let author = random.pick(users + ["ghost"])!
             let mention = random.pick(usernames).map { "@\($0)" } ?? ""
             let tag = ["#swift", "#Swift", "#서울", "", ""][random.below(5)]
-            var fields = #""caption": "post \#(random.below(1000)) \#(mention) \#(tag)", "timestamp": "\#(Self.time(minute))", "uid": "\#(author)""#
-            if random.below(3) == 0, let parent = random.pick(tweets + ["deleted"]) { fields += #", "replyTo": "\#(parent)""# }
+            var fields =
+                #""caption": "post \#(random.below(1000)) \#(mention) \#(tag)", "timestamp": "\#(Self.time(minute))", "uid": "\#(author)""#
+            if random.below(3) == 0, let parent = random.pick(tweets + ["deleted"]) {
+                fields += #", "replyTo": "\#(parent)""#
+            }
             if random.below(2) == 0 { fields += #", "likes": \#(random.below(4))"# }
             try store.write("tweets/\(id).json", "{\(fields)}")
             tweetShapes[id] = "{\(fields)}".replacingOccurrences(of: "post ", with: "{caption} ")
@@ -52,12 +57,18 @@ struct LiveSiteTests {
         /// A new caption, same everything else (and same hashtags): the live site's fast path.
         func editCaption(_ id: String) throws {
             guard let shape = tweetShapes[id] else { return }
-            let words = ["**bold**", "_soft_", "`code`", "@\(random.pick(usernames)!)", "plain", "https://x.example/\(random.below(9))"]
+            let words = [
+                "**bold**", "_soft_", "`code`", "@\(random.pick(usernames)!)", "plain",
+                "https://x.example/\(random.below(9))",
+            ]
             let text = "edited \(random.pick(words)!) \(random.pick(words)!)"
             try store.write("tweets/\(id).json", shape.replacingOccurrences(of: "{caption}", with: text))
         }
         for uid in users { try writeUser(uid, name: random.pick(usernames)! + "\(random.below(3))") }
-        for n in 0..<14 { tweets.append("t\(n)"); try writeTweet("t\(n)") }
+        for n in 0..<14 {
+            tweets.append("t\(n)")
+            try writeTweet("t\(n)")
+        }
         for _ in 0..<20 {
             try store.write("users/\(random.pick(users)!)/user-likes/\(random.pick(tweets)!).json", "{}")
         }
@@ -73,15 +84,26 @@ struct LiveSiteTests {
             func changed(_ path: String, _ kind: FileWatcher.Change.Kind) { changes.insert(store.change(path, kind)) }
             switch random.below(11) {
             case 9, 10:
-                if let id = random.pick(tweets) { try editCaption(id); changed("tweets/\(id).json", .modified) }
+                if let id = random.pick(tweets) {
+                    try editCaption(id)
+                    changed("tweets/\(id).json", .modified)
+                }
             case 0, 1:
-                let id = "t\(nextID)"; nextID += 1
-                tweets.append(id); try writeTweet(id); changed("tweets/\(id).json", .created)
+                let id = "t\(nextID)"
+                nextID += 1
+                tweets.append(id)
+                try writeTweet(id)
+                changed("tweets/\(id).json", .created)
             case 2:
-                if let id = random.pick(tweets) { try writeTweet(id); changed("tweets/\(id).json", .modified) }
+                if let id = random.pick(tweets) {
+                    try writeTweet(id)
+                    changed("tweets/\(id).json", .modified)
+                }
             case 3:
                 if let id = random.pick(tweets) {
-                    tweets.removeAll { $0 == id }; store.delete("tweets/\(id).json"); changed("tweets/\(id).json", .deleted)
+                    tweets.removeAll { $0 == id }
+                    store.delete("tweets/\(id).json")
+                    changed("tweets/\(id).json", .deleted)
                 }
             case 4:
                 let path = "users/\(random.pick(users)!)/user-likes/\(random.pick(tweets + ["gone"])!).json"
@@ -89,7 +111,8 @@ struct LiveSiteTests {
                 changed(path, .created)
             case 5:
                 if let path = random.pick(store.jsonFiles(under: "users").filter { $0.contains("user-likes") }) {
-                    store.delete(path); changed(path, .deleted)
+                    store.delete(path)
+                    changed(path, .deleted)
                 }
             case 6:
                 let uid = random.below(4) == 0 ? "u\(nextID)" : random.pick(users)!
@@ -101,14 +124,20 @@ struct LiveSiteTests {
                 let uid = random.pick(users + ["ghost"])!
                 let path = "favorites/\(uid)/favorites/p\(random.below(4)).json"
                 if random.below(3) == 0 {
-                    store.delete(path); changed(path, .deleted)
+                    store.delete(path)
+                    changed(path, .deleted)
                 } else {
-                    try store.write(path, #"{"placeName": "Place \#(random.below(9))", "coordinate": {"latitude": "37.\#(random.below(99))", "longtitude": 127}}"#)
+                    try store.write(
+                        path,
+                        #"{"placeName": "Place \#(random.below(9))", "coordinate": {"latitude": "37.\#(random.below(99))", "longtitude": 127}}"#
+                    )
                     changed(path, .modified)
                 }
             default:
                 if let uid = random.pick(users), users.count > 2 {
-                    users.removeAll { $0 == uid }; store.delete("users/\(uid).json"); changed("users/\(uid).json", .deleted)
+                    users.removeAll { $0 == uid }
+                    store.delete("users/\(uid).json")
+                    changed("users/\(uid).json", .deleted)
                 }
             }
             guard !changes.isEmpty else { continue }

@@ -1,5 +1,5 @@
-import Testing
 import Markdown
+import Testing
 
 @Suite struct HashtagsAndMentionsScan {
     @Test func basics() {
@@ -13,7 +13,8 @@ import Markdown
     }
 
     @Test func textOnly() {
-        let result = HashtagsAndMentions.scan("""
+        let result = HashtagsAndMentions.scan(
+            """
             `@code #code` [@link #link](https://x.org) ![@img #img](/i.png) <span title="#attr @attr">#html @html</span>
             <https://x.org/#auto> https://x.org/@url#frag a@b.com &#39; #123
 
@@ -71,7 +72,7 @@ private func linked(_ html: String, class name: String, prefix: String) -> [Stri
     while let range = rest.firstRange(of: opener) {
         rest = rest[range.upperBound...]
         guard let end = rest.firstIndex(of: "\"") else { break }
-        let value = String(rest[..<end].dropLast()) // drop the trailing "/"
+        let value = String(rest[..<end].dropLast())  // drop the trailing "/"
         if !found.contains(value) { found.append(value) }
         rest = rest[end...]
     }

@@ -1,5 +1,5 @@
-import Testing
 import Markdown
+import Testing
 
 /// Users "alice" and "Bob_99" exist; tag pages live under /tags/.
 let renderer = MarkdownRenderer(
@@ -15,8 +15,9 @@ let rel = #"rel="nofollow ugc noopener""#
 
 @Suite struct Blocks {
     @Test func paragraphAndInlines() {
-        #expect(html("Hello *world* and **bold** and `x < y`")
-            == "<p>Hello <em>world</em> and <strong>bold</strong> and <code>x &lt; y</code></p>\n")
+        #expect(
+            html("Hello *world* and **bold** and `x < y`")
+                == "<p>Hello <em>world</em> and <strong>bold</strong> and <code>x &lt; y</code></p>\n")
     }
 
     @Test func empty() {
@@ -39,11 +40,14 @@ let rel = #"rel="nofollow ugc noopener""#
     }
 
     @Test func codeBlocks() {
-        #expect(html("```swift\nlet a = \"<b>\" && b\n```\n")
-            == "<pre><code class=\"language-swift\">let a = &quot;&lt;b&gt;&quot; &amp;&amp; b\n</code></pre>\n")
-        #expect(html("    indented @alice #tag https://x.com\n")
-            == "<pre><code>indented @alice #tag https://x.com\n</code></pre>\n")
-        #expect(html("```\"><script> more\nx\n```").hasPrefix("<pre><code class=\"language-&quot;&gt;&lt;script&gt;\">"))
+        #expect(
+            html("```swift\nlet a = \"<b>\" && b\n```\n")
+                == "<pre><code class=\"language-swift\">let a = &quot;&lt;b&gt;&quot; &amp;&amp; b\n</code></pre>\n")
+        #expect(
+            html("    indented @alice #tag https://x.com\n")
+                == "<pre><code>indented @alice #tag https://x.com\n</code></pre>\n")
+        #expect(
+            html("```\"><script> more\nx\n```").hasPrefix("<pre><code class=\"language-&quot;&gt;&lt;script&gt;\">"))
     }
 
     @Test func headingsDoNotBreakTheOutline() {
@@ -90,7 +94,8 @@ let rel = #"rel="nofollow ugc noopener""#
     }
 
     @Test func noTagSurvives() {
-        let nasty = "<iframe src=//evil></iframe>\n\n<style>*{}</style>\n\n[a](<x\"onmouseover=\"y>)\n\n<a href=\"javascript:x\">z</a>"
+        let nasty =
+            "<iframe src=//evil></iframe>\n\n<style>*{}</style>\n\n[a](<x\"onmouseover=\"y>)\n\n<a href=\"javascript:x\">z</a>"
         let out = html(nasty)
         #expect(!out.contains("<iframe"))
         #expect(!out.contains("<style"))
@@ -101,8 +106,9 @@ let rel = #"rel="nofollow ugc noopener""#
 
 @Suite struct Links {
     @Test func externalLinkGetsRel() {
-        #expect(html("[site](https://example.com/a?b=1&c=2)")
-            == "<p><a href=\"https://example.com/a?b=1&amp;c=2\" \(rel)>site</a></p>\n")
+        #expect(
+            html("[site](https://example.com/a?b=1&c=2)")
+                == "<p><a href=\"https://example.com/a?b=1&amp;c=2\" \(rel)>site</a></p>\n")
         #expect(html("[mail](mailto:a@b.com)") == "<p><a href=\"mailto:a@b.com\" \(rel)>mail</a></p>\n")
         #expect(html("[x](//cdn.example)") == "<p><a href=\"//cdn.example\" \(rel)>x</a></p>\n")
     }
@@ -113,12 +119,14 @@ let rel = #"rel="nofollow ugc noopener""#
     }
 
     @Test func title() {
-        #expect(html("[a](https://x.org \"T \\\"q\\\" & 'z'\")")
-            == "<p><a href=\"https://x.org\" \(rel) title=\"T &quot;q&quot; &amp; &#39;z&#39;\">a</a></p>\n")
+        #expect(
+            html("[a](https://x.org \"T \\\"q\\\" & 'z'\")")
+                == "<p><a href=\"https://x.org\" \(rel) title=\"T &quot;q&quot; &amp; &#39;z&#39;\">a</a></p>\n")
     }
 
     @Test func autolink() {
-        #expect(html("<https://example.com>") == "<p><a href=\"https://example.com\" \(rel)>https://example.com</a></p>\n")
+        #expect(
+            html("<https://example.com>") == "<p><a href=\"https://example.com\" \(rel)>https://example.com</a></p>\n")
         #expect(html("<a@b.com>") == "<p><a href=\"mailto:a@b.com\" \(rel)>a@b.com</a></p>\n")
     }
 
@@ -158,23 +166,29 @@ let rel = #"rel="nofollow ugc noopener""#
 
     @Test func urlAttributeEscaping() {
         // A `"` in a URL can never close the attribute.
-        #expect(html("[a](<https://x.org/\"onclick=\"alert(1)>)")
-            == "<p><a href=\"https://x.org/%22onclick=%22alert(1)\" \(rel)>a</a></p>\n")
+        #expect(
+            html("[a](<https://x.org/\"onclick=\"alert(1)>)")
+                == "<p><a href=\"https://x.org/%22onclick=%22alert(1)\" \(rel)>a</a></p>\n")
         #expect(html("[a](https://x.org/a&quot;b)") == "<p><a href=\"https://x.org/a%22b\" \(rel)>a</a></p>\n")
-        #expect(html("[a](<https://x.org/a b'c\\<d>)") == "<p><a href=\"https://x.org/a%20b&#39;c%3Cd\" \(rel)>a</a></p>\n")
-        #expect(html("[a](https://ko.wikipedia.org/wiki/서울)")
-            == "<p><a href=\"https://ko.wikipedia.org/wiki/%EC%84%9C%EC%9A%B8\" \(rel)>a</a></p>\n")
+        #expect(
+            html("[a](<https://x.org/a b'c\\<d>)") == "<p><a href=\"https://x.org/a%20b&#39;c%3Cd\" \(rel)>a</a></p>\n")
+        #expect(
+            html("[a](https://ko.wikipedia.org/wiki/서울)")
+                == "<p><a href=\"https://ko.wikipedia.org/wiki/%EC%84%9C%EC%9A%B8\" \(rel)>a</a></p>\n")
     }
 }
 
 @Suite struct Images {
     @Test func imageBecomesLink() {
-        #expect(html("![a cat](https://x.org/cat.png)") == "<p><a href=\"https://x.org/cat.png\" \(rel)>a cat</a></p>\n")
+        #expect(
+            html("![a cat](https://x.org/cat.png)") == "<p><a href=\"https://x.org/cat.png\" \(rel)>a cat</a></p>\n")
         #expect(!html("![a cat](https://x.org/cat.png)").contains("<img"))
     }
 
     @Test func altTextIsPlain() {
-        #expect(html("![*a* `b` @alice #tag](/p.png \"t\")") == "<p><a href=\"/p.png\" title=\"t\">a b @alice #tag</a></p>\n")
+        #expect(
+            html("![*a* `b` @alice #tag](/p.png \"t\")")
+                == "<p><a href=\"/p.png\" title=\"t\">a b @alice #tag</a></p>\n")
     }
 
     @Test func emptyAltShowsURL() {
@@ -206,9 +220,13 @@ let rel = #"rel="nofollow ugc noopener""#
         #expect(html("```\n@alice\n```") == "<pre><code>@alice\n</code></pre>\n")
         #expect(html("[@alice](https://x.org)") == "<p><a href=\"https://x.org\" \(rel)>@alice</a></p>\n")
         // Inline raw HTML is not text, but what is between the tags is.
-        #expect(html("<b>@alice</b>") == "<p>&lt;b&gt;<a class=\"mention\" href=\"/u/alice/\">@alice</a>&lt;/b&gt;</p>\n")
+        #expect(
+            html("<b>@alice</b>") == "<p>&lt;b&gt;<a class=\"mention\" href=\"/u/alice/\">@alice</a>&lt;/b&gt;</p>\n")
         #expect(html("<div>\n@alice\n</div>") == "<p>&lt;div&gt;\n@alice\n&lt;/div&gt;</p>\n")
-        #expect(html("<a href=\"https://x.org\">@alice</a>") == "<p>&lt;a href=&quot;https://x.org&quot;&gt;<a class=\"mention\" href=\"/u/alice/\">@alice</a>&lt;/a&gt;</p>\n")
+        #expect(
+            html("<a href=\"https://x.org\">@alice</a>")
+                == "<p>&lt;a href=&quot;https://x.org&quot;&gt;<a class=\"mention\" href=\"/u/alice/\">@alice</a>&lt;/a&gt;</p>\n"
+        )
     }
 
     @Test func emailIsNotAMention() {
@@ -230,7 +248,10 @@ let rel = #"rel="nofollow ugc noopener""#
 @Suite struct Hashtags {
     @Test func linkedLowercased() {
         #expect(html("#Swift rocks") == "<p><a class=\"hashtag\" href=\"/tags/swift/\">#Swift</a> rocks</p>\n")
-        #expect(html("여행 #서울 #Café_2") == "<p>여행 <a class=\"hashtag\" href=\"/tags/서울/\">#서울</a> <a class=\"hashtag\" href=\"/tags/café_2/\">#Café_2</a></p>\n")
+        #expect(
+            html("여행 #서울 #Café_2")
+                == "<p>여행 <a class=\"hashtag\" href=\"/tags/서울/\">#서울</a> <a class=\"hashtag\" href=\"/tags/café_2/\">#Café_2</a></p>\n"
+        )
     }
 
     @Test func notTags() {
@@ -255,52 +276,69 @@ let rel = #"rel="nofollow ugc noopener""#
 
     @Test func tagURLIsEscaped() {
         let odd = MarkdownRenderer(mentionURL: { _ in "/u/a\"b/?x=1&y=2" }, tagURL: { "/t/\($0)/\"<" })
-        #expect(odd.render("@x #y") == "<p><a class=\"mention\" href=\"/u/a&quot;b/?x=1&amp;y=2\">@x</a> <a class=\"hashtag\" href=\"/t/y/&quot;&lt;\">#y</a></p>\n")
+        #expect(
+            odd.render("@x #y")
+                == "<p><a class=\"mention\" href=\"/u/a&quot;b/?x=1&amp;y=2\">@x</a> <a class=\"hashtag\" href=\"/t/y/&quot;&lt;\">#y</a></p>\n"
+        )
     }
 }
 
 @Suite struct BareURLs {
     @Test func linked() {
-        #expect(html("see https://example.com/path?q=1.")
-            == "<p>see <a href=\"https://example.com/path?q=1\" \(rel)>https://example.com/path?q=1</a>.</p>\n")
+        #expect(
+            html("see https://example.com/path?q=1.")
+                == "<p>see <a href=\"https://example.com/path?q=1\" \(rel)>https://example.com/path?q=1</a>.</p>\n")
         #expect(html("HTTP://EXAMPLE.COM") == "<p><a href=\"HTTP://EXAMPLE.COM\" \(rel)>HTTP://EXAMPLE.COM</a></p>\n")
     }
 
     @Test func trailingPunctuation() {
-        #expect(html("(https://x.org/a), \"http://y.org\"!?")
-            == "<p>(<a href=\"https://x.org/a\" \(rel)>https://x.org/a</a>), &quot;<a href=\"http://y.org\" \(rel)>http://y.org</a>&quot;!?</p>\n")
-        #expect(html("https://en.wikipedia.org/wiki/Swift_(programming_language);")
-            == "<p><a href=\"https://en.wikipedia.org/wiki/Swift_(programming_language)\" \(rel)>https://en.wikipedia.org/wiki/Swift_(programming_language)</a>;</p>\n")
-        #expect(html("https://x.org/a'b'") == "<p><a href=\"https://x.org/a&#39;b\" \(rel)>https://x.org/a&#39;b</a>&#39;</p>\n")
+        #expect(
+            html("(https://x.org/a), \"http://y.org\"!?")
+                == "<p>(<a href=\"https://x.org/a\" \(rel)>https://x.org/a</a>), &quot;<a href=\"http://y.org\" \(rel)>http://y.org</a>&quot;!?</p>\n"
+        )
+        #expect(
+            html("https://en.wikipedia.org/wiki/Swift_(programming_language);")
+                == "<p><a href=\"https://en.wikipedia.org/wiki/Swift_(programming_language)\" \(rel)>https://en.wikipedia.org/wiki/Swift_(programming_language)</a>;</p>\n"
+        )
+        #expect(
+            html("https://x.org/a'b'")
+                == "<p><a href=\"https://x.org/a&#39;b\" \(rel)>https://x.org/a&#39;b</a>&#39;</p>\n")
     }
 
     @Test func mentionsAndTagsInsideURLsAreNot() {
-        #expect(html("https://mastodon.social/@alice#top")
-            == "<p><a href=\"https://mastodon.social/@alice#top\" \(rel)>https://mastodon.social/@alice#top</a></p>\n")
+        #expect(
+            html("https://mastodon.social/@alice#top")
+                == "<p><a href=\"https://mastodon.social/@alice#top\" \(rel)>https://mastodon.social/@alice#top</a></p>\n"
+        )
     }
 
     @Test func entitiesAndEscapesInURL() {
-        #expect(html("https://x.org/?a=1&amp;b=\"2\"")
-            == "<p><a href=\"https://x.org/?a=1&amp;b=%222\" \(rel)>https://x.org/?a=1&amp;b=&quot;2</a>&quot;</p>\n")
+        #expect(
+            html("https://x.org/?a=1&amp;b=\"2\"")
+                == "<p><a href=\"https://x.org/?a=1&amp;b=%222\" \(rel)>https://x.org/?a=1&amp;b=&quot;2</a>&quot;</p>\n"
+        )
     }
 
     @Test func notLinked() {
         #expect(html("`https://x.org`") == "<p><code>https://x.org</code></p>\n")
         #expect(html("```\nhttps://x.org\n```") == "<pre><code>https://x.org\n</code></pre>\n")
-        #expect(html("[here](https://y.org) https:// nohttps://x.org ftp://x.org")
-            == "<p><a href=\"https://y.org\" \(rel)>here</a> https:// nohttps://x.org ftp://x.org</p>\n")
+        #expect(
+            html("[here](https://y.org) https:// nohttps://x.org ftp://x.org")
+                == "<p><a href=\"https://y.org\" \(rel)>here</a> https:// nohttps://x.org ftp://x.org</p>\n")
         #expect(html("[see https://x.org](/local)") == "<p><a href=\"/local\">see https://x.org</a></p>\n")
     }
 
     @Test func koreanAfterURL() {
-        #expect(html("https://x.org/서울 좋아요")
-            == "<p><a href=\"https://x.org/%EC%84%9C%EC%9A%B8\" \(rel)>https://x.org/서울</a> 좋아요</p>\n")
+        #expect(
+            html("https://x.org/서울 좋아요")
+                == "<p><a href=\"https://x.org/%EC%84%9C%EC%9A%B8\" \(rel)>https://x.org/서울</a> 좋아요</p>\n")
     }
 }
 
 @Suite struct Robustness {
     @Test func oneMegabyteCaption() {
-        let line = "Hello @alice and @nobody, #Tag_\(1) https://example.com/x?y=1 *em* `code` <b>x</b> [l](https://y.org)\n"
+        let line =
+            "Hello @alice and @nobody, #Tag_\(1) https://example.com/x?y=1 *em* `code` <b>x</b> [l](https://y.org)\n"
         let big = String(repeating: line, count: 1_000_000 / line.utf8.count + 1)
         #expect(big.utf8.count > 1_000_000)
         let out = html(big)

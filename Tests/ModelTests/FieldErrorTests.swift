@@ -17,8 +17,12 @@ struct FieldErrorTests {
     @Test func wrongTypes() {
         let s = Snapshot(documents: [
             doc("users/u1", [("username", .integer(7))]),
-            doc("tweets/t1", [("caption", .string("x")), ("timestamp", .string("2023-01-01T00:00:00Z")),
-                              ("uid", .string("u1")), ("likes", .string("three"))]),
+            doc(
+                "tweets/t1",
+                [
+                    ("caption", .string("x")), ("timestamp", .string("2023-01-01T00:00:00Z")),
+                    ("uid", .string("u1")), ("likes", .string("three")),
+                ]),
         ])
         let errors = s.errors.map(\.description)
         #expect(errors.contains("users/u1: field 'username': expected a string, found an integer"))
@@ -41,7 +45,7 @@ struct FieldErrorTests {
 
 @Suite("Timestamps: every form of SPEC 2.4")
 struct TimestampFormTests {
-    static let expected = Timestamp(seconds: 1_636_104_600, nanoseconds: 0) // 2021-11-05T09:30:00Z
+    static let expected = Timestamp(seconds: 1_636_104_600, nanoseconds: 0)  // 2021-11-05T09:30:00Z
 
     static func map(_ pairs: [(String, Value)]) -> Value { .map(Fields(pairs.map { (key: $0.0, value: $0.1) })) }
 
@@ -51,8 +55,20 @@ struct TimestampFormTests {
         ("RFC 3339 fraction", .string("2021-11-05T09:30:00.000Z")),
         ("Node Admin SDK", map([("_seconds", .integer(1_636_104_600)), ("_nanoseconds", .integer(0))])),
         ("Swift Codable", map([("seconds", .integer(1_636_104_600)), ("nanoseconds", .integer(0))])),
-        ("__datatype__", map([("__datatype__", .string("timestamp")), ("value", map([("_seconds", .integer(1_636_104_600)), ("_nanoseconds", .integer(0))]))])),
-        ("web SDK", map([("type", .string("firestore/timestamp/1.0")), ("seconds", .integer(1_636_104_600)), ("nanoseconds", .integer(0))])),
+        (
+            "__datatype__",
+            map([
+                ("__datatype__", .string("timestamp")),
+                ("value", map([("_seconds", .integer(1_636_104_600)), ("_nanoseconds", .integer(0))])),
+            ])
+        ),
+        (
+            "web SDK",
+            map([
+                ("type", .string("firestore/timestamp/1.0")), ("seconds", .integer(1_636_104_600)),
+                ("nanoseconds", .integer(0)),
+            ])
+        ),
         ("typed", .timestamp(expected)),
         ("seconds number", .integer(1_636_104_600)),
         ("seconds double", .double(1_636_104_600.0)),

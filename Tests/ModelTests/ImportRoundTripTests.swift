@@ -46,7 +46,8 @@ struct ImportRoundTripTests {
         }
         """,
         "REST documents.list": "{\"documents\": [\(restDocuments.joined(separator: ",\n"))], \"nextPageToken\": \"x\"}",
-        "REST runQuery": "[" + restDocuments.map { "{\"document\": \($0), \"readTime\": \"2024-01-01T00:00:00Z\"}" }
+        "REST runQuery": "["
+            + restDocuments.map { "{\"document\": \($0), \"readTime\": \"2024-01-01T00:00:00Z\"}" }
             .joined(separator: ",\n") + ", {\"readTime\": \"2024-01-01T00:00:00Z\"}]",
         "REST array": "[" + restDocuments.joined(separator: ",\n") + "]",
     ]
@@ -57,12 +58,24 @@ struct ImportRoundTripTests {
             "{\"name\": \"\(prefix)\(path)\", \"fields\": {\(fields)}, \"createTime\": \"2024-01-01T00:00:00Z\"}"
         }
         return [
-            doc("users/u1", #""username": {"stringValue": "alice"}, "fullname": {"stringValue": "Alice"}, "email": {"stringValue": "a@example.com"}"#),
+            doc(
+                "users/u1",
+                #""username": {"stringValue": "alice"}, "fullname": {"stringValue": "Alice"}, "email": {"stringValue": "a@example.com"}"#
+            ),
             doc("users/u2", #""username": {"stringValue": "bob"}"#),
             doc("users/u2/user-likes/t1", #""timestamp": {"timestampValue": "2023-01-02T00:00:00.000000005Z"}"#),
-            doc("tweets/t1", #""caption": {"stringValue": "hi #Swift"}, "timestamp": {"timestampValue": "2023-01-01T00:00:00Z"}, "uid": {"stringValue": "u1"}, "likes": {"integerValue": "1"}"#),
-            doc("tweets/t2", #""caption": {"stringValue": "@alice yes"}, "timestamp": {"timestampValue": "2023-01-01T01:00:00Z"}, "uid": {"stringValue": "u2"}, "replyTo": {"stringValue": "t1"}"#),
-            doc("favorites/u1/favorites/p1", #""placeName": {"stringValue": "Cafe"}, "coordinate": {"geoPointValue": {"latitude": 37.5, "longitude": 127.25}}"#),
+            doc(
+                "tweets/t1",
+                #""caption": {"stringValue": "hi #Swift"}, "timestamp": {"timestampValue": "2023-01-01T00:00:00Z"}, "uid": {"stringValue": "u1"}, "likes": {"integerValue": "1"}"#
+            ),
+            doc(
+                "tweets/t2",
+                #""caption": {"stringValue": "@alice yes"}, "timestamp": {"timestampValue": "2023-01-01T01:00:00Z"}, "uid": {"stringValue": "u2"}, "replyTo": {"stringValue": "t1"}"#
+            ),
+            doc(
+                "favorites/u1/favorites/p1",
+                #""placeName": {"stringValue": "Cafe"}, "coordinate": {"geoPointValue": {"latitude": 37.5, "longitude": 127.25}}"#
+            ),
         ]
     }()
 
@@ -80,7 +93,10 @@ struct ImportRoundTripTests {
         #expect(fromFile.users.map(\.username) == ["alice", "bob"])
         #expect(fromFile.tweets.map(\.id) == ["t2", "t1"])
         #expect(fromFile.tweets[1].timestamp == Timestamp(seconds: Int64(Self.t1)))
-        #expect(fromFile.likes == [Like(uid: "u2", tweetID: "t1", timestamp: Timestamp(seconds: Int64(Self.liked), nanoseconds: 5))])
+        #expect(
+            fromFile.likes == [
+                Like(uid: "u2", tweetID: "t1", timestamp: Timestamp(seconds: Int64(Self.liked), nanoseconds: 5))
+            ])
         #expect(fromFile.userActivity[0].favorites.first?.coordinate == Coordinate(latitude: 37.5, longitude: 127.25))
         #expect(fromFile.tweetRelations[0].parent == 1)
         #expect(fromFile.tags.map(\.tag) == ["swift"])

@@ -92,16 +92,46 @@ struct TagAndFavoriteTests {
     @Test func favoritesByNameThenID() {
         let s = Snapshot(documents: [
             user("u1", "one"),
-            doc("favorites/u1/favorites/p2", [("placeName", .string("카페")), ("coordinate", .map(Fields([
-                (key: "latitude", value: .string("37.55")), (key: "longtitude", value: .string("126.92")),
-            ])))]),
-            doc("favorites/u1/favorites/p1", [("placeName", .string("카페")), ("coordinate", .map(Fields([
-                (key: "latitude", value: .double(37.5)), (key: "longitude", value: .integer(127)),
-            ])))]),
-            doc("favorites/u1/favorites/p3", [("placeName", .string("Zoo")), ("coordinate", .geoPoint(latitude: 1, longitude: 2))]),
-            doc("favorites/u1/favorites/p4", [("placeName", .string("Bad")), ("coordinate", .map(Fields([
-                (key: "latitude", value: .string("north")), (key: "longitude", value: .integer(1)),
-            ])))]),
+            doc(
+                "favorites/u1/favorites/p2",
+                [
+                    ("placeName", .string("카페")),
+                    (
+                        "coordinate",
+                        .map(
+                            Fields([
+                                (key: "latitude", value: .string("37.55")),
+                                (key: "longtitude", value: .string("126.92")),
+                            ]))
+                    ),
+                ]),
+            doc(
+                "favorites/u1/favorites/p1",
+                [
+                    ("placeName", .string("카페")),
+                    (
+                        "coordinate",
+                        .map(
+                            Fields([
+                                (key: "latitude", value: .double(37.5)), (key: "longitude", value: .integer(127)),
+                            ]))
+                    ),
+                ]),
+            doc(
+                "favorites/u1/favorites/p3",
+                [("placeName", .string("Zoo")), ("coordinate", .geoPoint(latitude: 1, longitude: 2))]),
+            doc(
+                "favorites/u1/favorites/p4",
+                [
+                    ("placeName", .string("Bad")),
+                    (
+                        "coordinate",
+                        .map(
+                            Fields([
+                                (key: "latitude", value: .string("north")), (key: "longitude", value: .integer(1)),
+                            ]))
+                    ),
+                ]),
             doc("favorites/ghost/favorites/p9", [("placeName", .string("Nowhere"))]),
         ])
         let places = s.activity("u1").favorites

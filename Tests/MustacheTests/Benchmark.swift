@@ -116,6 +116,8 @@ func benchmarkTweetCard() throws {
         }
         best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / Double(renders))
     }
-    print("mustache benchmark: tweet card, \(buffer.count) bytes, \(String(format: "%.2f", best / 1000)) µs per render (best of 3 × \(renders))")
+    print(
+        "mustache benchmark: tweet card, \(buffer.count) bytes, \(String(format: "%.2f", best / 1000)) µs per render (best of 3 × \(renders))"
+    )
     #expect(buffer.count > 900)
 }

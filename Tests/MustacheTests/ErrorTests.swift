@@ -43,8 +43,10 @@ import Testing
 
     @Test func unknownDynamicNameFailsAtRender() throws {
         let library = try TemplateLibrary(templates: ["page": "x\n {{>*which}}"])
-        #expect(throws: MustacheError.dynamicNameNotFound(
-            name: "which", at: SourceLocation(file: "page", line: 2, column: 2))) {
+        #expect(
+            throws: MustacheError.dynamicNameNotFound(
+                name: "which", at: SourceLocation(file: "page", line: 2, column: 2))
+        ) {
             try library.render("page", ["which": "nothing"] as MustacheValue)
         }
         #expect(throws: MustacheError.self) { try library.render("page", MustacheValue.null) }

@@ -47,37 +47,43 @@ struct Page: MustacheObject {
 }
 
 let sampleUser = User(name: "Ada <Lovelace>", handle: "ada")
-let samplePage = Page(title: "Home", tweets: [
-    Tweet(text: "Hello & welcome", likes: 3, author: sampleUser, tags: ["a", "b"], score: 1.210),
-    Tweet(text: "Second", likes: 0, author: sampleUser, tags: [], score: 2),
-])
+let samplePage = Page(
+    title: "Home",
+    tweets: [
+        Tweet(text: "Hello & welcome", likes: 3, author: sampleUser, tags: ["a", "b"], score: 1.210),
+        Tweet(text: "Second", likes: 0, author: sampleUser, tags: [], score: 2),
+    ])
 
 @Suite struct RenderTests {
     @Test func structsAdoptingTheProtocol() throws {
-        let template = try Template(source: """
-            <h1>{{title}}</h1>
-            {{#tweets}}
-            <p>{{text}} by {{author.name}} (@{{author.handle}}) {{likes}} {{score}}{{#tags}} #{{.}}{{/tags}}</p>
-            {{^likes}}
-            no likes
-            {{/likes}}
-            {{/tweets}}
-            {{#bold}}{{title}}{{/bold}}
-            """)
-        #expect(try template.renderString(samplePage) == """
-            <h1>Home</h1>
-            <p>Hello &amp; welcome by Ada &lt;Lovelace&gt; (@ada) 3 1.21 #a #b</p>
-            <p>Second by Ada &lt;Lovelace&gt; (@ada) 0 2</p>
-            no likes
-            <b>Home</b>
-            """)
+        let template = try Template(
+            source: """
+                <h1>{{title}}</h1>
+                {{#tweets}}
+                <p>{{text}} by {{author.name}} (@{{author.handle}}) {{likes}} {{score}}{{#tags}} #{{.}}{{/tags}}</p>
+                {{^likes}}
+                no likes
+                {{/likes}}
+                {{/tweets}}
+                {{#bold}}{{title}}{{/bold}}
+                """)
+        #expect(
+            try template.renderString(samplePage) == """
+                <h1>Home</h1>
+                <p>Hello &amp; welcome by Ada &lt;Lovelace&gt; (@ada) 3 1.21 #a #b</p>
+                <p>Second by Ada &lt;Lovelace&gt; (@ada) 0 2</p>
+                no likes
+                <b>Home</b>
+                """)
     }
 
     @Test func htmlEscaping() throws {
         let template = try Template(source: "{{v}}|{{{v}}}|{{&v}}")
         let value: MustacheValue = ["v": "<a href=\"x\">Tom & Jerry's</a> é"]
-        #expect(try template.renderString(value)
-            == "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt; é|<a href=\"x\">Tom & Jerry's</a> é|<a href=\"x\">Tom & Jerry's</a> é")
+        #expect(
+            try template.renderString(value)
+                == "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt; é|<a href=\"x\">Tom & Jerry's</a> é|<a href=\"x\">Tom & Jerry's</a> é"
+        )
     }
 
     @Test func numbersAndBooleans() throws {
@@ -104,8 +110,11 @@ let samplePage = Page(title: "Home", tweets: [
         let root = try TemporaryFolder()
         let templates = root.path("templates")
         func write(_ path: String, _ text: String) throws { try root.write("templates/" + path, text) }
-        try write("layout.mustache", "<title>{{$title}}Roost{{/title}}</title>\n<body>\n  {{$body}}\n  {{/body}}\n</body>\n")
-        try write("page.mustache", """
+        try write(
+            "layout.mustache", "<title>{{$title}}Roost{{/title}}</title>\n<body>\n  {{$body}}\n  {{/body}}\n</body>\n")
+        try write(
+            "page.mustache",
+            """
             {{<layout}}
             {{$title}}{{title}}{{/title}}
             {{$body}}
@@ -121,41 +130,47 @@ let samplePage = Page(title: "Home", tweets: [
 
         let library = try TemplateLibrary(directory: templates)
         #expect(library.templateNames == ["layout", "page", "partials/card", "partials/deep/by"])
-        #expect(try library.renderString("page", samplePage) == """
-            <title>Home</title>
-            <body>
-              <div>
-                Hello &amp; welcome
-                <i>ada</i>
-              </div>
-              <div>
-                Second
-                <i>ada</i>
-              </div>
-            </body>
+        #expect(
+            try library.renderString("page", samplePage) == """
+                <title>Home</title>
+                <body>
+                  <div>
+                    Hello &amp; welcome
+                    <i>ada</i>
+                  </div>
+                  <div>
+                    Second
+                    <i>ada</i>
+                  </div>
+                </body>
 
-            """)
+                """)
         // An inline block site: the argument's first line continues the line.
         try write("inline.mustache", "<body>\n  {{$body}}{{/body}}\n</body>\n")
-        try write("page2.mustache", "{{<inline}}\n{{$body}}\n{{#tweets}}\n{{>partials/card}}\n{{/tweets}}\n{{/body}}\n{{/inline}}\n")
-        #expect(try TemplateLibrary(directory: templates).renderString("page2", samplePage) == """
-            <body>
-              <div>
-                Hello &amp; welcome
-                <i>ada</i>
-              </div>
-              <div>
-                Second
-                <i>ada</i>
-              </div>
+        try write(
+            "page2.mustache",
+            "{{<inline}}\n{{$body}}\n{{#tweets}}\n{{>partials/card}}\n{{/tweets}}\n{{/body}}\n{{/inline}}\n")
+        #expect(
+            try TemplateLibrary(directory: templates).renderString("page2", samplePage) == """
+                <body>
+                  <div>
+                    Hello &amp; welcome
+                    <i>ada</i>
+                  </div>
+                  <div>
+                    Second
+                    <i>ada</i>
+                  </div>
 
-            </body>
+                </body>
 
-            """)
+                """)
 
         try write("broken.mustache", "ok\n{{#open}}\n")
-        #expect(throws: MustacheError.unclosedSection(
-            name: "open", at: SourceLocation(file: templates + "/broken.mustache", line: 2, column: 1))) {
+        #expect(
+            throws: MustacheError.unclosedSection(
+                name: "open", at: SourceLocation(file: templates + "/broken.mustache", line: 2, column: 1))
+        ) {
             try TemplateLibrary(directory: templates)
         }
         do {
@@ -172,10 +187,12 @@ let samplePage = Page(title: "Home", tweets: [
             "narrow": "({{$body}}{{/body}})",
             "small": "<{{name}}>",
         ])
-        #expect(try library.renderString("page", ["layout": "wide", "card": "small", "name": "Bo"] as MustacheValue)
-            == "[Hi Bo]|<Bo>")
-        #expect(try library.renderString("page", ["layout": "narrow", "card": "small", "name": "Bo"] as MustacheValue)
-            == "(Hi Bo)|<Bo>")
+        #expect(
+            try library.renderString("page", ["layout": "wide", "card": "small", "name": "Bo"] as MustacheValue)
+                == "[Hi Bo]|<Bo>")
+        #expect(
+            try library.renderString("page", ["layout": "narrow", "card": "small", "name": "Bo"] as MustacheValue)
+                == "(Hi Bo)|<Bo>")
     }
 
     @Test func missingFolderIsAnError() {

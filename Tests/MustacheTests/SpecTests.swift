@@ -33,8 +33,10 @@ struct SpecCase: Sendable, CustomTestStringConvertible {
                 let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
                 let tests = json["tests"] as? [[String: Any]]
             else {
-                cases.append(SpecCase(file: file, name: "(unreadable)", template: "", partials: [:], data: .null,
-                                      expected: "<\(file) could not be read as a spec file>", skipReason: nil))
+                cases.append(
+                    SpecCase(
+                        file: file, name: "(unreadable)", template: "", partials: [:], data: .null,
+                        expected: "<\(file) could not be read as a spec file>", skipReason: nil))
                 continue
             }
             for test in tests {
@@ -48,13 +50,14 @@ struct SpecCase: Sendable, CustomTestStringConvertible {
                         skip = "no Swift closure written for this lambda case"
                     }
                 }
-                cases.append(SpecCase(
-                    file: file, name: name,
-                    template: test["template"] as? String ?? "",
-                    partials: test["partials"] as? [String: String] ?? [:],
-                    data: value,
-                    expected: test["expected"] as? String ?? "",
-                    skipReason: skip))
+                cases.append(
+                    SpecCase(
+                        file: file, name: name,
+                        template: test["template"] as? String ?? "",
+                        partials: test["partials"] as? [String: String] ?? [:],
+                        data: value,
+                        expected: test["expected"] as? String ?? "",
+                        skipReason: skip))
             }
         }
         return cases
@@ -123,8 +126,9 @@ enum SpecLambdas {
 @Test func specDirectoryIsPresent() {
     var isDirectory: ObjCBool = false
     let exists = FileManager.default.fileExists(atPath: SpecCase.directory, isDirectory: &isDirectory)
-    #expect(exists && isDirectory.boolValue,
-            "Mustache spec directory not found: looked in \(SpecCase.directory) (set MUSTACHE_SPEC_DIR)")
+    #expect(
+        exists && isDirectory.boolValue,
+        "Mustache spec directory not found: looked in \(SpecCase.directory) (set MUSTACHE_SPEC_DIR)")
     #expect(!SpecCase.all.isEmpty, "no spec cases found in \(SpecCase.directory)")
 }
 

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Output
 import TestSupport
+import Testing
+
+@testable import Output
 
 /// `ROOST_OUTPUT_BENCH=1 swift test -c release --filter OutputTests.Benchmark` prints timings
 /// for a 40,000-file site: first build, unchanged rebuild, one-file change.

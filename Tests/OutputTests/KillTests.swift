@@ -1,7 +1,9 @@
 import Foundation
-import Testing
-@testable import Output
 import TestSupport
+import Testing
+
+@testable import Output
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -52,7 +54,8 @@ import Glibc
 
             for page in 0..<Self.pageCount {
                 guard let content = read(t.outputPath("p\(page % 50)/\(page).html")) else { continue }
-                #expect(content == Self.version(0, page) || content == Self.version(1, page), "page \(page) is not whole")
+                #expect(
+                    content == Self.version(0, page) || content == Self.version(1, page), "page \(page) is not whole")
             }
         }
         // The next build: removes the dead child's staging folder, and ends with exactly the site.
@@ -60,7 +63,9 @@ import Glibc
         #expect(!listing(t.output).keys.contains { $0.hasPrefix(".roost-staging-") && !$0.hasSuffix("-\(getpid())") })
         for page in 0..<Self.pageCount { _ = try writer.write("p\(page % 50)/\(page).html", Self.version(0, page)) }
         _ = try writer.commit()
-        for page in 0..<Self.pageCount { #expect(read(t.outputPath("p\(page % 50)/\(page).html")) == Self.version(0, page)) }
+        for page in 0..<Self.pageCount {
+            #expect(read(t.outputPath("p\(page % 50)/\(page).html")) == Self.version(0, page))
+        }
         #expect(try build(t.output, [:]).removed == Self.pageCount)
         #expect(Set(listing(t.output).keys) == [".roost-manifest"])
     }

@@ -1,7 +1,9 @@
 import Foundation
-import Testing
-@testable import Output
 import TestSupport
+import Testing
+
+@testable import Output
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,18 +19,26 @@ import Glibc
     @Test func firstBuildWritesEverythingAndAManifest() throws {
         let t = try TemporaryFolder()
         let summary = try build(t.output, site)
-        #expect(summary == WriteSummary(written: 4, unchanged: 0, removed: 0, bytesWritten: site.values.map(\.utf8.count).reduce(0, +)))
+        #expect(
+            summary
+                == WriteSummary(
+                    written: 4, unchanged: 0, removed: 0, bytesWritten: site.values.map(\.utf8.count).reduce(0, +)))
         for (path, content) in site { #expect(read(t.outputPath(path)) == content) }
         let manifest = try #require(read(t.outputPath(".roost-manifest")))
         let lines = manifest.split(separator: "\n").map(String.init)
         #expect(lines.first == "# roost-manifest 2")
         let entries = lines.dropFirst()
-        #expect(entries.map { $0.split(separator: " ", maxSplits: 3)[3] } == ["css/site.css", "index.html", "users/alice/index.html", "users/bob/index.html"])
+        #expect(
+            entries.map { $0.split(separator: " ", maxSplits: 3)[3] } == [
+                "css/site.css", "index.html", "users/alice/index.html", "users/bob/index.html",
+            ])
         let index = try #require(entries.first { $0.hasSuffix(" index.html") && !$0.contains("/") })
         let expectedHash = String(ContentHash.hash("<h1>home</h1>"), radix: 16)
         #expect(index == String(repeating: "0", count: 16 - expectedHash.count) + expectedHash + " 13 - index.html")
-        #expect(Set(listing(t.output).keys) == Set(site.keys).union([".roost-manifest", "users", "users/alice", "users/bob", "css"]),
-                "no staging folder or lock file is left")
+        #expect(
+            Set(listing(t.output).keys)
+                == Set(site.keys).union([".roost-manifest", "users", "users/alice", "users/bob", "css"]),
+            "no staging folder or lock file is left")
     }
 
     @Test func secondIdenticalBuildTouchesNothing() throws {
@@ -44,7 +54,9 @@ import Glibc
         #expect(summary == WriteSummary(written: 0, unchanged: 4, removed: 0, bytesWritten: 0))
         #expect(site.keys.map { FileIdentity(t.outputPath($0)) } == before)
         #expect(read(t.outputPath(".roost-manifest")) == manifestBefore)
-        #expect(FileIdentity(t.outputPath(".roost-manifest")) == manifestIdentity, "an unchanged build does not rewrite the manifest")
+        #expect(
+            FileIdentity(t.outputPath(".roost-manifest")) == manifestIdentity,
+            "an unchanged build does not rewrite the manifest")
     }
 
     @Test func changedFileIsRewritten() throws {
@@ -142,9 +154,11 @@ import Glibc
         try build(t.output, site)
     }
 
-    @Test(arguments: ["../x", "/abs", "a/../../b", "a//b", "a/./b", "./a", "a/", "", "a\0b", "a\\b", "a\nb",
-                      ".roost-manifest", ".roost-lock", "sub/.roost-staging-1/x", "..", ".",
-                      String(repeating: "n", count: 256)])
+    @Test(arguments: [
+        "../x", "/abs", "a/../../b", "a//b", "a/./b", "./a", "a/", "", "a\0b", "a\\b", "a\nb",
+        ".roost-manifest", ".roost-lock", "sub/.roost-staging-1/x", "..", ".",
+        String(repeating: "n", count: 256),
+    ])
     func unsafePathsAreRefused(_ path: String) throws {
         let t = try TemporaryFolder()
         try build(t.output, ["index.html": "x"])
@@ -154,7 +168,10 @@ import Glibc
             _ = try writer.write(path, "evil")
             Issue.record("\(path.debugDescription) was accepted")
         } catch {
-            guard case .unsafePath(let refused, _) = error else { Issue.record("wrong error \(error)"); return }
+            guard case .unsafePath(let refused, _) = error else {
+                Issue.record("wrong error \(error)")
+                return
+            }
             #expect(refused == path)
             #expect(error.description.hasPrefix("refusing to write \""))
         }
@@ -164,8 +181,10 @@ import Glibc
     }
 
     @Test func ordinaryPathsAreAccepted() {
-        for path in [".well-known/security.txt", "a..b/c", "...", ".roost", "roost-x/.roostx", "a b/ü.html",
-                     String(repeating: "n", count: 255)] {
+        for path in [
+            ".well-known/security.txt", "a..b/c", "...", ".roost", "roost-x/.roostx", "a b/ü.html",
+            String(repeating: "n", count: 255),
+        ] {
             #expect(PathRules.problem(with: path) == nil, "\(path)")
         }
     }
@@ -186,7 +205,9 @@ import Glibc
             Issue.record("second writer opened")
         } catch {
             #expect(error == .locked(directory: t.output + "/", pid: getpid()))
-            #expect(error.description == "\(t.output)/ is being written by another roost build (pid \(getpid())); wait for it to finish")
+            #expect(
+                error.description
+                    == "\(t.output)/ is being written by another roost build (pid \(getpid())); wait for it to finish")
         }
         _ = try first.write("a.html", "a")
         _ = try first.commit()
@@ -225,7 +246,8 @@ import Glibc
     @Test func readOnlyOutputFolderGivesAClearErrorAndChangesNothing() throws {
         // As root, permission bits do not stop writes; the ENOTDIR tests cover the error path then.
         guard !runningAsRoot else { return }
-        let t = try TemporaryFolder(); defer { chmod(t.output, 0o755) }
+        let t = try TemporaryFolder()
+        defer { chmod(t.output, 0o755) }
         try build(t.output, site)
         let before = listing(t.output)
         chmod(t.output, 0o555)
@@ -245,9 +267,9 @@ import Glibc
         try build(t.output, ["a.html": "a", "z.html": "z"])
         put(t.outputPath("blocked"), "the user's file")
         let writer = try SiteWriter(outputDirectory: t.output)
-        _ = try writer.write("a.html", "A")          // moved before the failure
+        _ = try writer.write("a.html", "A")  // moved before the failure
         _ = try writer.write("blocked/x.html", "x")  // fails: `blocked` is a file
-        _ = try writer.write("z.html", "Z")          // after the failure: not moved
+        _ = try writer.write("z.html", "Z")  // after the failure: not moved
         do {
             _ = try writer.commit()
             Issue.record("commit succeeded")
@@ -260,7 +282,9 @@ import Glibc
         #expect(read(t.outputPath("blocked")) == "the user's file")
         #expect(!listing(t.output).keys.contains { $0.hasPrefix(".roost-staging") || $0.hasSuffix(".tmp") })
         // the manifest says what is on disk: the next build is correct
-        #expect(try build(t.output, ["a.html": "A", "z.html": "Z"]) == WriteSummary(written: 1, unchanged: 1, removed: 0, bytesWritten: 1))
+        #expect(
+            try build(t.output, ["a.html": "A", "z.html": "Z"])
+                == WriteSummary(written: 1, unchanged: 1, removed: 0, bytesWritten: 1))
     }
 
     @Test func aFileBecomesAFolderAndBack() throws {
@@ -310,22 +334,39 @@ import Glibc
         #expect(failures.count == 0)
         #expect(try writer.commit().written == count)
         for i in 0..<count { #expect(read(t.outputPath("d\(i % 37)/e\(i % 5)/page-\(i).html")) == "page \(i)") }
-        #expect(try build(t.output, Dictionary(uniqueKeysWithValues: (0..<count).map { ("d\($0 % 37)/e\($0 % 5)/page-\($0).html", "page \($0)") })).unchanged == count)
+        #expect(
+            try build(
+                t.output,
+                Dictionary(
+                    uniqueKeysWithValues: (0..<count).map { ("d\($0 % 37)/e\($0 % 5)/page-\($0).html", "page \($0)") })
+            ).unchanged == count)
     }
 }
 
 final class Mutex2: @unchecked Sendable {
     private let lock = NSLock()
     private var n = 0
-    func add() { lock.lock(); n += 1; lock.unlock() }
-    var count: Int { lock.lock(); defer { lock.unlock() }; return n }
+    func add() {
+        lock.lock()
+        n += 1
+        lock.unlock()
+    }
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return n
+    }
 }
 
 @Suite struct ContentHashTests {
     @Test func valuesAreStable() {
         let hashes = ["", "a", "abc", "hello, world", "01234567", "0123456789abcdef", "<h1>home</h1>"]
             .map { String(ContentHash.hash($0), radix: 16) }
-        #expect(hashes == ["ef46db3751d8e999", "d24ec4f1a98c6e5b", "c89525286f56deb4", "12dfb9de3205158a", "e4ba22a49ad89d3f", "5c5b90c34e376d0b", "aeea5ea6ead20d10"])
+        #expect(
+            hashes == [
+                "ef46db3751d8e999", "d24ec4f1a98c6e5b", "c89525286f56deb4", "12dfb9de3205158a", "e4ba22a49ad89d3f",
+                "5c5b90c34e376d0b", "aeea5ea6ead20d10",
+            ])
     }
 
     @Test func doesNotDependOnAlignmentAndSeesEveryByte() {
@@ -334,7 +375,9 @@ final class Mutex2: @unchecked Sendable {
         #expect(Set(reference).count == reference.count)
         var padded = [UInt8](repeating: 0, count: 3) + bytes
         padded.withUnsafeBytes { raw in
-            for n in 0...bytes.count { #expect(ContentHash.hash(UnsafeRawBufferPointer(rebasing: raw[3..<(3 + n)])) == reference[n]) }
+            for n in 0...bytes.count {
+                #expect(ContentHash.hash(UnsafeRawBufferPointer(rebasing: raw[3..<(3 + n)])) == reference[n])
+            }
         }
         for i in 0..<bytes.count {  // flipping any bit changes the hash
             padded = bytes
@@ -345,33 +388,48 @@ final class Mutex2: @unchecked Sendable {
 
     @Test func manifestRoundTrips() {
         let entries: [String: ManifestEntry] = [
-            "b/c d.html": ManifestEntry(hash: 0xdead_beef, size: 7, fingerprint: 0x1234), "a": ManifestEntry(hash: .max, size: 0), "z": .dirty,
+            "b/c d.html": ManifestEntry(hash: 0xdead_beef, size: 7, fingerprint: 0x1234),
+            "a": ManifestEntry(hash: .max, size: 0), "z": .dirty,
         ]
         let encoded = Manifest.encode(entries)
-        #expect(String(decoding: encoded, as: UTF8.self)
-            == "# roost-manifest 2\nffffffffffffffff 0 - a\n00000000deadbeef 7 0000000000001234 b/c d.html\n- 0 - z\n")
+        #expect(
+            String(decoding: encoded, as: UTF8.self)
+                == "# roost-manifest 2\nffffffffffffffff 0 - a\n00000000deadbeef 7 0000000000001234 b/c d.html\n- 0 - z\n"
+        )
         #expect(Manifest.decode(encoded) == entries)
         // Version 1 (no fingerprints) is still read.
-        #expect(Manifest.decode(Array("# roost-manifest 1\n00000000deadbeef 7 b/c d.html\n".utf8))
-            == ["b/c d.html": ManifestEntry(hash: 0xdead_beef, size: 7)])
-        #expect(Manifest.decode(Array("garbage\nxyz 1 a\n0000000000000001 -1 b\n0000000000000001 1 ../c\n".utf8)).isEmpty)
+        #expect(
+            Manifest.decode(Array("# roost-manifest 1\n00000000deadbeef 7 b/c d.html\n".utf8))
+                == ["b/c d.html": ManifestEntry(hash: 0xdead_beef, size: 7)])
+        #expect(
+            Manifest.decode(Array("garbage\nxyz 1 a\n0000000000000001 -1 b\n0000000000000001 1 ../c\n".utf8)).isEmpty)
     }
 }
 
 @Suite struct OutputErrorTests {
     @Test func messagesNameThePathAndWhatToDo() {
-        #expect(OutputError.fileSystem(operation: "write", path: "public/a.html", errno: ENOSPC).description
-            == "could not write public/a.html: No space left on device (the disk is full; free some space and build again)")
-        #expect(OutputError.fileSystem(operation: "create the lock file", path: "public/.roost-lock", errno: EACCES).description
-            == "could not create the lock file public/.roost-lock: Permission denied (permission denied; check the owner and permissions of the output folder)")
-        #expect(OutputError.fileSystem(operation: "write", path: "public/a.html", errno: EROFS).description.contains("read-only"))
-        #expect(OutputError.locked(directory: "public/", pid: 1234).description
-            == "public/ is being written by another roost build (pid 1234); wait for it to finish")
-        #expect(OutputError.unsafePath(path: "../x", reason: "the path has a \"..\" segment").description
-            == "refusing to write \"../x\": the path has a \"..\" segment")
+        #expect(
+            OutputError.fileSystem(operation: "write", path: "public/a.html", errno: ENOSPC).description
+                == "could not write public/a.html: No space left on device (the disk is full; free some space and build again)"
+        )
+        #expect(
+            OutputError.fileSystem(operation: "create the lock file", path: "public/.roost-lock", errno: EACCES)
+                .description
+                == "could not create the lock file public/.roost-lock: Permission denied (permission denied; check the owner and permissions of the output folder)"
+        )
+        #expect(
+            OutputError.fileSystem(operation: "write", path: "public/a.html", errno: EROFS).description.contains(
+                "read-only"))
+        #expect(
+            OutputError.locked(directory: "public/", pid: 1234).description
+                == "public/ is being written by another roost build (pid 1234); wait for it to finish")
+        #expect(
+            OutputError.unsafePath(path: "../x", reason: "the path has a \"..\" segment").description
+                == "refusing to write \"../x\": the path has a \"..\" segment")
         #expect(OutputError.duplicatePath("a.html").description.contains("\"a.html\" was produced twice"))
-        #expect(WriteSummary(written: 12, unchanged: 3988, removed: 2, bytesWritten: 1_234_567).description
-            == "wrote 12 files (1,234,567 bytes), 3,988 unchanged, removed 2")
+        #expect(
+            WriteSummary(written: 12, unchanged: 3988, removed: 2, bytesWritten: 1_234_567).description
+                == "wrote 12 files (1,234,567 bytes), 3,988 unchanged, removed 2")
     }
 }
 

@@ -1,7 +1,9 @@
 import Foundation
-import Testing
-@testable import Output
 import TestSupport
+import Testing
+
+@testable import Output
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -53,7 +55,9 @@ struct FileIdentity: Equatable {
     init?(_ path: String) {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
-        inode = UInt64(st.st_ino); seconds = st.st_mtim.tv_sec; nanoseconds = st.st_mtim.tv_nsec
+        inode = UInt64(st.st_ino)
+        seconds = st.st_mtim.tv_sec
+        nanoseconds = st.st_mtim.tv_nsec
     }
 }
 

@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 import TestSupport
 import Testing
+
 @testable import Preview
 
 let page = "<!doctype html><html><head><title>t</title></head><body><p>PAGE</p></body></html>\n"
@@ -22,7 +23,8 @@ struct DiskSite {
         try folder.write("public/style.css", "body{color:red}\n")
         try folder.write("public/.roost-manifest", "SECRET-MANIFEST")
         try folder.write("public/inner.txt", "INNER")
-        try FileManager.default.createSymbolicLink(atPath: site.path + "/outside.txt", withDestinationPath: "../secret.txt")
+        try FileManager.default.createSymbolicLink(
+            atPath: site.path + "/outside.txt", withDestinationPath: "../secret.txt")
         try FileManager.default.createSymbolicLink(atPath: site.path + "/etc", withDestinationPath: "/etc")
         try FileManager.default.createSymbolicLink(atPath: site.path + "/inside.txt", withDestinationPath: "inner.txt")
     }
@@ -126,7 +128,8 @@ struct DiskSite {
         #expect(head.header("ETag") == get.header("ETag"))
         let headPage = try request(server.port, "HEAD", "/")
         #expect(headPage.body.isEmpty)
-        #expect(headPage.header("Content-Length") == String(LiveReload.inject(into: Array(page.utf8), error: nil).count))
+        #expect(
+            headPage.header("Content-Length") == String(LiveReload.inject(into: Array(page.utf8), error: nil).count))
     }
 
     @Test func etagAndIfNoneMatch() throws {
@@ -219,7 +222,10 @@ struct DiskSite {
         let source = FolderSource(root: site.site)
         #expect(source.file(at: "inner.txt") == Array("INNER".utf8))
         #expect(source.file(at: "inside.txt") == Array("INNER".utf8))
-        for path in ["../secret.txt", "/etc/passwd", "outside.txt", "etc/passwd", "u/../../secret.txt", "", "u/mina", "u//mina/index.html"] {
+        for path in [
+            "../secret.txt", "/etc/passwd", "outside.txt", "etc/passwd", "u/../../secret.txt", "", "u/mina",
+            "u//mina/index.html",
+        ] {
             #expect(source.file(at: path) == nil, "\(path)")
         }
     }
@@ -242,8 +248,9 @@ struct DiskSite {
         let port = UInt16(bigEndian: address.sin_port)
         let server = PreviewServer(source: MemorySource(), host: "127.0.0.1", port: port)
         #expect(throws: PreviewError.portInUse(host: "127.0.0.1", port: port)) { try server.start() }
-        #expect(PreviewError.portInUse(host: "127.0.0.1", port: 8000).description
-            == "127.0.0.1:8000 is already in use; choose another with --port")
+        #expect(
+            PreviewError.portInUse(host: "127.0.0.1", port: 8000).description
+                == "127.0.0.1:8000 is already in use; choose another with --port")
     }
 
     @Test func portZeroPicksAPortAndStopCloses() throws {
@@ -361,8 +368,10 @@ struct DiskSite {
     }
 
     @Test func refuses() {
-        for raw in ["", "u", "/../a", "/%2e%2e/a", "/..%2fa", "/%2e%2e%5ca", "/a\\b", "//a", "/a//b", "/%2fa",
-                    "/a%00", "/.git/config", "/u/.hidden", "/%", "/%4", "/%g0", "/%ff", "/a%0d%0aX: y", "/./a"] {
+        for raw in [
+            "", "u", "/../a", "/%2e%2e/a", "/..%2fa", "/%2e%2e%5ca", "/a\\b", "//a", "/a//b", "/%2fa",
+            "/a%00", "/.git/config", "/u/.hidden", "/%", "/%4", "/%g0", "/%ff", "/a%0d%0aX: y", "/./a",
+        ] {
             #expect(RequestPath.resolve(raw) == nil, "\(raw)")
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+
 @testable import Preview
 
 /// A raw TCP connection to the test server: nothing normalizes the request line.
@@ -91,7 +92,9 @@ struct RawResponse {
         }
         let head = String(decoding: bytes[..<end], as: UTF8.self).components(separatedBy: "\r\n")
         let statusParts = head[0].split(separator: " ")
-        guard statusParts.count >= 2, let status = Int(statusParts[1]) else { throw TestError("bad status line \(head[0])") }
+        guard statusParts.count >= 2, let status = Int(statusParts[1]) else {
+            throw TestError("bad status line \(head[0])")
+        }
         self.status = status
         headers = head.dropFirst().compactMap { line in
             guard let colon = line.firstIndex(of: ":") else { return nil }
@@ -106,7 +109,8 @@ func request(_ port: UInt16, _ target: String, headers: [String: String] = [:]) 
     try request(port, "GET", target, headers: headers)
 }
 
-func request(_ port: UInt16, _ method: String, _ target: String, headers: [String: String] = [:]) throws -> RawResponse {
+func request(_ port: UInt16, _ method: String, _ target: String, headers: [String: String] = [:]) throws -> RawResponse
+{
     let connection = try RawConnection(port: port)
     var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
     for (name, value) in headers { text += "\(name): \(value)\r\n" }

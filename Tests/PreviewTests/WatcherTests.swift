@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 import TestSupport
 import Testing
+
 @testable import Preview
 
 /// Collects the watcher's batches.
@@ -96,7 +97,8 @@ final class Batches: Sendable {
 
         batches.reset()
         try FileManager.default.removeItem(at: folder.url.appendingPathComponent("fresh/deeper/e.json"))
-        try FileManager.default.moveItem(at: folder.url.appendingPathComponent("old"), to: folder.url.appendingPathComponent("moved"))
+        try FileManager.default.moveItem(
+            at: folder.url.appendingPathComponent("old"), to: folder.url.appendingPathComponent("moved"))
         batches.settle()
         latest = batches.latest
         #expect(latest["fresh/deeper/e.json"] == .deleted)

@@ -10,7 +10,9 @@ struct BuildCommandTests {
         let out = try TemporaryFolder()
         let first = try RoostProcess.run(["build", "--output", out.path("a")])
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stdout.contains("pages and 6 static files") && first.stdout.contains("0 unchanged"), "\(first.stdout)")
+        #expect(
+            first.stdout.contains("pages and 6 static files") && first.stdout.contains("0 unchanged"), "\(first.stdout)"
+        )
         #expect(first.stderr.contains("warning: tweets/"), "dangling references are shown")
         let second = try RoostProcess.run(["build", "--output", out.path("a")])
         #expect(second.stdout.contains(" 0 written") || second.stdout.contains("nothing changed"), "\(second.stdout)")

@@ -82,7 +82,9 @@ struct GenerateCommandTests {
         #expect(first.stdout.contains("20 users, 100 tweets"))
         let again = try RoostProcess.run(["generate", "--users", "20", "--tweets", "100", "--to", dir])
         #expect(again.status == 1 && again.stderr.contains("not empty"))
-        let forced = try RoostProcess.run(["generate", "--users", "20", "--tweets", "100", "--seed", "5", "--to", dir, "--force"])
+        let forced = try RoostProcess.run([
+            "generate", "--users", "20", "--tweets", "100", "--seed", "5", "--to", dir, "--force",
+        ])
         #expect(forced.status == 0)
         let check = try RoostProcess.run(["check", "--store", dir])
         #expect(check.status == 0 && check.stdout.contains("0 errors, 0 warnings"))

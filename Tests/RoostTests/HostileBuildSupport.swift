@@ -1,6 +1,7 @@
 import Foundation
 import JSON
 import TestSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,7 +46,10 @@ func differences(_ a: [String: Data], _ b: [String: Data], limit: Int = 20) -> [
         case (_, nil): lines.append("- \(path)")
         default: lines.append("≠ \(path) (\(a[path]!.count) → \(b[path]!.count) bytes)")
         }
-        if lines.count == limit { lines.append("…"); break }
+        if lines.count == limit {
+            lines.append("…")
+            break
+        }
     }
     return lines
 }
@@ -62,7 +66,8 @@ func storeDocuments(_ folder: String) -> [(path: String, value: JSONValue)] {
     let enumerator = FileManager.default.enumerator(atPath: folder)
     while let relative = enumerator?.nextObject() as? String {
         guard relative.hasSuffix(".json"), let data = FileManager.default.contents(atPath: folder + "/" + relative),
-              let value = try? JSONParser.parse([UInt8](data)) else { continue }
+            let value = try? JSONParser.parse([UInt8](data))
+        else { continue }
         documents.append((relative, value))
     }
     return documents.sorted { $0.0 < $1.0 }
@@ -115,19 +120,29 @@ func generateStore(at folder: String, users: Int, tweets: Int, seed: UInt64) thr
     let uids = (0..<users).map { "uid\($0)x\(random(1_000_000))" }
     for (i, uid) in uids.enumerated() {
         var pairs: [(key: String, value: JSONValue)] = [
-            (key: "username", value: .string("user_\(i)")), (key: "fullname", value: .string("User \(words[random(words.count)]) \(i)")),
+            (key: "username", value: .string("user_\(i)")),
+            (key: "fullname", value: .string("User \(words[random(words.count)]) \(i)")),
             (key: "email", value: .string("user\(i).secret@private.example")),
             (key: "profileImageUrl", value: .string("https://img.example/\(uid).jpg")),
         ]
-        if i % 5 == 0 { pairs.append((key: "bio", value: .string("I like **\(words[random(words.count)])** #bio\(i % 7)"))) }
+        if i % 5 == 0 {
+            pairs.append((key: "bio", value: .string("I like **\(words[random(words.count)])** #bio\(i % 7)")))
+        }
         try write("users/\(uid).json", .object(pairs))
         for p in 0..<random(4) {
-            try write("favorites/\(uid)/favorites/place\(p).json", .object([
-                (key: "placeName", value: .string("Place \(words[random(words.count)]) \(p)")),
-                (key: "address", value: .string("\(random(100)) Road")),
-                (key: "coordinate", value: .object([(key: "latitude", value: .double(Double(random(180)) - 90)),
-                                                    (key: "longitude", value: .double(Double(random(360)) - 180))])),
-            ]))
+            try write(
+                "favorites/\(uid)/favorites/place\(p).json",
+                .object([
+                    (key: "placeName", value: .string("Place \(words[random(words.count)]) \(p)")),
+                    (key: "address", value: .string("\(random(100)) Road")),
+                    (
+                        key: "coordinate",
+                        value: .object([
+                            (key: "latitude", value: .double(Double(random(180)) - 90)),
+                            (key: "longitude", value: .double(Double(random(360)) - 180)),
+                        ])
+                    ),
+                ]))
         }
     }
     var ids: [String] = []
@@ -137,7 +152,8 @@ func generateStore(at folder: String, users: Int, tweets: Int, seed: UInt64) thr
         if random(3) == 0 { caption += " #\(words[random(4)])" }
         if random(4) == 0 { caption += " @user_\(random(users))" }
         var pairs: [(key: String, value: JSONValue)] = [
-            (key: "caption", value: .string(caption)), (key: "timestamp", value: .integer(1_600_000_000 + Int64(t) * 600 + Int64(random(600)))),
+            (key: "caption", value: .string(caption)),
+            (key: "timestamp", value: .integer(1_600_000_000 + Int64(t) * 600 + Int64(random(600)))),
             (key: "uid", value: .string(uids[random(uids.count)])), (key: "likes", value: .integer(Int64(random(5)))),
         ]
         if !ids.isEmpty, random(3) == 0 { pairs.append((key: "replyTo", value: .string(ids[random(ids.count)]))) }

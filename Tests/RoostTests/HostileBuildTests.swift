@@ -2,6 +2,7 @@ import Foundation
 import JSON
 import TestSupport
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,14 +21,18 @@ struct FailureSafetyTests {
         let t = try TemporaryFolder()
         try copyFolder(content, to: t.path("store"))
         try copyFolder(templates, to: t.path("theme"))
-        let first = try RoostProcess.run(["build", "--store", t.path("store"), "--templates", t.path("theme"), "--output", t.path("out"), "--quiet"])
+        let first = try RoostProcess.run([
+            "build", "--store", t.path("store"), "--templates", t.path("theme"), "--output", t.path("out"), "--quiet",
+        ])
         #expect(first.status == 0, "\(first.stderr)")
         try t.write("out/CNAME", "example.com\n")
         return t
     }
 
     static func build(_ t: TemporaryFolder, _ extra: [String] = []) throws -> RoostProcess.Result {
-        try RoostProcess.run(["build", "--store", t.path("store"), "--templates", t.path("theme"), "--output", t.path("out"), "--quiet"] + extra)
+        try RoostProcess.run(
+            ["build", "--store", t.path("store"), "--templates", t.path("theme"), "--output", t.path("out"), "--quiet"]
+                + extra)
     }
 
     @Test func invalidJSONLeavesTheOutputByteIdentical() throws {
@@ -96,7 +101,9 @@ struct FailureSafetyTests {
             let result = try RoostProcess.run(["build", "--store", Self.content, "--output", output, "--quiet"])
             #expect(result.status == 1, "\(output): \(result.status) \(result.stderr)")
             #expect(result.stderr.contains(t.path("file")), "\(output): \(result.stderr)")
-            #expect(result.stderr.lowercased().contains("not a directory") || result.stderr.contains("in the way"), "\(result.stderr)")
+            #expect(
+                result.stderr.lowercased().contains("not a directory") || result.stderr.contains("in the way"),
+                "\(result.stderr)")
             #expect(result.stderr.split(separator: "\n").count <= 3, "a short message: \(result.stderr)")
         }
         #expect(try String(contentsOfFile: t.path("file"), encoding: .utf8) == "I am a file\n")
@@ -128,7 +135,10 @@ struct KilledBuildTests {
     static let newOptions = ["--base-url", "/new/", "--page-size", "15"]
 
     static func buildArguments(_ output: String, _ options: [String]) -> [String] {
-        ["build", "--store", store, "--templates", RoostProcess.packageRoot.path + "/templates", "--output", output, "--quiet"] + options
+        [
+            "build", "--store", store, "--templates", RoostProcess.packageRoot.path + "/templates", "--output", output,
+            "--quiet",
+        ] + options
     }
 
     @Test func aKilledBuildLeavesWholeFilesAndTheNextBuildRepairs() throws {
@@ -139,7 +149,8 @@ struct KilledBuildTests {
         let start = clock.now
         #expect(try RoostProcess.run(Self.buildArguments(t.path("new"), Self.newOptions)).status == 0)
         let buildTime = clock.now - start
-        let old = fullListing(t.path("old")), new = fullListing(t.path("new"))
+        let old = fullListing(t.path("old"))
+        let new = fullListing(t.path("new"))
         #expect(old.count > 3_000 && new.count > 3_000)
         try copyFolder(t.path("old"), to: t.path("out"))
 
@@ -163,7 +174,10 @@ struct KilledBuildTests {
             for (path, bytes) in now where !path.hasPrefix(".roost-") && !path.hasSuffix("/") {
                 if bytes != old[path] && bytes != new[path] { broken.append(path) }
             }
-            #expect(broken.isEmpty, "killed after \(delay) ms: \(broken.count) files are neither the old nor the new version: \(broken.sorted().prefix(10))")
+            #expect(
+                broken.isEmpty,
+                "killed after \(delay) ms: \(broken.count) files are neither the old nor the new version: \(broken.sorted().prefix(10))"
+            )
         }
         #expect(killedWhileRunning >= 3, "the builds finished before they were killed: \(delays) ms of \(total)")
         // The next build repairs the site: exactly what a clean build writes.
@@ -178,7 +192,9 @@ struct KilledBuildTests {
         let first = try RoostChild(Self.buildArguments(t.path("out"), Self.newOptions), logs: t.path("first"))
         // Wait until the first build holds the lock.
         let deadline = ContinuousClock.now + .seconds(30)
-        while !FileManager.default.fileExists(atPath: t.path("out/.roost-lock")), first.process.isRunning, ContinuousClock.now < deadline {
+        while !FileManager.default.fileExists(atPath: t.path("out/.roost-lock")), first.process.isRunning,
+            ContinuousClock.now < deadline
+        {
             usleep(20_000)
         }
         try #require(first.process.isRunning, "the first build ended before the second started")
@@ -193,7 +209,8 @@ struct KilledBuildTests {
         // The first build's site is whole: the new version of every file.
         let clean = try TemporaryFolder()
         #expect(try RoostProcess.run(Self.buildArguments(clean.path("out"), Self.newOptions)).status == 0)
-        let expected = fullListing(clean.path("out")), got = fullListing(t.path("out"))
+        let expected = fullListing(clean.path("out"))
+        let got = fullListing(t.path("out"))
         #expect(got == expected, "\(differences(expected, got))")
     }
 }
@@ -209,12 +226,27 @@ struct PrivacyTests {
         try copyFolder(FailureSafetyTests.content, to: t.path("sample"))
         // A hostile store beside it: markup everywhere, e-mails that look like markup and URLs.
         let hostile: [(String, String)] = [
-            ("users/h1.json", #"{"username": "h1", "email": "\#(Self.payload)@evil.example", "bio": "mail me", "secretField": "TOPSECRET-h1"}"#),
-            ("users/h2.json", #"{"username": "h2", "fullname": "H2", "email": "https://h2-private.example/?TOPSECRET", "profileImageUrl": "javascript:alert(1)"}"#),
-            ("users/h3.json", #"{"username": "h3", "email": "h3.private@example.com", "Email": "h3.other@example.com", "emailAddress": "h3.third@example.com"}"#),
-            ("tweets/t1.json", #"{"caption": "hi @h1 @h2", "timestamp": "2024-01-01T00:00:00Z", "uid": "h1", "secretField": {"deep": ["TOPSECRET-deep"]}}"#),
+            (
+                "users/h1.json",
+                #"{"username": "h1", "email": "\#(Self.payload)@evil.example", "bio": "mail me", "secretField": "TOPSECRET-h1"}"#
+            ),
+            (
+                "users/h2.json",
+                #"{"username": "h2", "fullname": "H2", "email": "https://h2-private.example/?TOPSECRET", "profileImageUrl": "javascript:alert(1)"}"#
+            ),
+            (
+                "users/h3.json",
+                #"{"username": "h3", "email": "h3.private@example.com", "Email": "h3.other@example.com", "emailAddress": "h3.third@example.com"}"#
+            ),
+            (
+                "tweets/t1.json",
+                #"{"caption": "hi @h1 @h2", "timestamp": "2024-01-01T00:00:00Z", "uid": "h1", "secretField": {"deep": ["TOPSECRET-deep"]}}"#
+            ),
             ("users/h1/user-likes/t1.json", #"{"secretField": "TOPSECRET-like"}"#),
-            ("favorites/h1/favorites/p1.json", #"{"placeName": "Home", "address": "1 Road", "secretField": "TOPSECRET-place", "email": "place.private@example.com"}"#),
+            (
+                "favorites/h1/favorites/p1.json",
+                #"{"placeName": "Home", "address": "1 Road", "secretField": "TOPSECRET-place", "email": "place.private@example.com"}"#
+            ),
         ]
         for (path, text) in hostile { try t.write("hostile/" + path, text) }
         for store in ["sample", "hostile"] {
@@ -227,7 +259,8 @@ struct PrivacyTests {
             }
             #expect(secrets.count > (store == "sample" ? 10 : 5))
             for viewer in [[], ["--viewer", store == "sample" ? "mina" : "h1"]] {
-                let result = try RoostProcess.run(["build", "--store", t.path(store), "--output", t.path("out-\(store)"), "--quiet"] + viewer)
+                let result = try RoostProcess.run(
+                    ["build", "--store", t.path(store), "--output", t.path("out-\(store)"), "--quiet"] + viewer)
                 #expect(result.status == 0, "\(store): \(result.stderr)")
                 let files = fullListing(t.path("out-\(store)"))
                 #expect(files.count > 10)
@@ -235,9 +268,11 @@ struct PrivacyTests {
                     let text = String(decoding: bytes, as: UTF8.self)
                     for secret in secrets {
                         // Also the escaped forms of the value.
-                        let escaped = secret.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-                            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-                            .replacingOccurrences(of: "'", with: "&#39;")
+                        let escaped = secret.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(
+                            of: "<", with: "&lt;"
+                        )
+                        .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+                        .replacingOccurrences(of: "'", with: "&#39;")
                         #expect(!text.contains(secret) && !text.contains(escaped), "\(store): \(secret) in \(path)")
                     }
                 }
@@ -249,25 +284,33 @@ struct PrivacyTests {
 /// `roost import` writes IDs as file names: hostile IDs never write outside `--to`.
 @Suite("roost import: hostile IDs", .timeLimit(.minutes(1)))
 struct HostileImportTests {
-    @Test(arguments: ["..", ".", "", "../../escaped", "a/b", "/abs", "nul\u{0}x", "x\\..\\..\\y", ".hidden", String(repeating: "z", count: 300)])
+    @Test(arguments: [
+        "..", ".", "", "../../escaped", "a/b", "/abs", "nul\u{0}x", "x\\..\\..\\y", ".hidden",
+        String(repeating: "z", count: 300),
+    ])
     func anIDThatIsNotAFileNameIsRefusedOrKeptInside(id: String) throws {
         let t = try TemporaryFolder()
         let escapedID = JSONWriter.string(.string(id), pretty: false).dropFirst().dropLast()  // without its quotes
-        try t.write("deep/er/export.json", """
+        try t.write(
+            "deep/er/export.json",
+            """
             {"__collections__": {"tweets": {"\(escapedID)": {"caption": "x", "timestamp": 0, "uid": "u1"}},
               "users": {"u1": {"username": "a", "__collections__": {"user-likes": {"\(escapedID)": {}}}}}}}
             """)
         let result = try RoostProcess.run(["import", t.path("deep/er/export.json"), "--to", t.path("deep/er/store")])
         // Nothing appears outside the destination (besides the export itself).
         let outside = fullListing(t.path()).keys.filter { !$0.hasPrefix("deep/er/store/") && $0 != "deep/er/store/" }
-        #expect(Set(outside) == ["deep/", "deep/er/", "deep/er/export.json"], "\(id.debugDescription): \(outside.sorted())")
+        #expect(
+            Set(outside) == ["deep/", "deep/er/", "deep/er/export.json"], "\(id.debugDescription): \(outside.sorted())")
         if result.status == 0 {
             // Imported: the store reads back with the same IDs.
             let check = try RoostProcess.run(["check", "--store", t.path("deep/er/store")])
             #expect(check.status == 0, "\(check.stdout) \(check.stderr)")
         } else {
             #expect(result.status == 1, "\(id.debugDescription): \(result.status) \(result.stderr)")
-            #expect(result.stderr.contains("tweets/") || result.stderr.contains("user-likes/"), "names the document: \(result.stderr)")
+            #expect(
+                result.stderr.contains("tweets/") || result.stderr.contains("user-likes/"),
+                "names the document: \(result.stderr)")
         }
     }
 }

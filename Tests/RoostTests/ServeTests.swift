@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import TestSupport
-import Testing
 
 /// `roost serve` end to end: the real binary on a free port, a store the test edits.
 @Suite("roost serve", .serialized)
@@ -33,7 +34,10 @@ struct ServeTests {
                     found = URL(string: String(rest.prefix { !$0.isWhitespace }))
                 }
             }
-            guard let found else { process.terminate(); throw ServeError(message: "no 'serving' line: \(buffer)") }
+            guard let found else {
+                process.terminate()
+                throw ServeError(message: "no 'serving' line: \(buffer)")
+            }
             url = found
         }
 
@@ -47,7 +51,9 @@ struct ServeTests {
             let done = DispatchSemaphore(value: 0)
             nonisolated(unsafe) var result: (Int, String) = (0, "")
             URLSession.shared.dataTask(with: request) { data, response, _ in
-                result = ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data ?? Data(), as: UTF8.self))
+                result = (
+                    (response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data ?? Data(), as: UTF8.self)
+                )
                 done.signal()
             }.resume()
             done.wait()
@@ -69,7 +75,8 @@ struct ServeTests {
     static func sampleStore() throws -> TemporaryFolder {
         let store = try TemporaryFolder()
         try store.write("users/u1.json", #"{"username": "mina", "fullname": "Mina Park"}"#)
-        try store.write("tweets/t1.json", #"{"caption": "hello #swift", "timestamp": "2023-01-01T00:00:00Z", "uid": "u1"}"#)
+        try store.write(
+            "tweets/t1.json", #"{"caption": "hello #swift", "timestamp": "2023-01-01T00:00:00Z", "uid": "u1"}"#)
         return store
     }
 
@@ -82,12 +89,14 @@ struct ServeTests {
         #expect(home.contains("/__roost/live.js"), "served pages carry the live-reload script")
         #expect(try server.get("/no/such/page/").0 == 404)
 
-        try store.write("tweets/t2.json", #"{"caption": "second tweet", "timestamp": "2023-01-02T00:00:00Z", "uid": "u1"}"#)
+        try store.write(
+            "tweets/t2.json", #"{"caption": "second tweet", "timestamp": "2023-01-02T00:00:00Z", "uid": "u1"}"#)
         #expect(try server.waitFor("/", toContain: "data-tweet-id=\"t2\""))
         #expect(try server.waitFor("/u/mina/", toContain: "second tweet"))
 
         try store.write("tweets/t2.json", #"{"caption": "broken"#)
-        #expect(try server.waitFor("/", toContain: "tweets/t2.json:1:"), "the error overlay names file, line and column")
+        #expect(
+            try server.waitFor("/", toContain: "tweets/t2.json:1:"), "the error overlay names file, line and column")
         try store.write("tweets/t2.json", #"{"caption": "fixed", "timestamp": "2023-01-02T00:00:00Z", "uid": "u1"}"#)
         #expect(try server.waitFor("/t/t2/", toContain: "fixed"))
     }
@@ -116,7 +125,9 @@ struct ServeTests {
             address.sin_port = in_port_t(UInt16(port).bigEndian)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
             let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
             guard connected == 0 else { throw ServeError(message: "cannot connect to the event stream") }
             let request = "GET /__roost/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"

@@ -14,16 +14,21 @@ import Testing
         #expect(tweetIDs(html) == ["a2", "a1"])
         #expect(html.contains("<h1 class=\"page-title has-subtitle\">#swift"))
         #expect(site.paths.filter { $0.lowercased().hasPrefix("tags/swift") } == ["tags/swift/index.html"])
-        #expect(try #require(card("a1", in: site.page("t/a1/index.html")))
-            .contains("<a class=\"hashtag\" href=\"tags/swift/index.html\">#Swift</a>"))
-        #expect(try #require(card("a2", in: site.page("t/a2/index.html")))
-            .contains("<a class=\"hashtag\" href=\"tags/swift/index.html\">#swift</a>"))
+        #expect(
+            try #require(card("a1", in: site.page("t/a1/index.html")))
+                .contains("<a class=\"hashtag\" href=\"tags/swift/index.html\">#Swift</a>"))
+        #expect(
+            try #require(card("a2", in: site.page("t/a2/index.html")))
+                .contains("<a class=\"hashtag\" href=\"tags/swift/index.html\">#swift</a>"))
     }
 
     @Test func everyTagHasItsPage() throws {
         let tags = site.paths.filter { $0.hasPrefix("tags/") }.sorted()
-        #expect(tags == ["tags/filler/index.html", "tags/swift/index.html",
-                         "tags/서울/index.html"])
+        #expect(
+            tags == [
+                "tags/filler/index.html", "tags/swift/index.html",
+                "tags/서울/index.html",
+            ])
     }
 
     @Test func koreanTagPage() throws {
@@ -31,8 +36,9 @@ import Testing
         let html = try site.page("tags/서울/index.html")
         #expect(tweetIDs(html) == ["k1", "a3"])
         let href = "tags/%EC%84%9C%EC%9A%B8/index.html"
-        #expect(try #require(card("a3", in: site.page("t/a3/index.html")))
-            .contains("<a class=\"hashtag\" href=\"\(href)\">#서울</a>"))
+        #expect(
+            try #require(card("a3", in: site.page("t/a3/index.html")))
+                .contains("<a class=\"hashtag\" href=\"\(href)\">#서울</a>"))
         #expect(try #require(card("k1", in: site.page("t/k1/index.html"))).contains("href=\"\(href)\""))
     }
 
@@ -46,9 +52,12 @@ import Testing
     }
 
     @Test func mentionsIgnoreCaseWhenUnambiguous() throws {
-        let site = try render([user("uBob", "bob"), user("uMoonA", "Moon"), user("uMoonB", "moon"),
-                               tweet("t1", by: "uBob", at: at(minute: 1), "@BOB @MOON @moon")])
-        let caption = try #require(section(try site.page("t/t1/index.html"), from: "<div class=\"e-content caption\">", to: "</div>"))
+        let site = try render([
+            user("uBob", "bob"), user("uMoonA", "Moon"), user("uMoonB", "moon"),
+            tweet("t1", by: "uBob", at: at(minute: 1), "@BOB @MOON @moon"),
+        ])
+        let caption = try #require(
+            section(try site.page("t/t1/index.html"), from: "<div class=\"e-content caption\">", to: "</div>"))
         #expect(attributeValues("href", in: caption) == ["u/bob/index.html", "u/u-uMoonB/index.html"])
         #expect(caption.contains("@MOON "))
     }
@@ -70,10 +79,12 @@ import Testing
     @Test func markdownIsSafe() throws {
         let site = try render([
             user("uMina", "mina"),
-            tweet("t1", by: "uMina", at: at(minute: 1),
-                  "**bold** [site](https://example.com) [bad](javascript:alert(1)) <b>raw</b> see https://swift.org"),
+            tweet(
+                "t1", by: "uMina", at: at(minute: 1),
+                "**bold** [site](https://example.com) [bad](javascript:alert(1)) <b>raw</b> see https://swift.org"),
         ])
-        let caption = try #require(section(try site.page("t/t1/index.html"), from: "<div class=\"e-content caption\">", to: "</div>"))
+        let caption = try #require(
+            section(try site.page("t/t1/index.html"), from: "<div class=\"e-content caption\">", to: "</div>"))
         #expect(caption.contains("<strong>bold</strong>"))
         #expect(caption.contains("<a href=\"https://example.com\" rel=\"nofollow ugc noopener\">site</a>"))
         #expect(!caption.lowercased().contains("javascript"))
@@ -85,8 +96,10 @@ import Testing
 /// `captionText` (titles, descriptions, feed entry titles): the caption as plain text.
 @Suite struct CaptionText {
     @Test func plainTextKeepsLiteralCharacters() throws {
-        let site = try render([user("uMina", "mina", fullname: "Mina"),
-                               tweet("t1", by: "uMina", at: at(minute: 1), "snake_case_name: 2*3 > 5, `a` **b**")])
+        let site = try render([
+            user("uMina", "mina", fullname: "Mina"),
+            tweet("t1", by: "uMina", at: at(minute: 1), "snake_case_name: 2*3 > 5, `a` **b**"),
+        ])
         let html = try site.page("t/t1/index.html")
         #expect(html.contains("<title>Mina on Roost: “"))
         #expect(html.contains("<title>Mina on Roost: “snake_case_name: 2*3 &gt; 5, a b”</title>"))
@@ -100,9 +113,9 @@ import Testing
     init() throws { site = try render(richStore) }
 
     @Test(arguments: [
-        ("uSeo", "seo.yeon", "s1"),   // a dot is not safe
-        ("uKor", "서연", "k1"),        // nor is Hangul
-        ("uMoonA", "Moon", "m1"),     // `Moon` and `moon` clash
+        ("uSeo", "seo.yeon", "s1"),  // a dot is not safe
+        ("uKor", "서연", "k1"),  // nor is Hangul
+        ("uMoonA", "Moon", "m1"),  // `Moon` and `moon` clash
         ("uMoonB", "moon", "m2"),
     ])
     func fallbackHandle(uid: String, username: String, tweetID: String) throws {
@@ -114,16 +127,21 @@ import Testing
         let profile = try site.page(folder + "index.html")
         #expect(profile.contains("<a class=\"u-url p-nickname\" href=\"\(folder)index.html\">@\(username)</a>"))
         for (path, card) in everyCard(of: tweetID, in: site) {
-            #expect(card.contains("<a class=\"u-url p-nickname handle\" href=\"\(folder)index.html\">@\(username)</a>"), "\(path)")
+            #expect(
+                card.contains("<a class=\"u-url p-nickname handle\" href=\"\(folder)index.html\">@\(username)</a>"),
+                "\(path)")
         }
         // Nothing is written under the raw or lowercased username.
-        #expect(site.paths.allSatisfy { !$0.hasPrefix("u/\(username)/") && !$0.hasPrefix("u/\(username.lowercased())/") })
+        #expect(
+            site.paths.allSatisfy { !$0.hasPrefix("u/\(username)/") && !$0.hasPrefix("u/\(username.lowercased())/") })
     }
 
     @Test func safeUsernamesAreLowercased() throws {
         let site = try render([user("uA", "Mina_Park"), tweet("t1", by: "uA", at: at(minute: 1))])
         #expect(site["u/mina_park/index.html"] != nil)
-        #expect(try #require(card("t1", in: site.page("index.html"))).contains("href=\"u/mina_park/index.html\">@Mina_Park</a>"))
+        #expect(
+            try #require(card("t1", in: site.page("index.html"))).contains(
+                "href=\"u/mina_park/index.html\">@Mina_Park</a>"))
     }
 
     @Test func everyUserHasAProfile() throws {

@@ -29,9 +29,9 @@ func cardsByTweet(in site: RenderedSite) -> [String: [(path: String, card: Strin
     init() throws { site = try render(richStore) }
 
     @Test(arguments: [
-        ("a1", 2), // bob and carol; not uGhost; the stored counter says 99
-        ("a2", 1), // mina
-        ("a3", 2), // mina and bob
+        ("a1", 2),  // bob and carol; not uGhost; the stored counter says 99
+        ("a2", 1),  // mina
+        ("a3", 2),  // mina and bob
         ("r1", 0), ("g1", 0), ("f00", 0),
     ])
     func derivedCountOnEveryCard(id: String, likes: Int) throws {
@@ -39,8 +39,9 @@ func cardsByTweet(in site: RenderedSite) -> [String: [(path: String, card: Strin
         #expect(!found.isEmpty)
         for (path, card) in found {
             #expect(attributeValues("data-likes", in: card) == ["\(likes)"], "\(id) on \(path)")
-            #expect(card.contains("<span class=\"visually-hidden\">Likes:</span> <span class=\"count\">\(likes)</span>"),
-                    "\(id) on \(path)")
+            #expect(
+                card.contains("<span class=\"visually-hidden\">Likes:</span> <span class=\"count\">\(likes)</span>"),
+                "\(id) on \(path)")
         }
     }
 
@@ -48,9 +49,12 @@ func cardsByTweet(in site: RenderedSite) -> [String: [(path: String, card: Strin
         // a1 is on the feed, Mina's Tweets tab (page 2), Bob's and Carol's Likes tabs,
         // the #swift tag page, its permalink, and as parent on r1's and r2's permalinks.
         let pages = Set(everyCard(of: "a1", in: site).map(\.path))
-        #expect(pages == ["page/2/index.html", "u/mina/page/2/index.html", "u/bob/likes/index.html",
-                          "u/carol/likes/index.html", "tags/swift/index.html", "t/a1/index.html",
-                          "t/r1/index.html", "t/r2/index.html"])
+        #expect(
+            pages == [
+                "page/2/index.html", "u/mina/page/2/index.html", "u/bob/likes/index.html",
+                "u/carol/likes/index.html", "tags/swift/index.html", "t/a1/index.html",
+                "t/r1/index.html", "t/r2/index.html",
+            ])
     }
 
     @Test func storedCounterIsIgnored() throws {
@@ -88,7 +92,9 @@ func cardsByTweet(in site: RenderedSite) -> [String: [(path: String, card: Strin
         let site = try render(richStore, config: SiteConfig(viewer: "mina"))
         for path in site.htmlPaths {
             let html = site.files[path]!
-            #expect(html.contains("<p class=\"viewer-note\">Viewing as <a href=\"u/mina/index.html\">@mina</a></p>"), "\(path)")
+            #expect(
+                html.contains("<p class=\"viewer-note\">Viewing as <a href=\"u/mina/index.html\">@mina</a></p>"),
+                "\(path)")
         }
     }
 
@@ -147,7 +153,8 @@ func cardsByTweet(in site: RenderedSite) -> [String: [(path: String, card: Strin
                 #expect(card.contains("class=\"p-name"), "\(id) on \(path)")
                 #expect(card.contains("class=\"u-photo"), "\(id) on \(path)")
                 #expect(card.contains("class=\"e-content"), "\(id) on \(path)")
-                let published = try #require(section(card, from: "<time class=\"dt-published\"", to: ">"), "\(id) on \(path)")
+                let published = try #require(
+                    section(card, from: "<time class=\"dt-published\"", to: ">"), "\(id) on \(path)")
                 let datetime = try #require(attributeValues("datetime", in: published).first)
                 #expect(datetime.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/) != nil, "\(datetime)")
                 if id != "g1" {
@@ -161,13 +168,16 @@ func cardsByTweet(in site: RenderedSite) -> [String: [(path: String, card: Strin
 
     @Test func publishedTimes() throws {
         let card = try #require(card("a1", in: try site.page("t/a1/index.html")))
-        #expect(card.contains("<time class=\"dt-published\" datetime=\"2024-01-01T00:10:00Z\">Jan 1, 2024, 00:10 UTC</time>"))
+        #expect(
+            card.contains(
+                "<time class=\"dt-published\" datetime=\"2024-01-01T00:10:00Z\">Jan 1, 2024, 00:10 UTC</time>"))
     }
 
     @Test func profilePagesCarryTheUsersHCard() throws {
         for path in site.htmlPaths where path.hasPrefix("u/") {
             let html = site.files[path]!
-            let header = try #require(section(html, from: "<header class=\"profile h-card\">", to: "</header>"), "\(path)")
+            let header = try #require(
+                section(html, from: "<header class=\"profile h-card\">", to: "</header>"), "\(path)")
             #expect(header.contains("class=\"p-name"), "\(path)")
             #expect(header.contains("class=\"u-url p-nickname\""), "\(path)")
             #expect(header.contains("class=\"u-photo"), "\(path)")

@@ -26,20 +26,22 @@ import Testing
     }
 
     @Test(arguments: [
-        ("p1", "37.5", "127"),               // numbers (an integer longitude)
-        ("p2", "37.5446", "127.0559"),       // numeric strings
-        ("p3", "-33.8688", "151.2093"),      // the `longtitude` misspelling
-        ("p4", "48.8584", "2.2945"),         // a Firestore geopoint
-        ("p5", "51.5", "-0.125"),            // {"__datatype__": "geopoint", "value": {…}}
-        ("p0", "52.52", "13.405"),           // {"_latitude", "_longitude"}
+        ("p1", "37.5", "127"),  // numbers (an integer longitude)
+        ("p2", "37.5446", "127.0559"),  // numeric strings
+        ("p3", "-33.8688", "151.2093"),  // the `longtitude` misspelling
+        ("p4", "48.8584", "2.2945"),  // a Firestore geopoint
+        ("p5", "51.5", "-0.125"),  // {"__datatype__": "geopoint", "value": {…}}
+        ("p0", "52.52", "13.405"),  // {"_latitude", "_longitude"}
     ])
     func coordinatesFromEveryForm(id: String, latitude: String, longitude: String) throws {
         let li = try place(id)
         #expect(li.contains("<data class=\"p-latitude\" value=\"\(latitude)\">\(latitude)</data>"), "\(li)")
         #expect(li.contains("<data class=\"p-longitude\" value=\"\(longitude)\">\(longitude)</data>"), "\(li)")
         let map = try #require(section(li, from: "<a class=\"place-map\"", to: ">"))
-        #expect(attributeValues("href", in: map)
-            == ["https://www.openstreetmap.org/?mlat=\(latitude)&mlon=\(longitude)#map=17/\(latitude)/\(longitude)"])
+        #expect(
+            attributeValues("href", in: map)
+                == ["https://www.openstreetmap.org/?mlat=\(latitude)&mlon=\(longitude)#map=17/\(latitude)/\(longitude)"]
+        )
     }
 
     @Test func addresses() throws {
@@ -49,7 +51,10 @@ import Testing
     }
 
     @Test func favoritesTabIsCurrent() throws {
-        #expect(try page.contains("<a href=\"u/mina/favorites/index.html\" aria-current=\"page\">Favorites <span class=\"tab-count\">6</span></a>"))
+        #expect(
+            try page.contains(
+                "<a href=\"u/mina/favorites/index.html\" aria-current=\"page\">Favorites <span class=\"tab-count\">6</span></a>"
+            ))
     }
 
     @Test func favoritesOfUnknownUsersAreNotShown() throws {

@@ -16,7 +16,8 @@ func object(_ pairs: KeyValuePairs<String, Value>) -> Value {
 /// An RFC 3339 time `minutes` after 2024-01-01T00:00:00Z (less than 24 hours).
 func at(minute minutes: Int) -> String {
     precondition((0..<1440).contains(minutes))
-    let h = minutes / 60, m = minutes % 60
+    let h = minutes / 60
+    let m = minutes % 60
     return "2024-01-01T\(h < 10 ? "0" : "")\(h):\(m < 10 ? "0" : "")\(m):00Z"
 }
 
@@ -44,13 +45,17 @@ struct RenderedSite {
     }
 }
 
-func render(_ documents: [Document], config: SiteConfig = SiteConfig(),
-            sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> RenderedSite {
+func render(
+    _ documents: [Document], config: SiteConfig = SiteConfig(),
+    sourceLocation: Testing.SourceLocation = #_sourceLocation
+) throws -> RenderedSite {
     try render(snapshot: Snapshot(documents: documents), config: config, sourceLocation: sourceLocation)
 }
 
-func render(snapshot: Snapshot, config: SiteConfig = SiteConfig(),
-            sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> RenderedSite {
+func render(
+    snapshot: Snapshot, config: SiteConfig = SiteConfig(),
+    sourceLocation: Testing.SourceLocation = #_sourceLocation
+) throws -> RenderedSite {
     let renderer = try SiteRenderer(snapshot: snapshot, config: config, templates: defaultTemplates)
     var files: [String: String] = [:]
     var paths: [String] = []
@@ -147,8 +152,9 @@ func xmlURLs(_ xml: String) -> [String] {
 /// mentions, favorites with coordinates in every form, and enough tweets to paginate.
 let richStore: [Document] = {
     var docs: [Document] = [
-        user("uMina", "mina", fullname: "Mina Park", bio: "Designer. **Seoul**, #Swift, friend of @bob.",
-             image: "https://example.com/mina.jpg", email: "mina.secret@private.example"),
+        user(
+            "uMina", "mina", fullname: "Mina Park", bio: "Designer. **Seoul**, #Swift, friend of @bob.",
+            image: "https://example.com/mina.jpg", email: "mina.secret@private.example"),
         user("uBob", "bob", fullname: "Bob Lee", email: "bob.secret@private.example"),
         user("uCarol", "carol", email: "carol.secret@private.example"),
         user("uSeo", "seo.yeon", fullname: "Seo Yeon"),
@@ -175,14 +181,24 @@ let richStore: [Document] = {
         like("uBob", "a3"),
         like("uCarol", "a1"),
         like("uGhost", "a1"),
-        favorite("uMina", "p1", "Zoo", address: "1 Zoo Road", coordinate: object(["latitude": .double(37.5), "longitude": .integer(127)])),
-        favorite("uMina", "p2", "Café Onion", address: "8 Achasan-ro",
-                 coordinate: object(["latitude": .string("37.5446"), "longitude": .string("127.0559")])),
-        favorite("uMina", "p3", "Apple Store", coordinate: object(["latitude": .double(-33.8688), "longtitude": .double(151.2093)])),
+        favorite(
+            "uMina", "p1", "Zoo", address: "1 Zoo Road",
+            coordinate: object(["latitude": .double(37.5), "longitude": .integer(127)])),
+        favorite(
+            "uMina", "p2", "Café Onion", address: "8 Achasan-ro",
+            coordinate: object(["latitude": .string("37.5446"), "longitude": .string("127.0559")])),
+        favorite(
+            "uMina", "p3", "Apple Store",
+            coordinate: object(["latitude": .double(-33.8688), "longtitude": .double(151.2093)])),
         favorite("uMina", "p4", "Bar", coordinate: .geoPoint(latitude: 48.8584, longitude: 2.2945)),
-        favorite("uMina", "p5", "Bar", coordinate: object(["__datatype__": .string("geopoint"),
-                                                           "value": object(["_latitude": .double(51.5), "_longitude": .double(-0.125)])])),
-        favorite("uMina", "p0", "Ölmühle", coordinate: object(["_latitude": .double(52.52), "_longitude": .double(13.405)])),
+        favorite(
+            "uMina", "p5", "Bar",
+            coordinate: object([
+                "__datatype__": .string("geopoint"),
+                "value": object(["_latitude": .double(51.5), "_longitude": .double(-0.125)]),
+            ])),
+        favorite(
+            "uMina", "p0", "Ölmühle", coordinate: object(["_latitude": .double(52.52), "_longitude": .double(13.405)])),
     ]
     // Enough of Mina's tweets that the feed and her Tweets tab have a second page.
     for i in 0..<20 {

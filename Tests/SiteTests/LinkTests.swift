@@ -60,9 +60,12 @@ import Testing
     @Test func canonicalLinksUseTheBaseURL() throws {
         let site = try render(richStore, config: SiteConfig(baseURL: "https://example.com/sub/"))
         #expect(try site.page("index.html").contains("<link rel=\"canonical\" href=\"https://example.com/sub/\">"))
-        #expect(try site.page("t/a1/index.html").contains("<link rel=\"canonical\" href=\"https://example.com/sub/t/a1/\">"))
-        #expect(try site.page("tags/서울/index.html")
-            .contains("<link rel=\"canonical\" href=\"https://example.com/sub/tags/%EC%84%9C%EC%9A%B8/\">"))
+        #expect(
+            try site.page("t/a1/index.html").contains("<link rel=\"canonical\" href=\"https://example.com/sub/t/a1/\">")
+        )
+        #expect(
+            try site.page("tags/서울/index.html")
+                .contains("<link rel=\"canonical\" href=\"https://example.com/sub/tags/%EC%84%9C%EC%9A%B8/\">"))
     }
 
     /// Feeds and the sitemap carry absolute URLs under the base URL, each naming a written page.
@@ -71,14 +74,17 @@ import Testing
         let site = try render(richStore, config: SiteConfig(baseURL: baseURL))
         let written = Set(site.paths)
         let xmlFiles = site.paths.filter { $0.hasSuffix(".xml") }
-        #expect(xmlFiles.contains("feed.xml") && xmlFiles.contains("sitemap.xml") && xmlFiles.contains("u/mina/feed.xml"))
+        #expect(
+            xmlFiles.contains("feed.xml") && xmlFiles.contains("sitemap.xml") && xmlFiles.contains("u/mina/feed.xml"))
         for file in xmlFiles {
             let urls = xmlURLs(site.files[file]!)
             #expect(!urls.isEmpty, "\(file)")
             // With a path-only base, Atom ids are name-based urn:uuid:s (checked below), not URLs.
             for url in urls where !url.hasPrefix("urn:uuid:") {
                 #expect(url.hasPrefix(baseURL), "\(file): \(url)")
-                guard url.hasPrefix(baseURL), let path = percentDecoded(String(url.dropFirst(baseURL.count))) else { continue }
+                guard url.hasPrefix(baseURL), let path = percentDecoded(String(url.dropFirst(baseURL.count))) else {
+                    continue
+                }
                 let target = path.isEmpty || path.hasSuffix("/") ? path + "index.html" : path
                 #expect(written.contains(target), "\(file): \(url) names no written file")
             }
@@ -132,10 +138,12 @@ import Testing
     func dump() throws {
         let folder = ProcessInfo.processInfo.environment["ROOST_DUMP_SITE"]!
         let hostile = ProcessInfo.processInfo.environment["ROOST_DUMP_STORE"] == "hostile"
-        let site = try render(hostile ? Escaping.hostile : richStore, config: SiteConfig(viewer: hostile ? nil : "mina"))
+        let site = try render(
+            hostile ? Escaping.hostile : richStore, config: SiteConfig(viewer: hostile ? nil : "mina"))
         for (path, text) in site.files {
             let file = URL(fileURLWithPath: folder).appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: file)
         }
     }
@@ -164,7 +172,8 @@ import Testing
 
     @Test func renderingThePlanConcurrently() async throws {
         // SiteRenderer is Sendable and documented as thread-safe: pages rendered at once are the same.
-        let renderer = try SiteRenderer(snapshot: Snapshot(documents: richStore), config: SiteConfig(), templates: defaultTemplates)
+        let renderer = try SiteRenderer(
+            snapshot: Snapshot(documents: richStore), config: SiteConfig(), templates: defaultTemplates)
         let serial = try renderer.plan.pages.map { try renderer.render($0) }
         let parallel = try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
             for (i, page) in renderer.plan.pages.enumerated() {
@@ -189,7 +198,8 @@ import Testing
         let site = try render(documents)
         let permalinks = site.paths.filter { $0.hasPrefix("t/") && $0.hasSuffix("/index.html") }
         #expect(permalinks.count == 60)
-        #expect(site.paths.contains("404.html") && site.paths.contains("feed.xml") && site.paths.contains("sitemap.xml"))
+        #expect(
+            site.paths.contains("404.html") && site.paths.contains("feed.xml") && site.paths.contains("sitemap.xml"))
     }
 
     @Test(arguments: ["/", "/sub/"])
@@ -212,15 +222,19 @@ import Testing
     @Test func likeCountsAreDerived() throws {
         let documents = try Self.documents()
         // Counted here from the documents: likes by users who exist.
-        let users = Set(documents.filter { $0.path.segments.count == 2 && $0.path.segments[0] == "users" }.map(\.path.id))
+        let users = Set(
+            documents.filter { $0.path.segments.count == 2 && $0.path.segments[0] == "users" }.map(\.path.id))
         var counts: [String: Int] = [:]
         for doc in documents {
             let s = doc.path.segments
-            if s.count == 4, s[0] == "users", s[2] == "user-likes", users.contains(s[1]) { counts[s[3], default: 0] += 1 }
+            if s.count == 4, s[0] == "users", s[2] == "user-likes", users.contains(s[1]) {
+                counts[s[3], default: 0] += 1
+            }
         }
         let site = try render(documents)
         let index = cardsByTweet(in: site)
-        let tweetIDs = documents.filter { $0.path.segments.count == 2 && $0.path.segments[0] == "tweets" }.map(\.path.id)
+        let tweetIDs = documents.filter { $0.path.segments.count == 2 && $0.path.segments[0] == "tweets" }.map(
+            \.path.id)
         for id in tweetIDs {
             let found = index[id] ?? []
             #expect(!found.isEmpty, "\(id)")
@@ -291,8 +305,10 @@ import Testing
 
     /// A bio's `#tag` links to the tag page, which exists only when a tweet has the tag.
     @Test func bioTagsLinkToWrittenPages() throws {
-        let site = try render([user("uMina", "mina", bio: "I post about #design"),
-                               tweet("t1", by: "uMina", at: at(minute: 1), "no tags here")])
+        let site = try render([
+            user("uMina", "mina", bio: "I post about #design"),
+            tweet("t1", by: "uMina", at: at(minute: 1), "no tags here"),
+        ])
         let problems = brokenLinks(in: site.files, baseURL: "/")
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
@@ -315,10 +331,16 @@ import Testing
     @Test func otherTimestampFormsOrderTheFeed() throws {
         let site = try render([
             user("uMina", "mina"),
-            doc("tweets/n", [("caption", .string("number")), ("timestamp", .integer(1_700_000_000)), ("uid", .string("uMina"))]),
-            doc("tweets/s", [("caption", .string("seconds")), ("uid", .string("uMina")),
-                             ("timestamp", object(["_seconds": .integer(1_700_000_100), "_nanoseconds": .integer(0)]))]),
-            tweet("r", by: "uMina", at: "2023-11-14T22:13:00Z"), // 1_699_999_980
+            doc(
+                "tweets/n",
+                [("caption", .string("number")), ("timestamp", .integer(1_700_000_000)), ("uid", .string("uMina"))]),
+            doc(
+                "tweets/s",
+                [
+                    ("caption", .string("seconds")), ("uid", .string("uMina")),
+                    ("timestamp", object(["_seconds": .integer(1_700_000_100), "_nanoseconds": .integer(0)])),
+                ]),
+            tweet("r", by: "uMina", at: "2023-11-14T22:13:00Z"),  // 1_699_999_980
         ])
         #expect(try tweetIDs(site.page("index.html")) == ["s", "n", "r"])
     }
@@ -332,9 +354,11 @@ import Testing
 
 /// Cheap well-formedness checks on every page of several stores.
 @Suite struct Markup {
-    static let elements = ["html", "head", "body", "header", "footer", "main", "nav", "div", "article", "section", "ul", "ol",
-                           "li", "p", "a", "span", "h1", "h2", "h3", "time", "data", "strong", "em", "code", "pre",
-                           "blockquote", "title", "svg", "script"]
+    static let elements = [
+        "html", "head", "body", "header", "footer", "main", "nav", "div", "article", "section", "ul", "ol",
+        "li", "p", "a", "span", "h1", "h2", "h3", "time", "data", "strong", "em", "code", "pre",
+        "blockquote", "title", "svg", "script",
+    ]
 
     /// Element name → opened minus closed, for the elements above (one pass over the bytes).
     static func imbalance(_ html: String) -> [String: Int] {
@@ -343,7 +367,10 @@ import Testing
         let bytes = Array(html.utf8)
         var i = 0
         while i < bytes.count {
-            guard bytes[i] == UInt8(ascii: "<") else { i += 1; continue }
+            guard bytes[i] == UInt8(ascii: "<") else {
+                i += 1
+                continue
+            }
             var j = i + 1
             let closing = j < bytes.count && bytes[j] == UInt8(ascii: "/")
             if closing { j += 1 }
@@ -384,7 +411,9 @@ import Testing
 
     @Test func permalinkShowsEveryReply() throws {
         var docs = [user("uMina", "mina"), tweet("p", by: "uMina", at: at(minute: 0))]
-        for i in 0..<25 { docs.append(tweet("r\(i < 10 ? "0" : "")\(i)", by: "uMina", at: at(minute: 1 + i), replyTo: "p")) }
+        for i in 0..<25 {
+            docs.append(tweet("r\(i < 10 ? "0" : "")\(i)", by: "uMina", at: at(minute: 1 + i), replyTo: "p"))
+        }
         let site = try render(docs)
         #expect(try tweetIDs(site.page("t/p/index.html")) == ["p"] + (0..<25).map { "r\($0 < 10 ? "0" : "")\($0)" })
         #expect(try card("p", in: site.page("t/p/index.html"))?.contains("<span class=\"count\">25</span>") == true)
@@ -399,9 +428,13 @@ import Testing
 
     @Test func aWholeSitePasses() {
         let site = [
-            "index.html": Self.page("./", "<a href=\"u/mina/index.html\">x</a><a href='t/a1/index.html#top'>y</a><a href=#main>z</a>"
-                + "<a href=\"https://example.com/\">e</a><link rel=\"canonical\" href=\"/sub/u/mina/\"><script src=\"static/time.js\"></script>"),
-            "u/mina/index.html": Self.page("../../", "<a href=\"index.html?x=1\">home</a><a href=\"u/mina/index.html\">me</a>"),
+            "index.html": Self.page(
+                "./",
+                "<a href=\"u/mina/index.html\">x</a><a href='t/a1/index.html#top'>y</a><a href=#main>z</a>"
+                    + "<a href=\"https://example.com/\">e</a><link rel=\"canonical\" href=\"/sub/u/mina/\"><script src=\"static/time.js\"></script>"
+            ),
+            "u/mina/index.html": Self.page(
+                "../../", "<a href=\"index.html?x=1\">home</a><a href=\"u/mina/index.html\">me</a>"),
             "t/a1/index.html": Self.page("../../", "<a href=\"t/a1/../../index.html\">home</a>"),
             "404.html": Self.page("/sub/", "<a href=\"index.html\">home</a>"),
         ]
@@ -418,8 +451,14 @@ import Testing
 
     @Test func eachWrongBaseIsFound() {
         #expect(Self.problems("a.html", "<p>no base</p>") == ["a.html: no <base href>"])
-        #expect(Self.problems("a/b.html", Self.page("./", "")) == ["a/b.html: <base href=\"./\">, expected the site root ../"])
-        #expect(Self.problems("404.html", Self.page("./", "")) == ["404.html: <base href=\"./\">, expected the base URL /sub/"])
+        #expect(
+            Self.problems("a/b.html", Self.page("./", "")) == [
+                "a/b.html: <base href=\"./\">, expected the site root ../"
+            ])
+        #expect(
+            Self.problems("404.html", Self.page("./", "")) == [
+                "404.html: <base href=\"./\">, expected the base URL /sub/"
+            ])
     }
 
     /// A link on the home page, and the problem it is.

@@ -13,9 +13,10 @@ import Testing
     /// `count` tweets by mina, each tagged `#all`; every two share a timestamp, so ties are
     /// broken by ID; documents are given in reverse ID order, so input order is no help.
     static func store(_ count: Int) -> [Document] {
-        [user("uMina", "mina")] + (0..<count).reversed().map { i in
-            tweet(id(i), by: "uMina", at: at(minute: i / 2), "Tweet \(i) #all")
-        }
+        [user("uMina", "mina")]
+            + (0..<count).reversed().map { i in
+                tweet(id(i), by: "uMina", at: at(minute: i / 2), "Tweet \(i) #all")
+            }
     }
 
     /// Newest first, ties by ID ascending.
@@ -24,24 +25,29 @@ import Testing
     }
 
     /// Checks the pages of one paginated list under `folder` (`""`, `u/mina/`, `tags/all/`).
-    func checkPages(_ site: RenderedSite, folder: String, expected: [String],
-                    sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+    func checkPages(
+        _ site: RenderedSite, folder: String, expected: [String],
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
         let count = max(1, (expected.count + Self.pageSize - 1) / Self.pageSize)
         func file(_ n: Int) -> String { n == 1 ? folder + "index.html" : folder + "page/\(n)/index.html" }
         for n in 1...count {
             let html = try site.page(file(n), sourceLocation: sourceLocation)
             let slice = Array(expected.dropFirst((n - 1) * Self.pageSize).prefix(Self.pageSize))
             #expect(tweetIDs(html) == slice, "tweets on \(file(n))", sourceLocation: sourceLocation)
-            #expect(pagerLink("prev", in: html) == (n > 1 ? file(n - 1) : nil), "prev of \(file(n))",
-                    sourceLocation: sourceLocation)
-            #expect(pagerLink("next", in: html) == (n < count ? file(n + 1) : nil), "next of \(file(n))",
-                    sourceLocation: sourceLocation)
+            #expect(
+                pagerLink("prev", in: html) == (n > 1 ? file(n - 1) : nil), "prev of \(file(n))",
+                sourceLocation: sourceLocation)
+            #expect(
+                pagerLink("next", in: html) == (n < count ? file(n + 1) : nil), "next of \(file(n))",
+                sourceLocation: sourceLocation)
             // The pager lists every page, the current one marked; no pager at all for one page.
             if count == 1 {
                 #expect(!html.contains("class=\"pager\""), sourceLocation: sourceLocation)
             } else {
-                let nav = try #require(section(html, from: "<nav class=\"pager\"", to: "</nav>"),
-                                       sourceLocation: sourceLocation)
+                let nav = try #require(
+                    section(html, from: "<nav class=\"pager\"", to: "</nav>"),
+                    sourceLocation: sourceLocation)
                 let pageLinks = attributeValues("href", in: section(nav, from: "<ol", to: "</ol>") ?? "")
                 #expect(pageLinks == (1...count).map(file), sourceLocation: sourceLocation)
                 #expect(nav.components(separatedBy: "aria-current=\"page\"").count == 2, sourceLocation: sourceLocation)

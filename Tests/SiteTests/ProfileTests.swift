@@ -6,8 +6,10 @@ import Testing
 /// Profile tabs (SPEC 3): Tweets, Replies, Likes, Favorites; empty states.
 @Suite struct ProfileTabs {
     @Test func emptyTabsRenderOnePageThatSaysSo() throws {
-        let site = try render([user("uMina", "mina"), user("uQuiet", "quiet"),
-                               tweet("t1", by: "uMina", at: at(minute: 1))])
+        let site = try render([
+            user("uMina", "mina"), user("uQuiet", "quiet"),
+            tweet("t1", by: "uMina", at: at(minute: 1)),
+        ])
         let expectations = [
             ("u/quiet/index.html", "@quiet hasn’t tweeted yet."),
             ("u/quiet/replies/index.html", "@quiet hasn’t replied to anyone yet."),
@@ -23,15 +25,20 @@ import Testing
             #expect(html.contains("<header class=\"profile h-card\">"), "\(path)")
         }
         // Exactly one page per tab, plus favorites and the user's feed.
-        #expect(site.paths.filter { $0.hasPrefix("u/quiet/") }.sorted() == [
-            "u/quiet/favorites/index.html", "u/quiet/feed.xml", "u/quiet/index.html",
-            "u/quiet/likes/index.html", "u/quiet/replies/index.html",
-        ])
+        #expect(
+            site.paths.filter { $0.hasPrefix("u/quiet/") }.sorted() == [
+                "u/quiet/favorites/index.html", "u/quiet/feed.xml", "u/quiet/index.html",
+                "u/quiet/likes/index.html", "u/quiet/replies/index.html",
+            ])
         // The tab bar shows zero counts and marks the current tab.
         let likes = try site.page("u/quiet/likes/index.html")
-        #expect(likes.contains("<a href=\"u/quiet/likes/index.html\" aria-current=\"page\">Likes <span class=\"tab-count\">0</span></a>"))
+        #expect(
+            likes.contains(
+                "<a href=\"u/quiet/likes/index.html\" aria-current=\"page\">Likes <span class=\"tab-count\">0</span></a>"
+            ))
         #expect(likes.contains("<a href=\"u/quiet/index.html\">Tweets <span class=\"tab-count\">0</span></a>"))
-        #expect(likes.contains("<a href=\"u/quiet/favorites/index.html\">Favorites <span class=\"tab-count\">0</span></a>"))
+        #expect(
+            likes.contains("<a href=\"u/quiet/favorites/index.html\">Favorites <span class=\"tab-count\">0</span></a>"))
     }
 
     @Test func tabCounts() throws {
@@ -90,8 +97,11 @@ import Testing
 
     @Test func feedHasTweetsAndReplies() throws {
         let all = try tweetIDs(site.page("index.html")) + tweetIDs(site.page("page/2/index.html"))
-        #expect(Set(all) == Set(["a1", "a2", "a3", "r1", "r2", "r3", "r4", "g1", "s1", "k1", "m1", "m2"]
-                                 + (0..<20).map { "f\($0 < 10 ? "0" : "")\($0)" }))
+        #expect(
+            Set(all)
+                == Set(
+                    ["a1", "a2", "a3", "r1", "r2", "r3", "r4", "g1", "s1", "k1", "m1", "m2"]
+                        + (0..<20).map { "f\($0 < 10 ? "0" : "")\($0)" }))
         #expect(all.count == 32)
     }
 
@@ -109,7 +119,8 @@ import Testing
 
     @Test func permalinkOfAReplyShowsItsParent() throws {
         let html = try site.page("t/r1/index.html")
-        let parent = try #require(section(html, from: "<div class=\"cards thread-parent\">", to: "<div class=\"cards focus\">"))
+        let parent = try #require(
+            section(html, from: "<div class=\"cards thread-parent\">", to: "<div class=\"cards focus\">"))
         #expect(tweetIDs(parent) == ["a1"])
         #expect(tweetIDs(html) == ["a1", "r1"])
         #expect(html.contains("<p class=\"empty\">No replies yet.</p>"))
@@ -162,11 +173,11 @@ import Testing
             tweet("t4", by: "uBob", at: at(minute: 500)),
             tweet("t5", by: "uBob", at: at(minute: 1)),
             tweet("t6", by: "uBob", at: at(minute: 2)),
-            like("uMina", "t1", at: at(minute: 300)), // liked long after it was posted
-            like("uMina", "t2"), // no like time: the tweet's, 200
+            like("uMina", "t1", at: at(minute: 300)),  // liked long after it was posted
+            like("uMina", "t2"),  // no like time: the tweet's, 200
             like("uMina", "t3", at: at(minute: 100)),
-            like("uMina", "t4"), // 500
-            like("uMina", "t6", at: at(minute: 100)), // same time as t3: by ID
+            like("uMina", "t4"),  // 500
+            like("uMina", "t6", at: at(minute: 100)),  // same time as t3: by ID
             like("uMina", "t5", at: at(minute: 100)),
         ])
         #expect(try tweetIDs(site.page("u/mina/likes/index.html")) == ["t4", "t1", "t2", "t3", "t5", "t6"])
@@ -179,7 +190,7 @@ import Testing
         for i in 0..<25 {
             let id = "t\(i < 10 ? "0" : "")\(i)"
             docs.append(tweet(id, by: "uBob", at: at(minute: i)))
-            docs.append(like("uMina", id, at: at(minute: 1000 - i))) // liked oldest-first: t00 is the newest like
+            docs.append(like("uMina", id, at: at(minute: 1000 - i)))  // liked oldest-first: t00 is the newest like
         }
         let site = try render(docs)
         let first = try site.page("u/mina/likes/index.html")

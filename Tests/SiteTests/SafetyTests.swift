@@ -11,20 +11,25 @@ import Testing
 
     /// Markup in every field a page shows.
     static let hostile: [Document] = [
-        user("uX", script, fullname: img, bio: "\(script) and \(img)", image: "javascript:alert(1)",
-             email: "x.secret@private.example"),
-        user("uY", img, fullname: script, bio: "<img src=x onerror=alert(1)>", image: "JavaScript:alert(2)",
-             email: "y.secret@private.example"),
+        user(
+            "uX", script, fullname: img, bio: "\(script) and \(img)", image: "javascript:alert(1)",
+            email: "x.secret@private.example"),
+        user(
+            "uY", img, fullname: script, bio: "<img src=x onerror=alert(1)>", image: "JavaScript:alert(2)",
+            email: "y.secret@private.example"),
         user("uZ", "zed", fullname: "Zed", image: "data:text/html,<script>alert(1)</script>"),
         user("uW", "wanda", image: "https://example.com/a.png?q=\"><img src=x onerror=alert(1)>"),
         tweet("w1", by: "uW", at: at(minute: 0), "hi"),
         tweet(img, by: "uX", at: at(minute: 1), "\(script) \(img) #tag [x](javascript:alert(1))"),
         tweet("<script>alert(1)", by: "uY", at: at(minute: 2), "<img src=x onerror=alert(1)> @zed"),
-        tweet("plain", by: "uZ", at: at(minute: 3), "Click [x](javascript:alert(1)) or [y](JAVASCRIPT:alert(2)) or <a href=\"javascript:alert(3)\">z</a>",
-              replyTo: img),
+        tweet(
+            "plain", by: "uZ", at: at(minute: 3),
+            "Click [x](javascript:alert(1)) or [y](JAVASCRIPT:alert(2)) or <a href=\"javascript:alert(3)\">z</a>",
+            replyTo: img),
         like("uY", img),
         like("uZ", "<script>alert(1)"),
-        favorite("uX", "p1", script, address: img, coordinate: object(["latitude": .double(1), "longitude": .double(2)])),
+        favorite(
+            "uX", "p1", script, address: img, coordinate: object(["latitude": .double(1), "longitude": .double(2)])),
         favorite("uX", "p2", img, address: script, coordinate: .geoPoint(latitude: 3, longitude: 4)),
     ]
 
@@ -36,7 +41,9 @@ import Testing
             }
             // `javascript:` may show as text (escaped), never as a URL.
             for path in site.htmlPaths {
-                let urls = links(site.files[path]!).filter { $0.lowercased().hasPrefix("javascript") || $0.hasPrefix("data:") }
+                let urls = links(site.files[path]!).filter {
+                    $0.lowercased().hasPrefix("javascript") || $0.hasPrefix("data:")
+                }
                 #expect(urls.isEmpty, "\(path): \(urls)")
             }
             #expect(site.paths(containing: "href=\"javascript").isEmpty)

@@ -1,17 +1,24 @@
 import Foundation
+import JSON
 import TestSupport
 import Testing
-import JSON
+
 @testable import Store
 
 @Suite struct DirectoryStoreTests {
     func sampleStore() throws -> TemporaryFolder {
         let t = try TemporaryFolder()
-        try t.write("users/u1.json", #"{"username": "alice", "fullname": "Alice", "n": 3, "x": 1.5, "ok": true, "none": null, "tags": ["a", 2], "m": {"k": "v"}}"#)
+        try t.write(
+            "users/u1.json",
+            #"{"username": "alice", "fullname": "Alice", "n": 3, "x": 1.5, "ok": true, "none": null, "tags": ["a", 2], "m": {"k": "v"}}"#
+        )
         try t.write("users/u10.json", #"{"username": "bob"}"#)
         try t.write("users/u1/user-likes/t1.json", "{}")
         try t.write("users/u1/user-likes/t2.json", #"{"timestamp": "2021-11-05T09:30:00Z"}"#)
-        try t.write("tweets/t1.json", #"{"caption": "hi", "timestamp": {"__datatype__": "timestamp", "value": {"_seconds": 1, "_nanoseconds": 0}}, "uid": "u1"}"#)
+        try t.write(
+            "tweets/t1.json",
+            #"{"caption": "hi", "timestamp": {"__datatype__": "timestamp", "value": {"_seconds": 1, "_nanoseconds": 0}}, "uid": "u1"}"#
+        )
         try t.write("favorites/u1/favorites/p1.json", #"{"placeName": "Cafe"}"#)
         // Ignored.
         try t.write("README.md", "# store")
@@ -29,14 +36,15 @@ import JSON
         let t = try sampleStore()
         let store = try DocumentStore.read(at: t.path())
         #expect(store.format == .directory)
-        #expect(store.documents.map(\.path.description) == [
-            "favorites/u1/favorites/p1",
-            "tweets/t1",
-            "users/u1",
-            "users/u1/user-likes/t1",
-            "users/u1/user-likes/t2",
-            "users/u10",
-        ])
+        #expect(
+            store.documents.map(\.path.description) == [
+                "favorites/u1/favorites/p1",
+                "tweets/t1",
+                "users/u1",
+                "users/u1/user-likes/t1",
+                "users/u1/user-likes/t2",
+                "users/u10",
+            ])
         let u1 = store.documents.first { $0.path == path("users/u1") }!
         #expect(u1.source == "users/u1.json")
         #expect(u1.fields.pairs.map(\.key) == ["username", "fullname", "n", "x", "ok", "none", "tags", "m"])
@@ -49,7 +57,10 @@ import JSON
         #expect(u1.fields["m"] == .map(Fields([("k", .string("v"))])))
         // Tags are not interpreted in a directory store.
         let t1 = store.documents.first { $0.path == path("tweets/t1") }!
-        guard case .map(let ts)? = t1.fields["timestamp"] else { Issue.record("timestamp should stay a map"); return }
+        guard case .map(let ts)? = t1.fields["timestamp"] else {
+            Issue.record("timestamp should stay a map")
+            return
+        }
         #expect(ts["__datatype__"] == .string("timestamp"))
         #expect(store.documents.first { $0.path == path("users/u1/user-likes/t1") }?.fields.isEmpty == true)
     }
@@ -61,7 +72,7 @@ import JSON
         let ignored = store.ignored.map(\.path)
         #expect(ignored.contains("stray.json"))
         #expect(ignored.contains("users/u1/user-likes.json"))
-        #expect(!ignored.contains("README.md")) // silently ignored
+        #expect(!ignored.contains("README.md"))  // silently ignored
         #expect(!store.documents.contains { $0.path.segments.contains { $0.hasPrefix(".") } })
     }
 
@@ -71,8 +82,10 @@ import JSON
         try outside.write("secret.json", #"{"username": "secret"}"#)
         try outside.write("tweets/t9.json", #"{"caption": "outside"}"#)
         try t.write("users/u1.json", #"{"username": "a"}"#)
-        try FileManager.default.createSymbolicLink(atPath: t.path("users/u2.json"), withDestinationPath: outside.path("secret.json"))
-        try FileManager.default.createSymbolicLink(atPath: t.path("tweets"), withDestinationPath: outside.path("tweets"))
+        try FileManager.default.createSymbolicLink(
+            atPath: t.path("users/u2.json"), withDestinationPath: outside.path("secret.json"))
+        try FileManager.default.createSymbolicLink(
+            atPath: t.path("tweets"), withDestinationPath: outside.path("tweets"))
         let store = try DocumentStore.read(at: t.path())
         #expect(store.documents.map(\.path.description) == ["users/u1"])
         #expect(Set(store.ignored.map(\.path)) == ["tweets", "users/u2.json"])
@@ -88,7 +101,9 @@ import JSON
         #expect(d?.path == path("users/u1/user-likes/t2"))
         #expect(d?.source == "users/u1/user-likes/t2.json")
         #expect(d?.fields["timestamp"] == .string("2021-11-05T09:30:00Z"))
-        #expect(try DirectoryStore.readDocument(file: "users/u10.json", root: t.path())?.fields["username"] == .string("bob"))
+        #expect(
+            try DirectoryStore.readDocument(file: "users/u10.json", root: t.path())?.fields["username"]
+                == .string("bob"))
         #expect(try DirectoryStore.readDocument(file: "README.md", root: t.path()) == nil)
         #expect(try DirectoryStore.readDocument(file: "stray.json", root: t.path()) == nil)
         #expect(try DirectoryStore.readDocument(file: "users/.u8.json", root: t.path()) == nil)
@@ -98,7 +113,10 @@ import JSON
         try t.mkdir("users/dir.json")
         #expect(try DirectoryStore.readDocument(file: "users/dir.json", root: t.path()) == nil)
         let gone = storeError { try DirectoryStore.readDocument(file: "users/zz.json", root: t.path()) }
-        guard case .notFound? = gone else { Issue.record("expected notFound, got \(String(describing: gone))"); return }
+        guard case .notFound? = gone else {
+            Issue.record("expected notFound, got \(String(describing: gone))")
+            return
+        }
     }
 
     @Test func emptyStore() throws {
@@ -147,7 +165,8 @@ import JSON
 
     @Test func maximallyNestedDocumentsOnWorkerThreads() throws {
         let t = try TemporaryFolder()
-        let body = "{\"a\":" + String(repeating: "[{\"b\":", count: 255) + "1" + String(repeating: "}]", count: 255) + "}"
+        let body =
+            "{\"a\":" + String(repeating: "[{\"b\":", count: 255) + "1" + String(repeating: "}]", count: 255) + "}"
         for i in 0..<40 {
             try t.write("tweets/t\(i).json", body)
             try t.write("users/u\(i)/user-likes/t\(i).json", body)
@@ -156,9 +175,11 @@ import JSON
         #expect(store.documents.count == 80)
         let writer = try TemporaryFolder()
         try DirectoryStoreWriter.write(store.documents, to: writer.path("out"), force: false)
-        #expect(try DocumentStore.read(at: writer.path("out")).documents == store.documents.map {
-            Document(path: $0.path, fields: $0.fields, source: $0.path.description + ".json")
-        })
+        #expect(
+            try DocumentStore.read(at: writer.path("out")).documents
+                == store.documents.map {
+                    Document(path: $0.path, fields: $0.fields, source: $0.path.description + ".json")
+                })
     }
 
     // MARK: errors
@@ -184,7 +205,10 @@ import JSON
         let t = try TemporaryFolder()
         try t.write("users/u1.json", bytes: Array("{\"username\": \"".utf8) + [0xC3, 0x28] + Array("\"}".utf8))
         let e = storeError { try DocumentStore.read(at: t.path()) }
-        #expect(e?.description == "\(t.path())/users/u1.json:1:15: invalid UTF-8: the file must be UTF-8 text (invalid UTF-8 (byte 0xC3))")
+        #expect(
+            e?.description
+                == "\(t.path())/users/u1.json:1:15: invalid UTF-8: the file must be UTF-8 text (invalid UTF-8 (byte 0xC3))"
+        )
     }
 
     @Test func deepNestingIsAnError() throws {
@@ -203,11 +227,13 @@ import JSON
 
     @Test func storeNotFound() {
         let e = storeError { try DocumentStore.read(at: "/nonexistent/roost-store") }
-        #expect(e?.description == "/nonexistent/roost-store: store not found (expected a folder or a single-file store .json)")
+        #expect(
+            e?.description
+                == "/nonexistent/roost-store: store not found (expected a folder or a single-file store .json)")
     }
 
     @Test func unreadableFile() throws {
-        guard getuid() != 0 else { return } // root reads anything
+        guard getuid() != 0 else { return }  // root reads anything
         let t = try TemporaryFolder()
         let f = try t.write("users/u1.json", "{}")
         chmod(f, 0)

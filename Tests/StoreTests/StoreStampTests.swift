@@ -1,7 +1,8 @@
 import Foundation
+import Store
 import TestSupport
 import Testing
-import Store
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,7 +20,8 @@ struct StoreStampTests {
 
     @Test func anUntouchedStoreKeepsItsStamp() throws {
         let dir = try sample()
-        let a = try StoreStamp.of(dir.path()), b = try StoreStamp.of(dir.path())
+        let a = try StoreStamp.of(dir.path())
+        let b = try StoreStamp.of(dir.path())
         #expect(a == b)
         #expect(a.entries == 12, "the root, 7 folders and 4 files: 12; \(a.entries)")
     }

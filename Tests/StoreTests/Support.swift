@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Store
 import TestSupport
+import Testing
+
+@testable import Store
 
 // Files of a store in a `TemporaryFolder`, by path inside it.
 extension TemporaryFolder {

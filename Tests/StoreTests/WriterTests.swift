@@ -1,7 +1,8 @@
 import Foundation
+import JSON
 import TestSupport
 import Testing
-import JSON
+
 @testable import Store
 
 @Suite struct DirectoryStoreWriterTests {
@@ -31,7 +32,8 @@ import JSON
     }
 
     @Test func roundTripREST() throws {
-        let docs = "[\(SingleFileStoreTests.restDoc), \(SingleFileStoreTests.restLike), \(SingleFileStoreTests.restUser)]"
+        let docs =
+            "[\(SingleFileStoreTests.restDoc), \(SingleFileStoreTests.restLike), \(SingleFileStoreTests.restUser)]"
         try roundTrip("{\"documents\": \(docs)}", format: .restDocumentsList)
         try roundTrip(docs, format: .restDocumentArray)
         try roundTrip("[{\"document\": \(SingleFileStoreTests.restDoc)}, {\"readTime\": \"x\"}]", format: .restRunQuery)
@@ -39,36 +41,41 @@ import JSON
 
     @Test func typedValuesAreWrittenInSPECForms() throws {
         let t = try TemporaryFolder()
-        let doc = Document(path: path("tweets/t1"), fields: Fields([
-            ("ts", .timestamp(Timestamp(seconds: 1636104600, nanoseconds: 123456789))),
-            ("whole", .timestamp(Timestamp(seconds: 1636104600))),
-            ("ancient", .timestamp(Timestamp(seconds: -70_000_000_000))),
-            ("geo", .geoPoint(latitude: 37.5, longitude: 127)),
-            ("ref", .reference("users/u1")),
-            ("bytes", .bytes("aGk=")),
-            ("text", .string("line\n\"q\" </script>")),
-        ]), source: "x")
+        let doc = Document(
+            path: path("tweets/t1"),
+            fields: Fields([
+                ("ts", .timestamp(Timestamp(seconds: 1_636_104_600, nanoseconds: 123_456_789))),
+                ("whole", .timestamp(Timestamp(seconds: 1_636_104_600))),
+                ("ancient", .timestamp(Timestamp(seconds: -70_000_000_000))),
+                ("geo", .geoPoint(latitude: 37.5, longitude: 127)),
+                ("ref", .reference("users/u1")),
+                ("bytes", .bytes("aGk=")),
+                ("text", .string("line\n\"q\" </script>")),
+            ]), source: "x")
         try DirectoryStoreWriter.write([doc], to: t.path("out"), force: false)
-        #expect(t.read("out/tweets/t1.json") == """
-        {
-          "ts": "2021-11-05T09:30:00.123456789Z",
-          "whole": "2021-11-05T09:30:00Z",
-          "ancient": {
-            "_seconds": -70000000000,
-            "_nanoseconds": 0
-          },
-          "geo": {
-            "_latitude": 37.5,
-            "_longitude": 127.0
-          },
-          "ref": "users/u1",
-          "bytes": "aGk=",
-          "text": "line\\n\\"q\\" </script>"
-        }
+        #expect(
+            t.read("out/tweets/t1.json") == """
+                {
+                  "ts": "2021-11-05T09:30:00.123456789Z",
+                  "whole": "2021-11-05T09:30:00Z",
+                  "ancient": {
+                    "_seconds": -70000000000,
+                    "_nanoseconds": 0
+                  },
+                  "geo": {
+                    "_latitude": 37.5,
+                    "_longitude": 127.0
+                  },
+                  "ref": "users/u1",
+                  "bytes": "aGk=",
+                  "text": "line\\n\\"q\\" </script>"
+                }
 
-        """)
+                """)
         // The written timestamp strings denote exactly the same instants.
-        #expect(RFC3339.parse("2021-11-05T09:30:00.123456789Z") == Timestamp(seconds: 1636104600, nanoseconds: 123456789))
+        #expect(
+            RFC3339.parse("2021-11-05T09:30:00.123456789Z")
+                == Timestamp(seconds: 1_636_104_600, nanoseconds: 123_456_789))
     }
 
     @Test func refusesNonEmptyDestinationUnlessForced() throws {
@@ -109,7 +116,10 @@ import JSON
     @Test func lastOfDuplicatePathsWins() throws {
         let t = try TemporaryFolder()
         let docs = (0..<50).map { i in
-            Document(path: path("users/u1"), fields: Fields([("i", .integer(Int64(i))), ("pad", .string(String(repeating: "x", count: 50 - i)))]), source: "x")
+            Document(
+                path: path("users/u1"),
+                fields: Fields([("i", .integer(Int64(i))), ("pad", .string(String(repeating: "x", count: 50 - i)))]),
+                source: "x")
         }
         try DirectoryStoreWriter.write(docs, to: t.path("out"), force: false)
         let store = try DocumentStore.read(at: t.path("out"))
@@ -125,7 +135,10 @@ import JSON
             (["users", "a/b"], "cannot write document users/a/b: \"a/b\" contains '/'"),
             (["users", "a\u{0}b"], "cannot write document users/a\u{0}b: \"a\\0b\" contains a NUL character"),
             (["..", "x"], "cannot write document ../x: \"..\" is not allowed as a file name"),
-            (["users", ".hidden"], "cannot write document users/.hidden: \".hidden\" starts with '.', which the directory store ignores"),
+            (
+                ["users", ".hidden"],
+                "cannot write document users/.hidden: \".hidden\" starts with '.', which the directory store ignores"
+            ),
             (["users", String(repeating: "x", count: 251)], "is longer than 250 bytes"),
             (["users", "u1", String(repeating: "c", count: 256), "x"], "is longer than 255 bytes"),
         ]
@@ -140,14 +153,16 @@ import JSON
         }
         // Long but allowed.
         let t = try TemporaryFolder()
-        let ok = Document(path: DocumentPath(["users", String(repeating: "가", count: 83)]), fields: Fields(), source: "x")
+        let ok = Document(
+            path: DocumentPath(["users", String(repeating: "가", count: 83)]), fields: Fields(), source: "x")
         try DirectoryStoreWriter.write([ok], to: t.path("out"), force: false)
     }
 
     @Test func importedDocumentsStayInsideDestination() throws {
         // Hostile IDs from a single-file store are refused before anything is written.
         let t = try TemporaryFolder()
-        let file = try t.write("evil.json", #"{"users": {"..": {"x": 1}, "u1": {"subCollection": {"../../etc": {"passwd": {}}}}}}"#)
+        let file = try t.write(
+            "evil.json", #"{"users": {"..": {"x": 1}, "u1": {"subCollection": {"../../etc": {"passwd": {}}}}}}"#)
         let store = try DocumentStore.read(at: file)
         let e = storeError { try DirectoryStoreWriter.write(store.documents, to: t.path("out"), force: false) }
         #expect(e != nil)
@@ -158,35 +173,39 @@ import JSON
 @Suite struct RFC3339Tests {
     @Test func parses() {
         #expect(RFC3339.parse("1970-01-01T00:00:00Z") == Timestamp(seconds: 0))
-        #expect(RFC3339.parse("2021-11-05T09:30:00Z") == Timestamp(seconds: 1636104600))
-        #expect(RFC3339.parse("2021-11-05t09:30:00z") == Timestamp(seconds: 1636104600))
-        #expect(RFC3339.parse("2021-11-05T18:30:00+09:00") == Timestamp(seconds: 1636104600))
-        #expect(RFC3339.parse("2021-11-05T04:00:00-05:30") == Timestamp(seconds: 1636104600))
-        #expect(RFC3339.parse("2021-11-05T09:30:00.5Z") == Timestamp(seconds: 1636104600, nanoseconds: 500_000_000))
-        #expect(RFC3339.parse("2021-11-05T09:30:00.123456789123Z") == Timestamp(seconds: 1636104600, nanoseconds: 123_456_789))
+        #expect(RFC3339.parse("2021-11-05T09:30:00Z") == Timestamp(seconds: 1_636_104_600))
+        #expect(RFC3339.parse("2021-11-05t09:30:00z") == Timestamp(seconds: 1_636_104_600))
+        #expect(RFC3339.parse("2021-11-05T18:30:00+09:00") == Timestamp(seconds: 1_636_104_600))
+        #expect(RFC3339.parse("2021-11-05T04:00:00-05:30") == Timestamp(seconds: 1_636_104_600))
+        #expect(RFC3339.parse("2021-11-05T09:30:00.5Z") == Timestamp(seconds: 1_636_104_600, nanoseconds: 500_000_000))
+        #expect(
+            RFC3339.parse("2021-11-05T09:30:00.123456789123Z")
+                == Timestamp(seconds: 1_636_104_600, nanoseconds: 123_456_789))
         #expect(RFC3339.parse("1969-12-31T23:59:59.999Z") == Timestamp(seconds: -1, nanoseconds: 999_000_000))
         #expect(RFC3339.parse("2024-02-29T00:00:00Z") != nil)
-        #expect(RFC3339.parse("0001-01-01T00:00:00Z") == Timestamp(seconds: -62135596800))
-        #expect(RFC3339.parse("9999-12-31T23:59:59Z") == Timestamp(seconds: 253402300799))
+        #expect(RFC3339.parse("0001-01-01T00:00:00Z") == Timestamp(seconds: -62_135_596_800))
+        #expect(RFC3339.parse("9999-12-31T23:59:59Z") == Timestamp(seconds: 253_402_300_799))
     }
 
     @Test func rejects() {
-        for s in ["", "2021-11-05", "2021-11-05T09:30:00", "2021-13-01T00:00:00Z", "2023-02-29T00:00:00Z",
-                  "2021-11-05T24:00:00Z", "2021-11-05T09:30:00.Z", "2021-11-05T09:30:00Zjunk", "21-11-05T09:30:00Z",
-                  "2021-11-05T09:30:00+0900", "１９７０-01-01T00:00:00Z"] {
+        for s in [
+            "", "2021-11-05", "2021-11-05T09:30:00", "2021-13-01T00:00:00Z", "2023-02-29T00:00:00Z",
+            "2021-11-05T24:00:00Z", "2021-11-05T09:30:00.Z", "2021-11-05T09:30:00Zjunk", "21-11-05T09:30:00Z",
+            "2021-11-05T09:30:00+0900", "１９７０-01-01T00:00:00Z",
+        ] {
             #expect(RFC3339.parse(s) == nil, "\(s)")
         }
     }
 
     @Test func formatsAndRoundTrips() {
         #expect(RFC3339.format(Timestamp(seconds: 0)) == "1970-01-01T00:00:00Z")
-        #expect(RFC3339.format(Timestamp(seconds: 1636104600, nanoseconds: 1)) == "2021-11-05T09:30:00.000000001Z")
+        #expect(RFC3339.format(Timestamp(seconds: 1_636_104_600, nanoseconds: 1)) == "2021-11-05T09:30:00.000000001Z")
         #expect(RFC3339.format(Timestamp(seconds: -1, nanoseconds: 999_000_000)) == "1969-12-31T23:59:59.999000000Z")
-        #expect(RFC3339.format(Timestamp(seconds: 253402300800)) == nil)
+        #expect(RFC3339.format(Timestamp(seconds: 253_402_300_800)) == nil)
         var seed: UInt64 = 42
         for _ in 0..<2000 {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            let s = Int64(bitPattern: seed >> 1) % 253402300799
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let s = Int64(bitPattern: seed >> 1) % 253_402_300_799
             let n = Int32((seed >> 7) % 1_000_000_000)
             let t = Timestamp(seconds: s, nanoseconds: seed % 3 == 0 ? 0 : n)
             #expect(RFC3339.parse(RFC3339.format(t)!) == t)

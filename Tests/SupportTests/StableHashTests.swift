@@ -18,8 +18,10 @@ struct StableHashTests {
         #expect(hash(["ab", "c"]) != hash(["a", "bc"]))
         #expect(hash(["한강", "러너"]) == hash(["한강", "러너"]))
         #expect(hash([String(repeating: "x", count: 17)]) != hash([String(repeating: "x", count: 16)]))
-        var a = StableHasher(), b = StableHasher()
-        a.combine(nil as String?); b.combine("")
+        var a = StableHasher()
+        var b = StableHasher()
+        a.combine(nil as String?)
+        b.combine("")
         #expect(a.finalize() != b.finalize())
     }
 

@@ -3,6 +3,7 @@ import Model
 import Store
 import TestSupport
 import Testing
+
 @testable import Synthetic
 
 extension TemporaryFolder {
@@ -31,10 +32,12 @@ func contents(_ root: String) -> [String: Data] {
     let options = SyntheticStore.Options(users: 40, tweets: 400, seed: 7)
 
     @Test func sameArgumentsGiveByteIdenticalStores() throws {
-        let a = try TemporaryFolder(), b = try TemporaryFolder()
+        let a = try TemporaryFolder()
+        let b = try TemporaryFolder()
         let first = try SyntheticStore.generate(options, to: a.store, force: false)
         let second = try SyntheticStore.generate(options, to: b.store, force: false)
-        let left = contents(a.store), right = contents(b.store)
+        let left = contents(a.store)
+        let right = contents(b.store)
         #expect(left.count == first.files)
         #expect(left.values.reduce(0) { $0 + $1.count } == first.bytes)
         #expect(left == right)
@@ -42,7 +45,8 @@ func contents(_ root: String) -> [String: Data] {
     }
 
     @Test func differentSeedsGiveDifferentStores() throws {
-        let a = try TemporaryFolder(), b = try TemporaryFolder()
+        let a = try TemporaryFolder()
+        let b = try TemporaryFolder()
         _ = try SyntheticStore.generate(options, to: a.store, force: false)
         var other = options
         other.seed = 8
@@ -53,8 +57,9 @@ func contents(_ root: String) -> [String: Data] {
     @Test(arguments: [(1, 0), (40, 400), (300, 3000)])
     func storeReadsWithoutErrorsAndHasTheCountsAskedFor(users: Int, tweets: Int) throws {
         let folder = try TemporaryFolder()
-        let summary = try SyntheticStore.generate(SyntheticStore.Options(users: users, tweets: tweets, seed: 3),
-                                                  to: folder.store, force: false)
+        let summary = try SyntheticStore.generate(
+            SyntheticStore.Options(users: users, tweets: tweets, seed: 3),
+            to: folder.store, force: false)
         let store = try DocumentStore.read(at: folder.store)
         #expect(store.format == .directory)
         #expect(store.documents.count == summary.files)
@@ -97,7 +102,10 @@ func contents(_ root: String) -> [String: Data] {
         bytes.appendJSONString("a\"b\\c\nd\u{1}é😀")
         #expect(String(decoding: bytes, as: UTF8.self) == "\"a\\\"b\\\\c\\nd\\u0001é😀\"")
         var n = [UInt8]()
-        for v in [0, 7, 10, 99, 100, 1234567890, -42] { n.appendInteger(v); n.append(0x20) }
+        for v in [0, 7, 10, 99, 100, 1_234_567_890, -42] {
+            n.appendInteger(v)
+            n.append(0x20)
+        }
         #expect(String(decoding: n, as: UTF8.self) == "0 7 10 99 100 1234567890 -42 ")
     }
 
@@ -106,8 +114,9 @@ func contents(_ root: String) -> [String: Data] {
         bytes.appendTimestamp(seconds: 1_640_995_200, nanoseconds: 0, form: .utc, indent: 0)
         bytes.appendTimestamp(seconds: 1_709_251_199, nanoseconds: 123_000_000, form: .utcMillis, indent: 0)
         bytes.appendTimestamp(seconds: 1_704_067_199, nanoseconds: 0, form: .seoul, indent: 0)
-        #expect(String(decoding: bytes, as: UTF8.self)
-            == "\"2022-01-01T00:00:00Z\"\"2024-02-29T23:59:59.123Z\"\"2024-01-01T08:59:59+09:00\"")
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
+                == "\"2022-01-01T00:00:00Z\"\"2024-02-29T23:59:59.123Z\"\"2024-01-01T08:59:59+09:00\"")
         for (s, n, form) in [(1_651_000_000, 5_000_000, TimestampForm.utcMillis), (1_700_000_123, 0, .seoul)] {
             var b = [UInt8]()
             b.appendTimestamp(seconds: s, nanoseconds: n, form: form, indent: 0)
@@ -121,7 +130,8 @@ func contents(_ root: String) -> [String: Data] {
     let options = SyntheticStore.Options(users: 30, tweets: 200, seed: 11)
 
     @Test func holdsTheSameDocumentsAsTheDirectoryStore() throws {
-        let folder = try TemporaryFolder(), dir = try TemporaryFolder()
+        let folder = try TemporaryFolder()
+        let dir = try TemporaryFolder()
         let file = dir.path("store.json")
         let fromFolder = try SyntheticStore.generate(options, to: folder.store, force: false)
         let fromFile = try SyntheticStore.generate(options, to: file, force: false)
@@ -129,8 +139,15 @@ func contents(_ root: String) -> [String: Data] {
         #expect(fromFile.files == 1 && fromFile.folders == 0)
         #expect(fromFile.bytes == (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int))
         #expect(fromFile.documents == fromFolder.files && fromFolder.documents == fromFolder.files)
-        #expect((fromFile.tagged, fromFile.secondsObjects, fromFile.wrongCounters, fromFile.timestampedLikes, fromFile.places)
-            == (fromFolder.tagged, fromFolder.secondsObjects, fromFolder.wrongCounters, fromFolder.timestampedLikes, fromFolder.places))
+        #expect(
+            (
+                fromFile.tagged, fromFile.secondsObjects, fromFile.wrongCounters, fromFile.timestampedLikes,
+                fromFile.places
+            )
+                == (
+                    fromFolder.tagged, fromFolder.secondsObjects, fromFolder.wrongCounters, fromFolder.timestampedLikes,
+                    fromFolder.places
+                ))
 
         let directory = try DocumentStore.read(at: folder.store)
         let single = try DocumentStore.read(at: file)
@@ -149,7 +166,8 @@ func contents(_ root: String) -> [String: Data] {
             break
         }
 
-        let left = Snapshot(documents: directory.documents), right = Snapshot(documents: single.documents)
+        let left = Snapshot(documents: directory.documents)
+        let right = Snapshot(documents: single.documents)
         #expect(right.errors.isEmpty && right.warnings.isEmpty)
         #expect(left.users == right.users && left.tweets == right.tweets && left.likes == right.likes)
         #expect(left.tweetRelations == right.tweetRelations && left.userActivity == right.userActivity)
@@ -160,7 +178,8 @@ func contents(_ root: String) -> [String: Data] {
 
     @Test func isByteIdenticalAcrossRunsAndRecognised() throws {
         let dir = try TemporaryFolder()
-        let a = dir.path("a.json"), b = dir.path("b.json")
+        let a = dir.path("a.json")
+        let b = dir.path("b.json")
         _ = try SyntheticStore.generate(options, to: a, force: false)
         _ = try SyntheticStore.generate(options, to: b, force: false)
         let bytes = try #require(FileManager.default.contents(atPath: a))
@@ -177,11 +196,13 @@ func contents(_ root: String) -> [String: Data] {
     @Test func emptyCollectionsAreEmptyObjects() throws {
         let dir = try TemporaryFolder()
         let file = dir.path("tiny.json")
-        let summary = try SyntheticStore.generate(SyntheticStore.Options(users: 1, tweets: 0, seed: 2), to: file, force: false)
+        let summary = try SyntheticStore.generate(
+            SyntheticStore.Options(users: 1, tweets: 0, seed: 2), to: file, force: false)
         let store = try DocumentStore.read(at: file)
         #expect(store.format == .nodeFirestoreImportExport)
-        #expect(store.documents.filter { $0.path.segments[0] != "favorites" }.map(\.path.description)
-            == ["users/" + store.documents.first { $0.path.segments[0] == "users" }!.path.id])
+        #expect(
+            store.documents.filter { $0.path.segments[0] != "favorites" }.map(\.path.description)
+                == ["users/" + store.documents.first { $0.path.segments[0] == "users" }!.path.id])
         #expect(summary.tweets == 0 && summary.likes == 0)
         let text = String(decoding: try #require(FileManager.default.contents(atPath: file)), as: UTF8.self)
         #expect(text.contains("},\"tweets\":{},\"favorites\":{"))
@@ -201,12 +222,15 @@ func contents(_ root: String) -> [String: Data] {
         #expect(dir.names == ["store.json"])
 
         let summary = try SyntheticStore.generate(options, to: file, force: true)
-        #expect(try DocumentStore.read(at: file).documents.count == summary.documents)  // favorites/{uid} are missing parents
+        // favorites/{uid} are missing parents.
+        #expect(try DocumentStore.read(at: file).documents.count == summary.documents)
         #expect(dir.names == ["store.json"])
 
         // A folder named like the file is never replaced.
         try FileManager.default.createDirectory(atPath: dir.path("folder.json"), withIntermediateDirectories: false)
-        #expect(throws: GenerateError.self) { try SyntheticStore.generate(options, to: dir.path("folder.json"), force: true) }
+        #expect(throws: GenerateError.self) {
+            try SyntheticStore.generate(options, to: dir.path("folder.json"), force: true)
+        }
         #expect(dir.names == ["folder.json", "store.json"])
     }
 
@@ -222,7 +246,9 @@ func contents(_ root: String) -> [String: Data] {
         #expect(dir.names.isEmpty)
         // A file where the folder should be.
         _ = FileManager.default.createFile(atPath: dir.path("plain"), contents: Data())
-        #expect(throws: GenerateError.self) { try SyntheticStore.generate(options, to: dir.path("plain/x.json"), force: false) }
+        #expect(throws: GenerateError.self) {
+            try SyntheticStore.generate(options, to: dir.path("plain/x.json"), force: false)
+        }
         #expect(dir.names == ["plain"])
     }
 
@@ -243,7 +269,7 @@ func contents(_ root: String) -> [String: Data] {
         do {
             let temporary = try TemporaryFile(beside: target)
             #expect(throws: GenerateError.self) { try temporary.commit(replacing: false) }
-        }   // dropped: deleted
+        }  // dropped: deleted
         #expect(dir.names == ["t.json"] && FileManager.default.contents(atPath: target) == Data("old".utf8))
         do {
             let temporary = try TemporaryFile(beside: target)
@@ -258,8 +284,11 @@ func contents(_ root: String) -> [String: Data] {
     @Test func bodiesAreEmbeddedWithoutWhitespaceBetweenTokens() {
         var out = [UInt8]()
         out.appendEntry(key: Array("k".utf8), first: true)
-        out.appendDocument(Array("{\n  \"a b\": \"x \\\" y\\\\\",\n  \"n\": [1, 2],\n  \"o\": {\n    \"t\": \"\\n \"\n  }\n}\n".utf8))
-        #expect(String(decoding: out, as: UTF8.self) == "\n\"k\":{\"a b\":\"x \\\" y\\\\\",\"n\":[1,2],\"o\":{\"t\":\"\\n \"}}")
+        out.appendDocument(
+            Array("{\n  \"a b\": \"x \\\" y\\\\\",\n  \"n\": [1, 2],\n  \"o\": {\n    \"t\": \"\\n \"\n  }\n}\n".utf8))
+        #expect(
+            String(decoding: out, as: UTF8.self)
+                == "\n\"k\":{\"a b\":\"x \\\" y\\\\\",\"n\":[1,2],\"o\":{\"t\":\"\\n \"}}")
         var parent = [UInt8]()
         parent.appendEntry(key: Array("u".utf8), first: false)
         parent.openSubcollection(Array("{\n  \"f\": 1\n}\n".utf8), "likes")
@@ -269,7 +298,9 @@ func contents(_ root: String) -> [String: Data] {
         parent.appendEntry(key: Array("v".utf8), first: false)
         parent.openSubcollection(SingleFileWriter.noFields, "places")
         parent.closeSubcollection()
-        #expect(String(decoding: parent, as: UTF8.self)
-            == ",\n\"u\":{\"f\":1,\"__collections__\":{\"likes\":{\n\"t\":{}}}},\n\"v\":{\"__collections__\":{\"places\":{}}}")
+        #expect(
+            String(decoding: parent, as: UTF8.self)
+                == ",\n\"u\":{\"f\":1,\"__collections__\":{\"likes\":{\n\"t\":{}}}},\n\"v\":{\"__collections__\":{\"places\":{}}}"
+        )
     }
 }

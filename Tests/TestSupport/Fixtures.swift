@@ -28,7 +28,9 @@ public let themeAssets: Set<String> = {
     let enumerator = FileManager.default.enumerator(atPath: root)
     while let relative = enumerator?.nextObject() as? String {
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDirectory), !isDirectory.boolValue {
+        if FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDirectory),
+            !isDirectory.boolValue
+        {
             found.insert("static/" + relative)
         }
     }
@@ -38,15 +40,20 @@ public let themeAssets: Set<String> = {
 // MARK: - Documents
 
 public func doc(_ path: String, _ fields: [(String, Value)] = []) -> Document {
-    Document(path: DocumentPath(string: path)!, fields: Fields(fields.map { (key: $0.0, value: $0.1) }),
-             source: path + ".json")
+    Document(
+        path: DocumentPath(string: path)!, fields: Fields(fields.map { (key: $0.0, value: $0.1) }),
+        source: path + ".json")
 }
 
 /// `users/{uid}`; the e-mail defaults to `{uid}@private.example` (it must never be written).
-public func user(_ uid: String, _ username: String, fullname: String? = nil, bio: String? = nil,
-          image: String? = nil, email: String? = nil) -> Document {
-    var fields: [(String, Value)] = [("username", .string(username)),
-                                     ("email", .string(email ?? "\(uid)@private.example"))]
+public func user(
+    _ uid: String, _ username: String, fullname: String? = nil, bio: String? = nil,
+    image: String? = nil, email: String? = nil
+) -> Document {
+    var fields: [(String, Value)] = [
+        ("username", .string(username)),
+        ("email", .string(email ?? "\(uid)@private.example")),
+    ]
     if let fullname { fields.append(("fullname", .string(fullname))) }
     if let bio { fields.append(("bio", .string(bio))) }
     if let image { fields.append(("profileImageUrl", .string(image))) }
@@ -54,9 +61,13 @@ public func user(_ uid: String, _ username: String, fullname: String? = nil, bio
 }
 
 /// `tweets/{id}`; `time` is an RFC 3339 string.
-public func tweet(_ id: String, by uid: String, at time: String, _ caption: String = "hello",
-           replyTo: String? = nil, likes: Int64? = nil) -> Document {
-    var fields: [(String, Value)] = [("caption", .string(caption)), ("timestamp", .string(time)), ("uid", .string(uid))]
+public func tweet(
+    _ id: String, by uid: String, at time: String, _ caption: String = "hello",
+    replyTo: String? = nil, likes: Int64? = nil
+) -> Document {
+    var fields: [(String, Value)] = [
+        ("caption", .string(caption)), ("timestamp", .string(time)), ("uid", .string(uid)),
+    ]
     if let replyTo { fields.append(("replyTo", .string(replyTo))) }
     if let likes { fields.append(("likes", .integer(likes))) }
     return doc("tweets/\(id)", fields)
@@ -68,7 +79,9 @@ public func like(_ uid: String, _ tweetID: String, at time: String? = nil) -> Do
 }
 
 /// `favorites/{uid}/favorites/{id}`.
-public func favorite(_ uid: String, _ id: String, _ name: String, address: String? = nil, coordinate: Value? = nil) -> Document {
+public func favorite(_ uid: String, _ id: String, _ name: String, address: String? = nil, coordinate: Value? = nil)
+    -> Document
+{
     var fields: [(String, Value)] = [("placeName", .string(name))]
     if let address { fields.append(("address", .string(address))) }
     if let coordinate { fields.append(("coordinate", coordinate)) }
@@ -84,7 +97,9 @@ public func percentDecoded(_ text: String) -> String? {
     while let b = utf8.first {
         utf8 = utf8.dropFirst()
         if b == UInt8(ascii: "%") {
-            guard utf8.count >= 2, let v = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) else { return nil }
+            guard utf8.count >= 2, let v = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) else {
+                return nil
+            }
             bytes.append(v)
             utf8 = utf8.dropFirst(2)
         } else {
@@ -93,7 +108,6 @@ public func percentDecoded(_ text: String) -> String? {
     }
     return String(validating: bytes, as: UTF8.self)
 }
-
 
 // MARK: - Reading HTML
 

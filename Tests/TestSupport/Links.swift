@@ -22,7 +22,10 @@ public func tags(_ html: String) -> [Tag] {
     func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0C || c == 0x0D }
     func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
     while i < b.count {
-        guard b[i] == UInt8(ascii: "<"), i + 1 < b.count else { i += 1; continue }
+        guard b[i] == UInt8(ascii: "<"), i + 1 < b.count else {
+            i += 1
+            continue
+        }
         if b[i + 1] == UInt8(ascii: "!") {
             // Comment or doctype.
             if b[(i + 2)...].starts(with: Array("--".utf8)) {
@@ -34,16 +37,24 @@ public func tags(_ html: String) -> [Tag] {
             }
             continue
         }
-        guard isLetter(b[i + 1]) else { i += 1; continue }
+        guard isLetter(b[i + 1]) else {
+            i += 1
+            continue
+        }
         var j = i + 1
         while j < b.count, !isSpace(b[j]), b[j] != UInt8(ascii: ">"), b[j] != UInt8(ascii: "/") { j += 1 }
         var tag = Tag(name: String(decoding: b[(i + 1)..<j], as: UTF8.self).lowercased(), attributes: [])
         // Attributes.
         while j < b.count, b[j] != UInt8(ascii: ">") {
-            if isSpace(b[j]) || b[j] == UInt8(ascii: "/") { j += 1; continue }
+            if isSpace(b[j]) || b[j] == UInt8(ascii: "/") {
+                j += 1
+                continue
+            }
             let nameStart = j
             j += 1
-            while j < b.count, !isSpace(b[j]), b[j] != UInt8(ascii: ">"), b[j] != UInt8(ascii: "/"), b[j] != UInt8(ascii: "=") { j += 1 }
+            while j < b.count, !isSpace(b[j]), b[j] != UInt8(ascii: ">"), b[j] != UInt8(ascii: "/"),
+                b[j] != UInt8(ascii: "=")
+            { j += 1 }
             let name = String(decoding: b[nameStart..<j], as: UTF8.self).lowercased()
             while j < b.count, isSpace(b[j]) { j += 1 }
             var value = ""

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -53,7 +54,8 @@ public final class TemporaryFolder {
     /// Copies `source` (a file or folder) to `relative`.
     public func copy(_ source: String, to relative: String) throws {
         let target = url.appendingPathComponent(relative)
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: source, toPath: target.path)
     }
 
@@ -65,8 +67,9 @@ public final class TemporaryFolder {
         while let file = enumerator?.nextObject() as? String {
             var isDirectory: ObjCBool = false
             guard !file.hasPrefix(".roost-"),
-                  FileManager.default.fileExists(atPath: root + "/" + file, isDirectory: &isDirectory),
-                  !isDirectory.boolValue else { continue }
+                FileManager.default.fileExists(atPath: root + "/" + file, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            else { continue }
             found[file] = FileManager.default.contents(atPath: root + "/" + file)
         }
         return found
