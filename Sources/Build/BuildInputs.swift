@@ -43,6 +43,8 @@ struct BuildInputs {
         h.combine(options.config.pageSize)
         h.combine(options.config.viewer)
         h.combine(options.config.title)
+        h.combine(options.config.description)
+        h.combine(options.config.language)
         h.combine(options.strict)
         h.combine(options.shard?.description)
         digest = UInt64(bitPattern: Int64(h.finalize()))

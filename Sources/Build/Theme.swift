@@ -4,26 +4,63 @@ import Mustache
 import Site
 import Support
 
-/// A theme folder, read once: its templates (`*.mustache`, named by their path without the
-/// extension), its `static/` files (copied as they are to `static/` in the output), and a
-/// fingerprint of every file in it, which page fingerprints and the inputs token take as salt
-/// (the model cannot see a template change).
+/// A theme: its templates (`*.mustache`, named by their path without the extension), its
+/// `static/` files (copied as they are to `static/` in the output), and a fingerprint of
+/// every file in it, which page fingerprints and the inputs token take as salt (the model
+/// cannot see a template change). Made from files in memory, wherever they came from: a
+/// theme folder (`init(folder:)`).
 public struct Theme: Sendable {
-    /// One file of `static/`.
-    public struct StaticFile: Sendable {
-        /// Relative to the static folder, `/`-separated.
+    /// One file of the theme.
+    public struct File: Sendable {
+        /// Relative to the theme's root, `/`-separated: `partials/card.mustache`, `static/style.css`.
         public let path: String
         public let bytes: [UInt8]
+
+        public init(path: String, bytes: [UInt8]) {
+            self.path = path
+            self.bytes = bytes
+        }
     }
 
-    public let folder: String
+    /// Where the theme came from, for messages: a folder's path.
+    public let origin: String
+    /// Every file, in path order.
+    public let files: [File]
     public let templates: TemplateLibrary
-    public let staticFiles: [StaticFile]
+    /// The files of `static/`, with their paths relative to it.
+    public let staticFiles: [File]
     /// Every file's path and bytes, and Roost's version.
     public let fingerprint: Int
 
-    /// Reads the theme at `folder`. A file that cannot be read, or a template that does not
-    /// parse, is an error naming it.
+    /// A theme of `files` (any order). A template that does not parse is an error naming
+    /// `origin/path`.
+    public init(files: [File], origin: String) throws {
+        let files = files.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        var hasher = StableHasher()
+        hasher.combine(RoostVersion.current)
+        var templates: [(name: String, file: String, bytes: [UInt8])] = []
+        var staticFiles: [File] = []
+        for file in files {
+            hasher.combine(file.path)
+            hasher.combine(bytes: file.bytes)
+            if file.path.hasSuffix(Self.templateSuffix) {
+                let name = String(file.path.dropLast(Self.templateSuffix.count))
+                templates.append((name, origin + "/" + file.path, file.bytes))
+            }
+            if file.path.hasPrefix(Self.staticFolder) {
+                staticFiles.append(File(path: String(file.path.dropFirst(Self.staticFolder.count)), bytes: file.bytes))
+            }
+        }
+        self.origin = origin
+        self.files = files
+        self.templates = try TemplateLibrary(sources: templates)
+        self.staticFiles = staticFiles
+        fingerprint = hasher.finalize()
+    }
+
+    /// Reads the theme folder at `folder`. A file that cannot be read is an error naming it.
+    /// In `static/`, only regular files are taken, not behind a symbolic link, with no
+    /// dot-name on the way.
     public init(folder: String) throws {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
@@ -31,41 +68,27 @@ public struct Theme: Sendable {
             throw MustacheError.cannotRead(path: folder, reason: "no such directory")
         }
         let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
-        var hasher = StableHasher()
-        hasher.combine(RoostVersion.current)
-        var templates: [(name: String, file: String, bytes: [UInt8])] = []
-        var staticFiles: [StaticFile] = []
-        for relative in (manager.subpaths(atPath: folder) ?? []).sorted() {
-            let file = base + "/" + relative
+        var files: [File] = []
+        for relative in manager.subpaths(atPath: folder) ?? [] {
+            let path = base + "/" + relative
             var isFolder: ObjCBool = false
-            guard manager.fileExists(atPath: file, isDirectory: &isFolder), !isFolder.boolValue else { continue }
-            guard let data = manager.contents(atPath: file) else {
-                throw MustacheError.cannotRead(path: file, reason: "unreadable file")
+            guard manager.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            if relative.hasPrefix(Self.staticFolder), !Self.isPlainFile(relative, at: path) { continue }
+            guard let data = manager.contents(atPath: path) else {
+                throw MustacheError.cannotRead(path: path, reason: "unreadable file")
             }
-            let bytes = [UInt8](data)
-            hasher.combine(relative)
-            hasher.combine(bytes: bytes)
-            if relative.hasSuffix(Self.templateSuffix) {
-                templates.append((String(relative.dropLast(Self.templateSuffix.count)), file, bytes))
-            }
-            if relative.hasPrefix(Self.staticFolder), Self.isStaticFile(relative, at: file) {
-                staticFiles.append(StaticFile(path: String(relative.dropFirst(Self.staticFolder.count)), bytes: bytes))
-            }
+            files.append(File(path: relative, bytes: [UInt8](data)))
         }
-        self.folder = folder
-        self.templates = try TemplateLibrary(sources: templates)
-        self.staticFiles = staticFiles
-        fingerprint = hasher.finalize()
+        try self.init(files: files, origin: base)
     }
 
     static let templateSuffix = ".mustache"
     /// Where static files are, in the theme and in the output.
     public static let staticFolder = "static/"
 
-    /// Static files are regular files, not behind a symbolic link, with no dot-name on the way.
-    private static func isStaticFile(_ relative: String, at file: String) -> Bool {
+    private static func isPlainFile(_ relative: String, at path: String) -> Bool {
         guard !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { return false }
-        let values = try? URL(fileURLWithPath: file).resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey])
+        let values = try? URL(fileURLWithPath: path).resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey])
         return values?.isRegularFile == true && values?.isSymbolicLink != true
     }
 }

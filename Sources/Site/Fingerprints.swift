@@ -78,6 +78,8 @@ extension SiteRenderer {
         global.combine(site.config.baseURL)
         global.combine(site.config.pageSize)
         global.combine(site.config.title)
+        global.combine(site.config.description)
+        global.combine(site.config.language)
         global.combine(site.viewer.map(site.userFingerprint))
         var sitemap = StableHasher()
         for page in plan.pages { sitemap.combine(page.path) }

@@ -6,13 +6,23 @@ public struct SiteConfig: Sendable, Equatable {
     public var pageSize: Int
     /// Render as this user sees the app (their likes filled), by handle.
     public var viewer: String?
+    /// The site's name (SPEC 10).
     public var title: String
+    /// What the site is about, for the feed page's description; nil: the theme's words.
+    public var description: String?
+    /// The language of the theme's words and of the pages (`en`, `ko`), a BCP 47 tag.
+    public var language: String
 
-    public init(baseURL: String = "/", pageSize: Int = 20, viewer: String? = nil, title: String = "Roost") {
+    public init(
+        baseURL: String = "/", pageSize: Int = 20, viewer: String? = nil, title: String = "Roost",
+        description: String? = nil, language: String = "en"
+    ) {
         self.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
         self.pageSize = max(1, pageSize)
         self.viewer = viewer
         self.title = title
+        self.description = description
+        self.language = language
     }
 
     /// True when `baseURL` has a scheme and host, so feeds can carry absolute links.
