@@ -26,7 +26,7 @@ test: test-deps lint
 	$(MAKE) --no-print-directory validate
 
 # Formatting (.swift-format: 4 spaces, 120 columns): `make format` rewrites, `make lint` fails on any difference.
-SWIFT_FILES := Package.swift Sources Tests Fuzz/*.swift
+SWIFT_FILES := Package.swift Sources Tests Plugins Fuzz/*.swift
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_FILES)
 

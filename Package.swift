@@ -27,8 +27,14 @@ let package = Package(
         .target(name: "Site", dependencies: ["Store", "Model", "Markdown", "Mustache", "Support"]),
         // Stage 5: writing the site: only changed files, atomically, with a manifest and a lock.
         .target(name: "Output", dependencies: ["Support"]),
+        // The default theme and the sample store, compiled into the binary from templates/ and
+        // content/ by a build-tool plugin (Plugins/EmbedDefaultSite says why a plugin).
+        .target(name: "DefaultSite", plugins: ["EmbedDefaultSite"]),
+        .plugin(name: "EmbedDefaultSite", capability: .buildTool(), dependencies: ["embed-files"]),
+        .executableTarget(name: "embed-files", path: "Plugins/embed-files"),
         // The build as a library: theme, inputs token, plan, parallel render, commit.
-        .target(name: "Build", dependencies: ["Store", "Model", "Mustache", "Site", "Output", "Support"]),
+        .target(
+            name: "Build", dependencies: ["Store", "Model", "Mustache", "Site", "Output", "DefaultSite", "Support"]),
         // An HTTP server on Debian's libmicrohttpd, file watching, live reload: knows no site.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "Preview", dependencies: ["CMicroHTTPD", "Support"]),
@@ -38,7 +44,10 @@ let package = Package(
         .target(name: "Synthetic", dependencies: ["Support"]),
         // The command line: options, console output, exit statuses.
         .executableTarget(
-            name: "roost", dependencies: ["JSON", "Store", "Model", "Site", "Build", "Live", "Synthetic", "Support"]),
+            name: "roost",
+            dependencies: [
+                "JSON", "Store", "Model", "Site", "Build", "Live", "Synthetic", "DefaultSite", "Support",
+            ]),
 
         // Fixtures shared by the test targets (the theme, document builders).
         .target(name: "TestSupport", dependencies: ["Store", "Mustache"], path: "Tests/TestSupport"),
@@ -50,7 +59,8 @@ let package = Package(
         .testTarget(name: "MustacheTests", dependencies: ["Mustache", "TestSupport"]),
         .testTarget(name: "SiteTests", dependencies: ["Site", "Model", "Store", "TestSupport"]),
         .testTarget(name: "OutputTests", dependencies: ["Output", "TestSupport"]),
-        .testTarget(name: "BuildTests", dependencies: ["Build", "Site", "Model", "Output", "TestSupport"]),
+        .testTarget(
+            name: "BuildTests", dependencies: ["Build", "Site", "Model", "Output", "DefaultSite", "TestSupport"]),
         .testTarget(name: "PreviewTests", dependencies: ["Preview", "TestSupport"]),
         .testTarget(name: "LiveTests", dependencies: ["Live", "Preview", "Site", "Model", "Store", "TestSupport"]),
         .testTarget(name: "SyntheticTests", dependencies: ["Synthetic", "Store", "Model", "TestSupport"]),

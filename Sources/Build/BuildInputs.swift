@@ -37,7 +37,7 @@ struct BuildInputs {
         }
         h.combine(options.store)
         h.combine(Int(truncatingIfNeeded: stamp.digest))
-        h.combine(options.templates)
+        h.combine(theme.origin)
         h.combine(theme.fingerprint)  // holds Roost's version
         h.combine(options.config.baseURL)
         h.combine(options.config.pageSize)

@@ -6,8 +6,9 @@ import Support
 public struct BuildOptions: Sendable {
     /// A directory store or a single-file export.
     public var store: String
-    /// The theme folder.
-    public var templates: String
+    /// The theme folder; nil when none is given: then `templates/` if the current folder has
+    /// it, else the built-in theme (`Theme.load(folder:)`).
+    public var templates: String?
     /// Where the site is written.
     public var output: String
     public var config: SiteConfig
@@ -17,7 +18,7 @@ public struct BuildOptions: Sendable {
     public var shard: Shard?
 
     public init(
-        store: String = "content", templates: String = "templates", output: String = "public",
+        store: String = "content", templates: String? = nil, output: String = "public",
         config: SiteConfig = SiteConfig(), strict: Bool = false, shard: Shard? = nil
     ) {
         self.store = store

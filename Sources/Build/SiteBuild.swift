@@ -22,7 +22,7 @@ public struct SiteBuild: Sendable {
 
     public func run(observer: some BuildObserver = SilentBuild()) throws -> BuildReport {
         let start = ContinuousClock.now
-        let theme = try Theme(folder: options.templates)
+        let theme = try Theme.load(folder: options.templates)
         let inputs = try BuildInputs(options, theme: theme)
         observer.phaseEnded("stamp inputs")
         // With an output folder already there, take it (and its lock) now: if the last build
@@ -45,7 +45,7 @@ public struct SiteBuild: Sendable {
 
         let renderer = try SiteRenderer(
             snapshot: snapshot, config: options.config, templates: theme.templates,
-            templateFolder: options.templates)
+            templateFolder: theme.origin)
         observer.phaseEnded("captions")  // (cards are rendered with the first page that shows them)
 
         let writer = try openedWriter ?? SiteWriter(outputDirectory: options.output)

@@ -1,3 +1,4 @@
+import DefaultSite
 import Foundation
 import Model
 import Mustache
@@ -8,7 +9,10 @@ import Support
 /// `static/` files (copied as they are to `static/` in the output), and a fingerprint of
 /// every file in it, which page fingerprints and the inputs token take as salt (the model
 /// cannot see a template change). Made from files in memory, wherever they came from: a
-/// theme folder (`init(folder:)`).
+/// theme folder (`init(folder:)`) or the theme built into the binary (`builtIn`).
+///
+/// Which one a build uses (`load(folder:)`): the folder given (`--templates DIR`); when none
+/// is given, `templates/` in the current folder if there is one; else the built-in theme.
 public struct Theme: Sendable {
     /// One file of the theme.
     public struct File: Sendable {
@@ -22,7 +26,7 @@ public struct Theme: Sendable {
         }
     }
 
-    /// Where the theme came from, for messages: a folder's path.
+    /// Where the theme came from, for messages: a folder's path, or `built-in theme`.
     public let origin: String
     /// Every file, in path order.
     public let files: [File]
@@ -80,6 +84,33 @@ public struct Theme: Sendable {
             files.append(File(path: relative, bytes: [UInt8](data)))
         }
         try self.init(files: files, origin: base)
+    }
+
+    /// The theme compiled into the binary (the repository's `templates/`, see `DefaultSite`).
+    public static var builtIn: Theme {
+        get throws { try builtInTheme.get() }
+    }
+
+    private static let builtInTheme = Result {
+        try Theme(files: DefaultSite.theme.map { File(path: $0.path, bytes: $0.bytes) }, origin: "built-in theme")
+    }
+
+    /// The folder a theme is read from when none is given, if the current folder has it.
+    public static let defaultFolder = "templates"
+
+    /// The theme folder to read: `folder` when given; when not (nil), `templates` if the
+    /// current folder has such a folder; else nil, meaning the built-in theme.
+    public static func folder(given folder: String?) -> String? {
+        if let folder { return folder }
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: defaultFolder, isDirectory: &isFolder)
+        return exists && isFolder.boolValue ? defaultFolder : nil
+    }
+
+    /// The theme a build uses (`folder`: the one given, nil when none is): see `folder(given:)`.
+    public static func load(folder: String?) throws -> Theme {
+        guard let path = Self.folder(given: folder) else { return try builtIn }
+        return try Theme(folder: path)
     }
 
     static let templateSuffix = ".mustache"

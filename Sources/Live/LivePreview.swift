@@ -1,3 +1,4 @@
+import Build
 import Foundation
 import Preview
 import Site
@@ -10,7 +11,8 @@ import Synchronization
 public final class LivePreview: Sendable {
     /// Each store's site, with its URL prefix (empty for a single store).
     public let sites: [(name: String, site: LiveSite)]
-    private let templates: String
+    /// The theme folder watched; nil: the built-in theme.
+    private let templates: String?
     private let server: PreviewServer
     private let watcher = Mutex<FileWatcher?>(nil)
     /// Why each site still serves an older state, if it does.
@@ -21,9 +23,10 @@ public final class LivePreview: Sendable {
     ///   - config: the options of every site (each gets its own base URL).
     ///   - log: a line for each load and update (`tweets/t1 modified → 3 pages updated (12 ms)`).
     public init(
-        stores: [String], templates: String, config: SiteConfig, host: String, port: UInt16,
+        stores: [String], templates: String?, config: SiteConfig, host: String, port: UInt16,
         log: @escaping @Sendable (String) -> Void
     ) {
+        let templates = Theme.folder(given: templates)
         let names = StoreIndex.names(of: stores)
         let single = stores.count == 1
         sites = zip(names, stores).map { name, store in
@@ -49,7 +52,9 @@ public final class LivePreview: Sendable {
         }
         try server.start()
         showFirstError()
-        let roots = (sites.map(\.site.storePath) + [templates]).map { URL(fileURLWithPath: $0).standardizedFileURL }
+        let roots = (sites.map(\.site.storePath) + (templates.map { [$0] } ?? [])).map {
+            URL(fileURLWithPath: $0).standardizedFileURL
+        }
         let watcher = try FileWatcher(roots: roots, debounce: .milliseconds(15)) { [self] changes in
             apply(changes)
         }

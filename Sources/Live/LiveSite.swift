@@ -12,11 +12,12 @@ import Synchronization
 /// What is served is always what a full build of that state would write.
 public final class LiveSite: Sendable {
     public let storePath: String
-    public let templatesPath: String
+    /// The theme folder; nil: the built-in theme (`Theme.folder(given:)` decided at `init`).
+    public let templatesPath: String?
     public let config: SiteConfig
     /// The store and theme folders as the watcher names its roots, to tell changes apart.
     private let storeRoot: String
-    private let templatesRoot: String
+    private let templatesRoot: String?
 
     /// The newest state that rendered without errors: what is served.
     private struct Rendering: Sendable {
@@ -50,12 +51,13 @@ public final class LiveSite: Sendable {
         public var summary: String
     }
 
-    public init(store: String, templates: String, config: SiteConfig) {
+    /// - Parameter templates: the theme folder given, or nil (see `Theme.folder(given:)`).
+    public init(store: String, templates: String?, config: SiteConfig) {
         self.storePath = store
-        self.templatesPath = templates
+        self.templatesPath = Theme.folder(given: templates)
         self.config = config
         storeRoot = URL(fileURLWithPath: store).standardizedFileURL.path
-        templatesRoot = URL(fileURLWithPath: templates).standardizedFileURL.path
+        templatesRoot = templatesPath.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
     }
 
     // MARK: Serving
@@ -169,7 +171,7 @@ public final class LiveSite: Sendable {
 
     private func reloadTemplates() {
         do {
-            let theme = try Theme(folder: templatesPath)
+            let theme = try templatesPath.map { try Theme(folder: $0) } ?? Theme.builtIn
             state.withLock { state in
                 state.theme = theme
                 state.themeError = nil
@@ -214,7 +216,7 @@ public final class LiveSite: Sendable {
             return failed(file == storePath ? error : "\(error)")
         }
         if let themeError { return failed(themeError) }
-        guard let theme else { return failed("\(templatesPath): no templates") }
+        guard let theme else { return failed("\(templatesPath ?? "built-in theme"): no templates") }
 
         // Fast path: only content changed, and the last rendering was of the state before this batch.
         if let contentEdits, let previous, previousIsCurrent,
@@ -243,7 +245,7 @@ public final class LiveSite: Sendable {
         do {
             let renderer = try SiteRenderer(
                 snapshot: snapshot, config: config, templates: theme.templates,
-                templateFolder: templatesPath,
+                templateFolder: theme.origin,
                 reusing: templatesChanged ? nil : previous?.renderer)
             let fingerprints = renderer.pageFingerprintsByPath()
             let pages = Dictionary(uniqueKeysWithValues: renderer.plan.pages.map { ($0.path, $0) })

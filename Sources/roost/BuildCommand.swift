@@ -43,7 +43,7 @@ enum BuildCommand: Command {
         }
         let options = BuildOptions(
             store: arguments.value(CommonOptions.store)!,
-            templates: arguments.value(CommonOptions.templates)!,
+            templates: arguments.value(CommonOptions.templates),
             output: arguments.value(output)!,
             config: SiteConfig(
                 baseURL: arguments.value(baseURL)!,

@@ -49,7 +49,9 @@ struct Option: Sendable, Hashable {
 /// The options several commands share, declared once.
 enum CommonOptions {
     static let store = Option.value("store", "PATH", default: "content", "a directory store or a single-file export")
-    static let templates = Option.value("templates", "DIR", default: "templates", "the theme")
+    static let templates = Option.value(
+        "templates", "DIR",
+        "the theme folder (default: templates/ when the current folder\nhas one, else the theme built into roost)")
     static let pageSize = Option.value("page-size", "N", default: "20", "tweets per page")
     static let viewer = Option.value("viewer", "HANDLE", "render the site as this user sees it: their likes filled")
     static let strict = Option.flag("strict", "fail on warnings (dangling references), not only on errors")

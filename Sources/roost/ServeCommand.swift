@@ -34,7 +34,7 @@ enum ServeCommand: Command {
             pageSize: try arguments.integer(CommonOptions.pageSize, range: 1...10_000)!,
             viewer: arguments.value(CommonOptions.viewer))
         let preview = LivePreview(
-            stores: arguments.all(stores), templates: arguments.value(CommonOptions.templates)!,
+            stores: arguments.all(stores), templates: arguments.value(CommonOptions.templates),
             config: config, host: arguments.value(host)!,
             port: UInt16(try arguments.integer(port, range: 0...65535)!),
             log: { Console.out($0) })
