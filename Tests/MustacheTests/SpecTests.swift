@@ -1,5 +1,6 @@
 import Foundation
 import Mustache
+import TestSupport
 import Testing
 
 /// One case of one file of the official Mustache specification.
@@ -15,12 +16,12 @@ struct SpecCase: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { "\(file): \(name)" }
 
-    static let directory: String = {
-        if let dir = ProcessInfo.processInfo.environment["MUSTACHE_SPEC_DIR"], !dir.isEmpty { return dir }
-        let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/mustache-spec").path
-    }()
+    /// In the shared test data (`ROOST_SHARED`, see `SharedData`), not in the repository.
+    static let folder = "mustache-spec"
+    static let directory = SharedData.path(folder)
+    /// Run when the folder is there, or when it is required (then its absence fails).
+    static let isEnabled = ConditionTrait.enabled(
+        if: SharedData.shouldRun(folder), Comment(rawValue: SharedData.skipReason(folder)))
 
     static let all: [SpecCase] = load()
 
@@ -123,16 +124,25 @@ enum SpecLambdas {
     }
 }
 
-@Test func specDirectoryIsPresent() {
+/// Loud when the spec is missing and not required: a warning in the test output, not a failure.
+@Test func specDirectoryNotice() {
+    if !SharedData.shouldRun(SpecCase.folder) {
+        print("⚠️  Mustache spec tests \(SharedData.skipReason(SpecCase.folder))")
+        Issue.record(
+            Comment(rawValue: "Mustache spec tests " + SharedData.skipReason(SpecCase.folder)), severity: .warning)
+    }
+}
+
+@Test(SpecCase.isEnabled) func specDirectoryIsPresent() {
     var isDirectory: ObjCBool = false
     let exists = FileManager.default.fileExists(atPath: SpecCase.directory, isDirectory: &isDirectory)
     #expect(
         exists && isDirectory.boolValue,
-        "Mustache spec directory not found: looked in \(SpecCase.directory) (set MUSTACHE_SPEC_DIR)")
+        "Mustache spec directory not found: looked in \(SpecCase.directory) (set ROOST_SHARED)")
     #expect(!SpecCase.all.isEmpty, "no spec cases found in \(SpecCase.directory)")
 }
 
-@Test(arguments: SpecCase.all)
+@Test(SpecCase.isEnabled, arguments: SpecCase.all)
 func specCase(_ spec: SpecCase) throws {
     if spec.skipReason != nil { return }
     switch spec.run() {
@@ -143,7 +153,7 @@ func specCase(_ spec: SpecCase) throws {
     }
 }
 
-@Test func specSummary() {
+@Test(SpecCase.isEnabled) func specSummary() {
     var passed = 0
     var failed = 0
     var skipped = 0

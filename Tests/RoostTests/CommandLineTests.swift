@@ -10,7 +10,7 @@ struct CommandLineTests {
         #expect(version.status == 0 && version.stdout.hasPrefix("roost "))
         let help = try RoostProcess.run(["--help"])
         #expect(help.status == 0 && help.stdout.contains("check") && help.stdout.contains("build"))
-        for command in ["build", "check", "import", "generate"] {
+        for command in ["build", "check", "import", "generate", "init", "serve"] {
             let result = try RoostProcess.run([command, "--help"])
             #expect(result.status == 0 && result.stdout.contains("usage: roost \(command)"))
         }

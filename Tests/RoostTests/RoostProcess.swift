@@ -22,7 +22,7 @@ struct RoostProcess {
     }()
 
     @discardableResult
-    static func run(_ arguments: [String], in directory: URL = packageRoot) throws -> Result {
+    static func run(_ arguments: [String], in directory: URL = packageRoot, binary: URL = binary) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments

@@ -16,9 +16,15 @@ struct ServeTests {
         private(set) var lines: [String] = []
         let url: URL
 
-        init(store: String, templates: String = RoostProcess.packageRoot.path + "/templates") throws {
-            process.executableURL = RoostProcess.binary
-            process.arguments = ["serve", "--store", store, "--templates", templates, "--port", "0"]
+        convenience init(store: String, templates: String = RoostProcess.packageRoot.path + "/templates") throws {
+            try self.init(arguments: ["--store", store, "--templates", templates])
+        }
+
+        /// `roost serve ARGUMENTS --port 0` run by `binary` in `directory`.
+        init(arguments: [String], in directory: URL? = nil, binary: URL = RoostProcess.binary) throws {
+            process.executableURL = binary
+            process.arguments = ["serve"] + arguments + ["--port", "0"]
+            if let directory { process.currentDirectoryURL = directory }
             process.standardOutput = output
             process.standardError = output
             try process.run()
