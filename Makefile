@@ -1,11 +1,15 @@
 # The two commands of the README:
 #   make        install what is missing, build Roost, render content/ into public/
 #   make test   install what is missing, run the tests, validate the sample site's HTML
+# and `make install` (PREFIX=/usr/local, DESTDIR for staging): the roost binary, which carries
+# the default theme and the sample store inside it, to $(DESTDIR)$(PREFIX)/bin.
 SWIFT ?= swift
 ROOST := .build/release/roost
 VALIDATE_SITE := .build/validate-site
+PREFIX ?= /usr/local
+BINDIR = $(DESTDIR)$(PREFIX)/bin
 
-.PHONY: all deps test-deps build site test lint format validate bench clean fuzz
+.PHONY: all deps test-deps build site install uninstall test lint format validate bench clean fuzz
 
 all: site
 
@@ -20,6 +24,13 @@ build: deps
 
 site: build
 	$(ROOST) build --store content --templates templates --output public
+
+install: build
+	install -d "$(BINDIR)"
+	install -m 755 $(ROOST) "$(BINDIR)/roost"
+
+uninstall:
+	rm -f "$(BINDIR)/roost"
 
 test: test-deps lint
 	$(SWIFT) test
