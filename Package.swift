@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "PreviewTests", dependencies: ["Preview", "TestSupport"]),
         .testTarget(name: "LiveTests", dependencies: ["Live", "Preview", "Site", "Model", "Store", "TestSupport"]),
         .testTarget(name: "SyntheticTests", dependencies: ["Synthetic", "Store", "Model", "TestSupport"]),
-        .testTarget(name: "RoostTests", dependencies: ["roost", "JSON", "TestSupport"]),
+        .testTarget(name: "RoostTests", dependencies: ["roost", "JSON", "DefaultSite", "TestSupport"]),
         .testTarget(
             name: "HostileTests", dependencies: ["Store", "Model", "Site", "Mustache", "Output", "TestSupport"]),
     ]
