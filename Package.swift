@@ -28,7 +28,7 @@ let package = Package(
         // Stage 5: writing the site: only changed files, atomically, with a manifest and a lock.
         .target(name: "Output", dependencies: ["Support"]),
         // The build as a library: theme, inputs token, plan, parallel render, commit.
-        .target(name: "Build", dependencies: ["Store", "Model", "Mustache", "Site", "Output", "Support"]),
+        .target(name: "Build", dependencies: ["JSON", "Store", "Model", "Mustache", "Site", "Output", "Support"]),
         // An HTTP server on Debian's libmicrohttpd, file watching, live reload: knows no site.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "Preview", dependencies: ["CMicroHTTPD", "Support"]),

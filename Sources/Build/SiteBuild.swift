@@ -22,6 +22,10 @@ public struct SiteBuild: Sendable {
 
     public func run(observer: some BuildObserver = SilentBuild()) throws -> BuildReport {
         let start = ContinuousClock.now
+        for (input, kind) in [(options.store, "store"), (options.templates, "theme")]
+        where FolderNesting.isInside(options.output, input) {
+            throw BuildError.outputInsideInput(output: options.output, input: input, kind: kind)
+        }
         let theme = try Theme(folder: options.templates)
         let inputs = try BuildInputs(options, theme: theme)
         observer.phaseEnded("stamp inputs")
@@ -35,7 +39,7 @@ public struct SiteBuild: Sendable {
                 writer.abandon()
                 observer.phaseEnded("check output")
                 return BuildReport(
-                    outcome: .nothingChanged, pages: 0, staticFiles: 0, warnings: [],
+                    outcome: .nothingChanged, pages: 0, staticFiles: 0, warnings: [], notices: [],
                     elapsed: ContinuousClock.now - start)
             }
             openedWriter = writer
@@ -72,7 +76,17 @@ public struct SiteBuild: Sendable {
         observer.phaseEnded("commit")
         return BuildReport(
             outcome: .built(summary), pages: pages.count, staticFiles: staticFiles.count,
-            warnings: warnings, elapsed: ContinuousClock.now - start)
+            warnings: warnings, notices: notices, elapsed: ContinuousClock.now - start)
+    }
+
+    /// What the build leaves out on purpose, said once.
+    private var notices: [String] {
+        options.config.hasAbsoluteBase
+            ? []
+            : [
+                "no sitemap.xml: a sitemap needs absolute URLs, and the base URL '\(options.config.baseURL)' is a path; "
+                    + "give an absolute one (--base-url https://example.com/) to write it"
+            ]
     }
 
     /// The warnings, when the build may go on; throws the problems that stop it (errors, and
