@@ -34,7 +34,8 @@ let package = Package(
         .executableTarget(name: "embed-files", path: "Plugins/embed-files"),
         // The build as a library: theme, inputs token, plan, parallel render, commit.
         .target(
-            name: "Build", dependencies: ["Store", "Model", "Mustache", "Site", "Output", "DefaultSite", "Support"]),
+            name: "Build",
+            dependencies: ["JSON", "Store", "Model", "Mustache", "Site", "Output", "DefaultSite", "Support"]),
         // An HTTP server on Debian's libmicrohttpd, file watching, live reload: knows no site.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "Preview", dependencies: ["CMicroHTTPD", "Support"]),

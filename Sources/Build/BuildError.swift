@@ -5,6 +5,9 @@ import Model
 public enum BuildError: Error, Sendable, CustomStringConvertible {
     /// The store has errors (or, with `--strict`, warnings): `problems` lists them all.
     case invalidStore(store: String, problems: [Diagnostic], strict: Bool)
+    /// The output folder is the store or the theme, or inside one: a build would write into
+    /// what it reads.
+    case outputInsideInput(output: String, input: String, kind: String)
 
     public var description: String {
         switch self {
@@ -14,6 +17,9 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
                 ? " (--strict: warnings count as errors)" : ""
             let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
             return "\(count) in \(store)\(strictNote); nothing was written"
+        case .outputInsideInput(let output, let input, let kind):
+            return "the output folder \(output) is inside the \(kind) \(input); choose an output folder outside it "
+                + "(--output public)"
         }
     }
 }

@@ -25,6 +25,7 @@ struct BuildInputs {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         stampedAt = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+        try StoreShape.check(options.store)  // before walking a folder that is no store
         let stamp = try StoreStamp.of(options.store)
         newestChange = stamp.newest
 

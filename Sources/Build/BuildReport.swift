@@ -18,5 +18,7 @@ public struct BuildReport: Sendable {
     public let staticFiles: Int
     /// Dangling references: the pages were built without the missing part.
     public let warnings: [Diagnostic]
+    /// What a user may want to know about the build (a page not written, and why).
+    public let notices: [String]
     public let elapsed: Duration
 }

@@ -22,7 +22,13 @@ public struct SiteBuild: Sendable {
 
     public func run(observer: some BuildObserver = SilentBuild()) throws -> BuildReport {
         let start = ContinuousClock.now
-        let theme = try Theme.load(folder: options.templates)
+        let themeFolder = Theme.folder(given: options.templates)
+        for (input, kind) in [(options.store, "store"), (themeFolder, "theme")] {
+            if let input, FolderNesting.isInside(options.output, input) {
+                throw BuildError.outputInsideInput(output: options.output, input: input, kind: kind)
+            }
+        }
+        let theme = try themeFolder.map { try Theme(folder: $0) } ?? Theme.builtIn
         let inputs = try BuildInputs(options, theme: theme)
         observer.phaseEnded("stamp inputs")
         // With an output folder already there, take it (and its lock) now: if the last build
@@ -35,7 +41,7 @@ public struct SiteBuild: Sendable {
                 writer.abandon()
                 observer.phaseEnded("check output")
                 return BuildReport(
-                    outcome: .nothingChanged, pages: 0, staticFiles: 0, warnings: [],
+                    outcome: .nothingChanged, pages: 0, staticFiles: 0, warnings: [], notices: [],
                     elapsed: ContinuousClock.now - start)
             }
             openedWriter = writer
@@ -72,7 +78,17 @@ public struct SiteBuild: Sendable {
         observer.phaseEnded("commit")
         return BuildReport(
             outcome: .built(summary), pages: pages.count, staticFiles: staticFiles.count,
-            warnings: warnings, elapsed: ContinuousClock.now - start)
+            warnings: warnings, notices: notices, elapsed: ContinuousClock.now - start)
+    }
+
+    /// What the build leaves out on purpose, said once.
+    private var notices: [String] {
+        options.config.hasAbsoluteBase
+            ? []
+            : [
+                "no sitemap.xml: a sitemap needs absolute URLs, and the base URL '\(options.config.baseURL)' is a path; "
+                    + "give an absolute one (--base-url https://example.com/) to write it"
+            ]
     }
 
     /// The warnings, when the build may go on; throws the problems that stop it (errors, and

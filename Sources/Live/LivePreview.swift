@@ -48,7 +48,10 @@ public final class LivePreview: Sendable {
     /// change to any file is seen.
     public func start() throws {
         for (k, entry) in sites.enumerated() {
-            record(entry.site.loadAll(), of: k)
+            let update = entry.site.loadAll()
+            // A viewer no user has is a mistake on the command line, not a state of the data.
+            if let handle = update.unknownViewer { throw SiteError.unknownViewer(handle) }
+            record(update, of: k)
         }
         try server.start()
         showFirstError()

@@ -49,6 +49,8 @@ public final class LiveSite: Sendable {
         public var error: String?
         /// `tweets/t42 modified → 31 pages updated (12 ms)`.
         public var summary: String
+        /// The `--viewer` that no user of the store has, when that is the error.
+        public var unknownViewer: String? = nil
     }
 
     /// - Parameter templates: the theme folder given, or nil (see `Theme.folder(given:)`).
@@ -65,10 +67,23 @@ public final class LiveSite: Sendable {
     /// The bytes of a page or static file (`u/mina/index.html`), or nil.
     public func file(at path: String) -> [UInt8]? {
         let (rendering, page) = state.withLock { state in (state.rendering, state.rendering?.pages[path]) }
-        guard let rendering else { return nil }
+        guard let rendering else {
+            // Nothing rendered yet (the store was broken from the start): every page is a
+            // stand-in that the server overlays with the error, until the store is valid.
+            return path.hasSuffix(".html") ? Array(Self.waitingPage.utf8) : nil
+        }
         if let page { return try? rendering.renderer.render(page) }
         return rendering.assets[path]
     }
+
+    /// The page served for any page's address while no state of the store has rendered.
+    static let waitingPage = """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><title>Roost preview: waiting for a valid store</title>
+        <meta name="viewport" content="width=device-width, initial-scale=1"></head>
+        <body><main><h1>Waiting for a valid store</h1>
+        <p>The store cannot be read yet. This page shows the site as soon as it can.</p></main></body></html>
+        """
 
     // MARK: Updating
 
@@ -76,6 +91,7 @@ public final class LiveSite: Sendable {
     public func loadAll() -> Update {
         let start = ContinuousClock.now
         do {
+            try StoreShape.check(storePath)
             let store = try DocumentStore.read(at: storePath)
             let decoded = store.documents.parallelMap(DecodedDocument.init)
             state.withLock { state in
@@ -144,6 +160,8 @@ public final class LiveSite: Sendable {
             }
         }
         let what = described.count <= 3 ? described.joined(separator: ", ") : "\(described.count) files changed"
+        // A store that could not be read as a whole is read as a whole again.
+        if state.withLock({ $0.unreadable[storePath] != nil }) { needsFullRead = true }
         if needsFullRead {
             var update = loadAll()
             update.summary = what + " → " + update.summary
@@ -195,11 +213,15 @@ public final class LiveSite: Sendable {
                 state.renderingIsCurrent
             )
         }
-        func failed(_ message: String) -> Update {
-            state.withLock { $0.renderingIsCurrent = false }
+        func failed(_ message: String, unknownViewer: String? = nil) -> Update {
+            let served = state.withLock { state in
+                state.renderingIsCurrent = false
+                return state.rendering != nil
+            }
+            let serving = served ? "still serving the last good build" : "pages show it until the store is valid"
             return Update(
-                changedPages: [], error: message,
-                summary: "\(what) → error, still serving the last good build:\n\(message)")
+                changedPages: [], error: message, summary: "\(what) → error, \(serving):\n\(message)",
+                unknownViewer: unknownViewer)
         }
         func finished(_ rendering: Rendering, _ changed: [String]) -> Update {
             state.withLock { state in
@@ -261,6 +283,8 @@ public final class LiveSite: Sendable {
                 changed.sort()
             }
             return finished(rendering, changed)
+        } catch SiteError.unknownViewer(let handle) {
+            return failed("\(SiteError.unknownViewer(handle))", unknownViewer: handle)
         } catch {
             return failed("\(error)")
         }

@@ -51,6 +51,13 @@ private struct Derivation {
     var activity: [UserActivity] = []
     var likes: [Like] = []
     var tags: [HashtagIndex] = []
+    /// Paths of user and tweet documents that exist but have errors (they are left out).
+    var unusable: Set<String> = []
+
+    /// How a message names a document another one points at and that is not there.
+    func absent(_ path: String) -> String {
+        unusable.contains(path) ? "\(path) has errors and is left out" : "\(path) does not exist"
+    }
 
     /// The decoded entities by kind, in the documents' order; their diagnostics noted.
     mutating func sortByKind(_ decoded: [DecodedDocument])
@@ -67,7 +74,10 @@ private struct Derivation {
             case .tweet(let tweet)?: tweets.append(tweet)
             case .like(let like)?: likes.append(like)
             case .favorite(let place)?: favorites.append(place)
-            case nil: break
+            case nil:
+                if let error = document.diagnostics.first(where: { $0.severity == .error }) {
+                    unusable.insert(error.path)
+                }
             }
         }
         return (users, tweets, likes, favorites)
@@ -115,7 +125,7 @@ private struct Derivation {
                 diagnostics.append(
                     Diagnostic(
                         .tweetByMissingUser, path: path, field: "uid",
-                        "author users/\(tweets[i].authorUID) does not exist"))
+                        "author " + absent("users/\(tweets[i].authorUID)")))
             }
             if let parentID = tweets[i].replyTo {
                 if let parent = tweetByID[parentID] {
@@ -125,7 +135,7 @@ private struct Derivation {
                     diagnostics.append(
                         Diagnostic(
                             .replyToMissingTweet, path: path, field: "replyTo",
-                            "parent tweets/\(parentID) does not exist"))
+                            "parent " + absent("tweets/\(parentID)")))
                 }
             }
         }
@@ -148,12 +158,12 @@ private struct Derivation {
         for (index, like) in decoded.enumerated() {
             var path: String { "users/\(like.uid)/user-likes/\(like.tweetID)" }
             guard let user = userByUID[like.uid] else {
-                diagnostics.append(Diagnostic(.likeByMissingUser, path: path, "liker users/\(like.uid) does not exist"))
+                diagnostics.append(Diagnostic(.likeByMissingUser, path: path, "liker " + absent("users/\(like.uid)")))
                 continue
             }
             guard let tweet = tweetByID[like.tweetID] else {
                 diagnostics.append(
-                    Diagnostic(.likeOfMissingTweet, path: path, "liked tweets/\(like.tweetID) does not exist"))
+                    Diagnostic(.likeOfMissingTweet, path: path, "liked " + absent("tweets/\(like.tweetID)")))
                 continue
             }
             counted.append((user, tweet, index))
@@ -183,7 +193,8 @@ private struct Derivation {
                 diagnostics.append(
                     Diagnostic(
                         .likeCounterDrift, path: path, field: "likes",
-                        "stored \(stored), counted \(relations[i].likers.count) likes"))
+                        "stored \(stored), counted \(relations[i].likers.count) like\(relations[i].likers.count == 1 ? "" : "s")"
+                    ))
             }
         }
     }
@@ -202,7 +213,9 @@ private struct Derivation {
             diagnostics.append(
                 Diagnostic(
                     .favoritesOfMissingUser, path: "favorites/\(uid)",
-                    "favorites of users/\(uid), who does not exist"))
+                    unusable.contains("users/\(uid)")
+                        ? "favorites of users/\(uid), which has errors and is left out"
+                        : "favorites of users/\(uid), who does not exist"))
         }
         for i in activity.indices where activity[i].favorites.count > 1 {
             activity[i].favorites.sort {

@@ -17,6 +17,7 @@ extension Snapshot {
         var decoded: [DecodedDocument]
         let format: StoreFormat
         if DocumentStore.isDirectoryStore(path) {
+            try StoreShape.check(path)
             decoded = try DirectoryStore.read(root: path, transform: DecodedDocument.init).values
             format = .directory
         } else {

@@ -25,6 +25,7 @@ enum LiveReload {
             if (last !== "" && last.indexOf(".") < 0) path += "/";
             return path;
           }
+          function isAsset(key) { return /\\.(css|m?js|svg|png|jpe?g|gif|webp|avif|ico|woff2?|ttf|otf)$/i.test(key); }
           function isPage(key) { return key === "" || /\\/$/.test(key) || /\\.html?$/i.test(key); }
 
           var here = pageKey(location.pathname);
@@ -34,8 +35,9 @@ enum LiveReload {
               if (path === "*") return true;
               var key = pageKey(path);
               if (key === here) return true;
-              // A stylesheet, a script or an image may be used by this page.
-              if (!isPage(key)) return true;
+              // A stylesheet, a script, an image or a font may be used by this page; a feed
+              // or a sitemap is not.
+              if (!isPage(key) && isAsset(key)) return true;
             }
             return false;
           }

@@ -49,7 +49,11 @@ struct AtomFeedView: MustacheObject {
             case "selfURL": return .string(site.absoluteURL(view.user.map { site.paths.userFeed($0) } ?? "feed.xml"))
             case "baseURL": return .string(site.config.baseURL)
             case "updated":
-                let newest = view.entries.first.map { snapshot.tweets[$0].timestamp } ?? Timestamp(seconds: 0)
+                // A feed with no entries was last updated when the site's newest tweet was
+                // posted (1970 only for a store with no tweets at all).
+                let newest =
+                    (view.entries.first ?? snapshot.tweets.indices.first).map { snapshot.tweets[$0].timestamp }
+                    ?? Timestamp(seconds: 0)
                 return .string(DateText.iso(newest))
             case "entries": return view.entries.map { AtomEntryView(site: site, index: $0) }.mustacheValue
             default: return nil

@@ -171,7 +171,11 @@ extension SiteRenderer {
             slice(snapshot.tags[index].tweets, number)
         case .atom(let user):
             h.combine(user.map { inputs.users[$0] })
-            cards(AtomFeedView.page(site: site, user: user).entries)
+            let entries = AtomFeedView.page(site: site, user: user).entries
+            cards(entries)
+            if entries.isEmpty, let newest = snapshot.tweets.first {  // its `updated` (AtomFeedView)
+                h.combine(Int(newest.timestamp.seconds))
+            }
         case .sitemap, .sitemapPart:
             h.combine(inputs.sitemap)
         case .notFound:

@@ -41,8 +41,11 @@ public struct SitePlan: Sendable {
         pages.append(Page(kind: .atom(user: nil), path: "feed.xml"))
         pages.append(Page(kind: .notFound, path: "404.html"))
         let htmlPages = pages.count { $0.path.hasSuffix(SitePaths.index) }
-        pages.append(Page(kind: .sitemap, path: "sitemap.xml"))
-        if htmlPages > Self.sitemapLimit {
+        // Sitemaps need absolute URLs (sitemaps.org): none with a path-only base.
+        if config.hasAbsoluteBase {
+            pages.append(Page(kind: .sitemap, path: "sitemap.xml"))
+        }
+        if config.hasAbsoluteBase, htmlPages > Self.sitemapLimit {
             for part in 1...((htmlPages + Self.sitemapLimit - 1) / Self.sitemapLimit) {
                 pages.append(Page(kind: .sitemapPart(part), path: "sitemap-\(part).xml"))
             }

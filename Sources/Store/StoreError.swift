@@ -5,6 +5,9 @@ import JSON
 public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// The store path does not exist.
     case notFound(path: String)
+    /// A folder that holds none of the collections of a store; `holds` lists what it has,
+    /// `storeNearby` the folder above when that one is a store.
+    case notAStore(path: String, holds: [String], storeNearby: String?)
     /// A file or folder could not be opened or read; `reason` is the system's (errno) text.
     case unreadable(path: String, reason: String)
     /// A file is not valid JSON (or not UTF-8, or nested too deep); `file` is the path as given.
@@ -32,6 +35,14 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .notFound(let path):
             return "\(path): store not found (expected a folder or a single-file store .json)"
+        case .notAStore(let path, let holds, let storeNearby):
+            let shown = holds.prefix(5).joined(separator: ", ") + (holds.count > 5 ? ", …" : "")
+            var text =
+                "\(path): not a store: a directory store holds users/, tweets/ or favorites/ "
+                + "(users/{uid}.json, tweets/{id}.json, …), and this folder holds "
+                + (holds.isEmpty ? "nothing" : shown)
+            if let storeNearby { text += "; did you mean the store '\(storeNearby)'?" }
+            return text + " (a single-file store is one .json export file)"
         case .unreadable(let path, let reason):
             return "\(path): cannot read: \(reason)"
         case .invalidJSON(let file, let e):

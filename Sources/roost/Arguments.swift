@@ -1,3 +1,7 @@
+import Build
+import Site
+import Support
+
 /// The command line after the command name, read by the command's declared options:
 /// `--name value`, `--name=value`, `--flag`, and positionals. A typo is a usage error
 /// (exit 2) that names the nearest valid option, never ignored.
@@ -5,6 +9,8 @@ struct Arguments {
     private(set) var values: [String: [String]] = [:]
     private(set) var flags: Set<String> = []
     private(set) var positionals: [String] = []
+    /// Values from `roost.json`, by option name: used where the command line gives none.
+    private(set) var configured: [String: String] = [:]
 
     init(_ arguments: some Sequence<String>, options: [Option]) throws(UsageError) {
         let byName = Dictionary(options.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -40,10 +46,38 @@ struct Arguments {
         }
     }
 
-    /// The last value given, or the option's default.
-    func value(_ option: Option) -> String? { values[option.name]?.last ?? option.defaultValue }
-    /// Every value given, or the default alone.
-    func all(_ option: Option) -> [String] { values[option.name] ?? option.defaultValue.map { [$0] } ?? [] }
+    /// Reads `--config FILE`, or `roost.json` in the current folder when there is one, and
+    /// takes its settings. A file that cannot be used is a usage error naming it.
+    mutating func readProjectFile(options: [Option]) throws(UsageError) {
+        do throws(ProjectFileError) {
+            let project: ProjectFile?
+            if let given = values[CommonOptions.config.name]?.last {
+                project = try ProjectFile(path: given)
+            } else {
+                project = try ProjectFile.inCurrentFolder()
+            }
+            if let project { fill(from: project, options: options) }
+        } catch {
+            throw UsageError(error.description)
+        }
+    }
+
+    /// Takes the settings of `project` for the options that have a key there (SPEC 10: the
+    /// command line wins).
+    mutating func fill(from project: ProjectFile, options: [Option]) {
+        for option in options {
+            if let key = option.configKey, let value = project.values[key] { configured[option.name] = value }
+        }
+    }
+
+    /// The last value given, else the one from `roost.json`, else the option's default.
+    func value(_ option: Option) -> String? {
+        values[option.name]?.last ?? configured[option.name] ?? option.defaultValue
+    }
+    /// Every value given, else the one from `roost.json` or the default alone.
+    func all(_ option: Option) -> [String] {
+        values[option.name] ?? (configured[option.name] ?? option.defaultValue).map { [$0] } ?? []
+    }
     func flag(_ option: Option) -> Bool { flags.contains(option.name) }
     /// True when the option was given (not only defaulted).
     func has(_ option: Option) -> Bool { values[option.name] != nil || flags.contains(option.name) }
@@ -75,4 +109,20 @@ struct Arguments {
 struct UsageError: Error, CustomStringConvertible {
     let description: String
     init(_ message: String) { description = message }
+}
+
+extension Arguments {
+    /// What pages say, from the common options (and `roost.json`); the base URL checked.
+    func siteConfig() throws(UsageError) -> SiteConfig {
+        let base: String
+        do {
+            base = try BaseURL.normalized(value(CommonOptions.baseURL) ?? "/")
+        } catch {
+            throw UsageError(error.description)
+        }
+        return SiteConfig(
+            baseURL: base, pageSize: try integer(CommonOptions.pageSize, range: 1...10_000)!,
+            viewer: value(CommonOptions.viewer), title: value(CommonOptions.title)!,
+            description: value(CommonOptions.description), language: value(CommonOptions.language)!)
+    }
 }

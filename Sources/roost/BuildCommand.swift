@@ -15,10 +15,6 @@ enum BuildCommand: Command {
         build that fails leaves the output folder as it was.
         """
 
-    static let output = Option.value("output", "DIR", default: "public", "where the site goes")
-    static let baseURL = Option.value(
-        "base-url", "URL", default: "/",
-        "the URL path or absolute URL the site is served from")
     static let shard = Option.value(
         "shard", "K/N",
         """
@@ -28,8 +24,9 @@ enum BuildCommand: Command {
         """)
     static let quiet = Option.flag("quiet", "print nothing but errors")
     static let options = [
-        CommonOptions.store, CommonOptions.templates, output, baseURL, CommonOptions.pageSize,
-        CommonOptions.viewer, CommonOptions.strict, shard, quiet,
+        CommonOptions.config, CommonOptions.store, CommonOptions.templates, CommonOptions.output,
+        CommonOptions.baseURL, CommonOptions.pageSize, CommonOptions.viewer, CommonOptions.title,
+        CommonOptions.description, CommonOptions.language, CommonOptions.strict, shard, quiet,
     ]
 
     static func run(_ arguments: Arguments) throws -> Int32 {
@@ -44,11 +41,8 @@ enum BuildCommand: Command {
         let options = BuildOptions(
             store: arguments.value(CommonOptions.store)!,
             templates: arguments.value(CommonOptions.templates),
-            output: arguments.value(output)!,
-            config: SiteConfig(
-                baseURL: arguments.value(baseURL)!,
-                pageSize: try arguments.integer(CommonOptions.pageSize, range: 1...10_000)!,
-                viewer: arguments.value(CommonOptions.viewer)),
+            output: arguments.value(CommonOptions.output)!,
+            config: try arguments.siteConfig(),
             strict: arguments.flag(CommonOptions.strict),
             shard: shardPart)
         let isQuiet = arguments.flag(quiet)
@@ -70,6 +64,7 @@ enum BuildCommand: Command {
                 "\(options.output): nothing changed since the last build (store files, templates "
                     + "and options as they were); done in \(seconds) s")
         case .built(let summary):
+            for notice in report.notices { Console.error("note: \(notice)") }
             for warning in report.warnings.prefix(10) { Console.error("warning: \(warning)") }
             if report.warnings.count > 10 {
                 Console.error("warning: … and \(report.warnings.count - 10) more; 'roost check' lists them all")

@@ -17,7 +17,7 @@ enum CheckCommand: Command {
         """
     static let json = Option.flag("json", "print the report as JSON")
     static let strict = Option.flag("strict", "exit 1 on warnings too, not only on errors")
-    static let options = [CommonOptions.store, json, strict]
+    static let options = [CommonOptions.config, CommonOptions.store, json, strict]
     static let epilogue: String? = "exit status: 0 no errors, 1 errors (or warnings with --strict), 2 usage error"
 
     static func run(_ arguments: Arguments) throws -> Int32 {
@@ -56,7 +56,7 @@ struct CheckReport {
     var text: String {
         var lines = [
             "\(storePath): \(source.format.description); "
-                + counts.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
+                + counts.map { Self.plural($0.1, String($0.0.dropLast())) }.joined(separator: ", ")
         ]
         for severity in Diagnostic.Severity.allCases {
             let found = snapshot.diagnostics.filter { $0.severity == severity }

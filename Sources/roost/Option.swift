@@ -16,19 +16,25 @@ struct Option: Sendable, Hashable {
     let help: String
     /// Used when the option is not given (shown in `--help`).
     let defaultValue: String?
+    /// The key of `roost.json` that sets it when the command line does not (SPEC 10).
+    var configKey: String? = nil
 
     static func value(
-        _ name: String, _ placeholder: String, default defaultValue: String? = nil,
+        _ name: String, _ placeholder: String, default defaultValue: String? = nil, config: String? = nil,
         _ help: String
     ) -> Option {
-        Option(name: name, kind: .value(placeholder: placeholder), help: help, defaultValue: defaultValue)
+        Option(
+            name: name, kind: .value(placeholder: placeholder), help: help, defaultValue: defaultValue,
+            configKey: config)
     }
 
     static func repeated(
-        _ name: String, _ placeholder: String, default defaultValue: String? = nil,
+        _ name: String, _ placeholder: String, default defaultValue: String? = nil, config: String? = nil,
         _ help: String
     ) -> Option {
-        Option(name: name, kind: .repeated(placeholder: placeholder), help: help, defaultValue: defaultValue)
+        Option(
+            name: name, kind: .repeated(placeholder: placeholder), help: help, defaultValue: defaultValue,
+            configKey: config)
     }
 
     static func flag(_ name: String, _ help: String) -> Option {
@@ -48,12 +54,25 @@ struct Option: Sendable, Hashable {
 
 /// The options several commands share, declared once.
 enum CommonOptions {
-    static let store = Option.value("store", "PATH", default: "content", "a directory store or a single-file export")
+    static let store = Option.value(
+        "store", "PATH", default: "content", config: "store", "a directory store or a single-file export")
     static let templates = Option.value(
-        "templates", "DIR",
+        "templates", "DIR", config: "templates",
         "the theme folder (default: templates/ when the current folder\nhas one, else the theme built into roost)")
-    static let pageSize = Option.value("page-size", "N", default: "20", "tweets per page")
-    static let viewer = Option.value("viewer", "HANDLE", "render the site as this user sees it: their likes filled")
+    static let output = Option.value("output", "DIR", default: "public", config: "output", "where the site goes")
+    static let baseURL = Option.value(
+        "base-url", "URL", default: "/", config: "baseURL",
+        "the URL path or absolute http(s) URL the site is served from")
+    static let pageSize = Option.value("page-size", "N", default: "20", config: "pageSize", "tweets per page")
+    static let viewer = Option.value(
+        "viewer", "HANDLE", config: "viewer", "render the site as this user sees it: their likes filled")
+    static let title = Option.value("title", "TEXT", default: "Roost", config: "title", "the site's name")
+    static let description = Option.value(
+        "description", "TEXT", config: "description", "what the site is about (the home page's description)")
+    static let language = Option.value(
+        "language", "TAG", default: "en", config: "language", "the language of the theme's words (en, ko)")
+    static let config = Option.value(
+        "config", "FILE", "the settings file (default: roost.json in the current folder, if there is one)")
     static let strict = Option.flag("strict", "fail on warnings (dangling references), not only on errors")
     static let force = Option.flag("force", "replace the contents of a non-empty destination")
 }

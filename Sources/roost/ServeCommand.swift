@@ -26,13 +26,14 @@ enum ServeCommand: Command {
         "store", "PATH", default: "content", "a directory store or a single-file export")
     static let port = Option.value("port", "N", default: "8000", "the port")
     static let host = Option.value("host", "ADDRESS", default: "127.0.0.1", "the address to listen on")
-    static let options = [stores, CommonOptions.templates, port, host, CommonOptions.pageSize, CommonOptions.viewer]
+    static let options = [
+        CommonOptions.config, stores, CommonOptions.templates, port, host, CommonOptions.pageSize,
+        CommonOptions.viewer, CommonOptions.title, CommonOptions.description, CommonOptions.language,
+    ]
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         try arguments.expectPositionals(0, missing: "")
-        let config = SiteConfig(
-            pageSize: try arguments.integer(CommonOptions.pageSize, range: 1...10_000)!,
-            viewer: arguments.value(CommonOptions.viewer))
+        let config = try arguments.siteConfig()
         let preview = LivePreview(
             stores: arguments.all(stores), templates: arguments.value(CommonOptions.templates),
             config: config, host: arguments.value(host)!,

@@ -1,4 +1,5 @@
 import Site
+import Support
 
 #if canImport(Glibc)
 import Glibc
@@ -53,7 +54,10 @@ enum Roost {
             return ExitStatus.success
         }
         do {
-            let arguments = try Arguments(rest, options: command.options)
+            var arguments = try Arguments(rest, options: command.options)
+            if command.options.contains(CommonOptions.config) {
+                try arguments.readProjectFile(options: command.options)
+            }
             return try command.run(arguments)
         } catch let error as UsageError {
             Console.error("roost \(command.name): \(error)\nRun 'roost \(command.name) --help' for usage.")

@@ -234,3 +234,24 @@ struct UnchangedInputsTests {
         #expect(again.outcome != .nothingChanged && again.summary?.written == 0)
     }
 }
+
+@Suite("SiteBuild: URLs and mistakes")
+struct SiteBuildURLTests {
+    @Test func aPathOnlyBaseWritesNoSitemapAndSaysSo() throws {
+        let work = try sampleSiteCopy()
+        let report = try build(work, "path")
+        #expect(work.files("path")["sitemap.xml"] == nil)
+        #expect(report.notices.count == 1 && report.notices[0].contains("no sitemap.xml"))
+        let absolute = try build(work, "absolute", config: SiteConfig(baseURL: "https://example.com/"))
+        #expect(work.files("absolute")["sitemap.xml"] != nil && absolute.notices.isEmpty)
+    }
+
+    @Test func theOutputMayNotBeInsideTheStoreOrTheTheme() throws {
+        let work = try sampleSiteCopy()
+        for inside in ["store", "store/site", "templates/x/y", "store/../store/out"] {
+            #expect(throws: BuildError.self, "\(inside)") { try build(work, inside) }
+        }
+        #expect(!FileManager.default.fileExists(atPath: work.path("store/site")))
+        #expect(try build(work, "store-site").summary != nil, "a sibling whose name starts the same is fine")
+    }
+}

@@ -212,3 +212,34 @@ extension TemporaryFolder {
         return found.sorted()
     }
 }
+
+@Suite("LiveSite: starting from a broken store")
+struct LiveSiteStartTests {
+    @Test func everyPageWaitsForAValidStoreAndTheSiteFollowsTheFix() throws {
+        let store = try TemporaryFolder()
+        try store.write("users/u1.json", #"{"username": "mina"}"#)
+        try store.write("tweets/t1.json", #"{"caption": "half"#)
+        let live = LiveSite(store: store.path(), templates: packageRoot + "/templates", config: SiteConfig())
+        let first = live.loadAll()
+        #expect(first.error?.contains("tweets/t1.json:1:") == true)
+        #expect(first.summary.contains("pages show it until the store is valid"), "\(first.summary)")
+        let waiting = String(decoding: live.file(at: "u/mina/index.html") ?? [], as: UTF8.self)
+        #expect(waiting.contains("Waiting for a valid store"))
+        #expect(live.file(at: "static/style.css") == nil)
+
+        try store.write("tweets/t1.json", #"{"caption": "whole", "timestamp": "2024-01-01T00:00:00Z", "uid": "u1"}"#)
+        let fixed = live.apply([FileWatcher.Change(root: store.url, path: "tweets/t1.json", kind: .modified)])
+        #expect(fixed.error == nil, "\(fixed.summary)")
+        #expect(String(decoding: live.file(at: "t/t1/index.html") ?? [], as: UTF8.self).contains("whole"))
+    }
+
+    @Test func anUnknownViewerStopsThePreviewFromStarting() throws {
+        let store = try TemporaryFolder()
+        try store.write("users/u1.json", #"{"username": "mina"}"#)
+        let preview = LivePreview(
+            stores: [store.path()], templates: packageRoot + "/templates", config: SiteConfig(viewer: "nobody"),
+            host: "127.0.0.1", port: 0, log: { _ in })
+        #expect(throws: SiteError.self) { try preview.start() }
+        preview.stop()
+    }
+}

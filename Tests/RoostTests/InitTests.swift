@@ -87,8 +87,12 @@ struct InitTests {
         #expect(try RoostProcess.run(["build"], in: site, binary: roost).status == 0)
         #expect(Self.text(site.path + "/public/index.html").contains("<!-- edited theme -->"))
 
-        // Without the folder, the built-in theme again.
+        // Without the folder (and roost.json's key naming it), the built-in theme again.
         try FileManager.default.moveItem(atPath: site.path + "/templates", toPath: folder.path("edited"))
+        let config = site.path + "/roost.json"
+        let withoutKey = Self.text(config).replacingOccurrences(of: ",\n  \"templates\": \"templates\"", with: "")
+        #expect(!withoutKey.contains("templates"))
+        try withoutKey.write(toFile: config, atomically: true, encoding: .utf8)
         #expect(try RoostProcess.run(["build"], in: site, binary: roost).status == 0)
         #expect(!Self.text(site.path + "/public/index.html").contains("<!-- edited theme -->"))
 

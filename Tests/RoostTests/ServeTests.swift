@@ -156,6 +156,25 @@ struct ServeTests {
         }
     }
 
+    /// A store broken from the start shows its error on every page, and the site once it is fixed.
+    @Test func aStoreBrokenAtStartRecoversWhenFixed() throws {
+        let store = try Self.sampleStore()
+        try store.write("tweets/t1.json", #"{"caption": "half"#)
+        let server = try Server(store: store.path())
+        let (status, page) = try server.get("/u/mina/")
+        #expect(status == 200 && page.contains("roost-error-overlay") && page.contains("tweets/t1.json:1:"), "\(page)")
+        try store.write(
+            "tweets/t1.json", #"{"caption": "whole again", "timestamp": "2023-01-01T00:00:00Z", "uid": "u1"}"#)
+        #expect(try server.waitFor("/", toContain: "whole again"))
+        #expect(try !server.get("/").1.contains("roost-error-overlay"))
+    }
+
+    @Test func anUnknownViewerIsAnErrorAtStart() throws {
+        let store = try Self.sampleStore()
+        let result = try RoostProcess.run(["serve", "--store", store.path(), "--port", "0", "--viewer", "nobody"])
+        #expect(result.status == 1 && result.stderr.contains("--viewer 'nobody'"), "\(result.stderr)")
+    }
+
     @Test func busyPortIsAClearError() throws {
         let store = try Self.sampleStore()
         let first = try Server(store: store.path())

@@ -1,10 +1,10 @@
 /// "Did you mean …?" for a mistyped command or option: the nearest of the valid names by edit
 /// distance, when it is near enough to be a typo (at most a third of the name's length).
-enum Suggestion {
-    static func nearest(to typed: String, among names: [String]) -> String? {
+package enum Suggestion {
+    package static func nearest(to typed: String, among names: [String]) -> String? {
         var best: (name: String, distance: Int)?
         for name in names {
-            let d = distance(Array(typed.lowercased().utf8), Array(name.utf8))
+            let d = distance(Array(typed.lowercased().utf8), Array(name.lowercased().utf8))
             if best == nil || d < best!.distance { best = (name, d) }
         }
         guard let best, best.distance <= max(1, best.name.count / 3) else { return nil }
@@ -12,12 +12,12 @@ enum Suggestion {
     }
 
     /// `"; did you mean '--store'?"`, or nothing.
-    static func hint(for typed: String, among names: [String], prefix: String = "") -> String {
+    package static func hint(for typed: String, among names: [String], prefix: String = "") -> String {
         nearest(to: typed, among: names).map { "; did you mean '\(prefix)\($0)'?" } ?? ""
     }
 
     /// Levenshtein distance, with a swap of two neighbours counted as one edit.
-    static func distance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+    package static func distance(_ a: [UInt8], _ b: [UInt8]) -> Int {
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
         var before = [Int](repeating: 0, count: b.count + 1)
         var previous = Array(0...b.count)

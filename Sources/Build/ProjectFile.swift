@@ -1,0 +1,99 @@
+import Foundation
+import JSON
+import Support
+
+/// `roost.json` (SPEC 10): the options of a site, written once. Each key sets what an option
+/// sets; options on the command line win. Paths are relative to the file's folder.
+///
+///     {"title": "Mina's archive", "language": "ko", "baseURL": "https://example.com/", "pageSize": 30}
+public struct ProjectFile: Sendable {
+    public static let fileName = "roost.json"
+
+    /// What a key holds.
+    public enum Kind: Sendable {
+        case text
+        case wholeNumber
+        /// A file or folder: resolved against the file's folder.
+        case path
+    }
+
+    /// Every key a file may hold, and what it holds.
+    public static let keys: [(name: String, kind: Kind)] = [
+        ("title", .text), ("description", .text), ("baseURL", .text), ("language", .text),
+        ("pageSize", .wholeNumber), ("viewer", .text), ("store", .path), ("templates", .path), ("output", .path),
+    ]
+
+    /// The file as read.
+    public let path: String
+    /// Each key the file sets, as option text (numbers in decimal, paths resolved).
+    public let values: [String: String]
+
+    /// Reads the file at `path`. A file that is not a JSON object, an unknown key (named with
+    /// the nearest valid one), or a value of the wrong type is an error naming the file.
+    public init(path: String) throws(ProjectFileError) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .unreadable(path: path)
+        }
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse([UInt8](data))
+        } catch {
+            throw .invalidJSON(path: path, error: error)
+        }
+        guard case .object(let pairs) = json else {
+            throw .notAnObject(path: path, found: json.kindDescription)
+        }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        var values: [String: String] = [:]
+        for (key, value) in pairs {
+            guard let kind = Self.keys.first(where: { $0.name == key })?.kind else {
+                let hint = Suggestion.hint(for: key, among: Self.keys.map(\.name))
+                throw .unknownKey(path: path, key: key, hint: hint)
+            }
+            switch (kind, value) {
+            case (.text, .string(let text)):
+                values[key] = text
+            case (.wholeNumber, .integer(let n)):
+                values[key] = String(n)
+            case (.path, .string(let relative)) where !relative.isEmpty:
+                values[key] = relative.hasPrefix("/") ? relative : folder.appendingPathComponent(relative).path
+            case (.text, _), (.path, _):
+                throw .wrongType(path: path, key: key, expected: "a string", found: value.kindDescription)
+            case (.wholeNumber, _):
+                throw .wrongType(path: path, key: key, expected: "a whole number", found: value.kindDescription)
+            }
+        }
+        self.path = path
+        self.values = values
+    }
+
+    /// The project file `roost.json` in the current folder, if there is one.
+    public static func inCurrentFolder() throws(ProjectFileError) -> ProjectFile? {
+        FileManager.default.fileExists(atPath: fileName) ? try ProjectFile(path: fileName) : nil
+    }
+}
+
+/// Why `roost.json` cannot be used.
+public enum ProjectFileError: Error, Sendable, CustomStringConvertible {
+    case unreadable(path: String)
+    case invalidJSON(path: String, error: JSONError)
+    case notAnObject(path: String, found: String)
+    case unknownKey(path: String, key: String, hint: String)
+    case wrongType(path: String, key: String, expected: String, found: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path):
+            "\(path): cannot read this file"
+        case .invalidJSON(let path, let error):
+            "\(path):\(error.line):\(error.column): invalid JSON: \(error.message)"
+        case .notAnObject(let path, let found):
+            "\(path): expected a JSON object of settings, found \(found)"
+        case .unknownKey(let path, let key, let hint):
+            "\(path): unknown key '\(key)'\(hint) (keys: "
+                + ProjectFile.keys.map(\.name).joined(separator: ", ") + ")"
+        case .wrongType(let path, let key, let expected, let found):
+            "\(path): '\(key)' must be \(expected), not \(found)"
+        }
+    }
+}
