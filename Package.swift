@@ -24,7 +24,7 @@ let package = Package(
         // Templates: a Mustache engine written from the specification.
         .target(name: "Mustache", dependencies: ["Support"]),
         // Stage 3 and 4: the site plan (pages and URLs) and rendering.
-        .target(name: "Site", dependencies: ["Store", "Model", "Markdown", "Mustache", "Support"]),
+        .target(name: "Site", dependencies: ["JSON", "Store", "Model", "Markdown", "Mustache", "Support"]),
         // Stage 5: writing the site: only changed files, atomically, with a manifest and a lock.
         .target(name: "Output", dependencies: ["Support"]),
         // The build as a library: theme, inputs token, plan, parallel render, commit.
@@ -41,7 +41,7 @@ let package = Package(
             name: "roost", dependencies: ["JSON", "Store", "Model", "Site", "Build", "Live", "Synthetic", "Support"]),
 
         // Fixtures shared by the test targets (the theme, document builders).
-        .target(name: "TestSupport", dependencies: ["Store", "Mustache"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Store", "Mustache", "Site"], path: "Tests/TestSupport"),
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "JSON", "TestSupport"]),

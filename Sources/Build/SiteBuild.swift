@@ -23,6 +23,7 @@ public struct SiteBuild: Sendable {
     public func run(observer: some BuildObserver = SilentBuild()) throws -> BuildReport {
         let start = ContinuousClock.now
         let theme = try Theme(folder: options.templates)
+        let templates = try theme.templates(language: options.config.language)
         let inputs = try BuildInputs(options, theme: theme)
         observer.phaseEnded("stamp inputs")
         // With an output folder already there, take it (and its lock) now: if the last build
@@ -44,7 +45,7 @@ public struct SiteBuild: Sendable {
         let warnings = try check(snapshot.diagnostics)
 
         let renderer = try SiteRenderer(
-            snapshot: snapshot, config: options.config, templates: theme.templates,
+            snapshot: snapshot, config: options.config, templates: templates,
             templateFolder: options.templates)
         observer.phaseEnded("captions")  // (cards are rendered with the first page that shows them)
 

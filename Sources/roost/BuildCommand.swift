@@ -27,9 +27,12 @@ enum BuildCommand: Command {
         the whole site
         """)
     static let quiet = Option.flag("quiet", "print nothing but errors")
+    static let language = Option.value(
+        "language", "TAG", default: "en",
+        "the language of the pages and of the theme's words (a table in the\ntheme's i18n/: en, ko)")
     static let options = [
         CommonOptions.store, CommonOptions.templates, output, baseURL, CommonOptions.pageSize,
-        CommonOptions.viewer, CommonOptions.strict, shard, quiet,
+        CommonOptions.viewer, language, CommonOptions.strict, shard, quiet,
     ]
 
     static func run(_ arguments: Arguments) throws -> Int32 {
@@ -48,7 +51,8 @@ enum BuildCommand: Command {
             config: SiteConfig(
                 baseURL: arguments.value(baseURL)!,
                 pageSize: try arguments.integer(CommonOptions.pageSize, range: 1...10_000)!,
-                viewer: arguments.value(CommonOptions.viewer)),
+                viewer: arguments.value(CommonOptions.viewer),
+                language: arguments.value(language)!),
             strict: arguments.flag(CommonOptions.strict),
             shard: shardPart)
         let isQuiet = arguments.flag(quiet)
