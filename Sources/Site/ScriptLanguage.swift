@@ -83,38 +83,8 @@ public struct ScriptLanguage: Sendable {
     /// The script most of `text`'s letters are in (see the type's rule), nil when it has none.
     /// `preferring` wins a tie.
     public static func script(of text: String, preferring preferred: Script? = nil) -> Script? {
-        var counts = [Int](repeating: 0, count: Script.allCases.count)
-        var skipping = false  // in a URL or a mention, up to the next space
-        var previous: Unicode.Scalar = " "
-        var scalars = text.unicodeScalars[...]
-        while let scalar = scalars.first {
-            scalars = scalars.dropFirst()
-            defer { previous = scalar }
-            if skipping {
-                if scalar.properties.isWhitespace || scalar == ")" || scalar == ">" { skipping = false }
-                continue
-            }
-            let startsWord = previous.properties.isWhitespace || previous == "(" || previous == "<"
-            if scalar == "@", startsWord {
-                skipping = true
-                continue
-            }
-            if scalar == "h" || scalar == "w", startsWord || previous == "(" || previous == "]" {
-                let rest = String(String.UnicodeScalarView(scalars.prefix(7)))
-                if (scalar == "h" && (rest.hasPrefix("ttps://") || rest.hasPrefix("ttp://")))
-                    || (scalar == "w" && rest.hasPrefix("ww."))
-                {
-                    skipping = true
-                    continue
-                }
-            }
-            if previous == "]", scalar == "(" {  // a Markdown link's destination
-                skipping = true
-                continue
-            }
-            guard scalar.properties.isAlphabetic, let (script, weight) = Self.letter(scalar) else { continue }
-            counts[script.rawValue] += weight
-        }
+        var text = text
+        var counts = text.withUTF8(countLetters)
         // Han goes with kana (Japanese) or Hangul (Korean, which may write Hanja) when present.
         let han = counts[Script.han.rawValue]
         let kana = counts[Script.japanese.rawValue]
@@ -126,6 +96,70 @@ public struct ScriptLanguage: Sendable {
         guard let best = counts.max(), best > 0 else { return nil }
         if let preferred, counts[preferred.rawValue] == best { return preferred }
         return Script.allCases.first { counts[$0.rawValue] == best }
+    }
+
+    /// Each script's letters (weighted) in `utf8`, URLs and mentions left out. On every caption
+    /// of every build, so it reads UTF-8 bytes and looks up Unicode's tables only beyond ASCII.
+    private static func countLetters(_ utf8: UnsafeBufferPointer<UInt8>) -> [Int] {
+        var counts = [Int](repeating: 0, count: Script.allCases.count)
+        var skipping = false  // in a URL or a mention, up to the next space
+        var previous: UInt32 = 0x20
+        func isSpace(_ v: UInt32) -> Bool {
+            v < 0x80 ? v == 0x20 || (0x09...0x0D).contains(v) : Unicode.Scalar(v)?.properties.isWhitespace == true
+        }
+        func follows(_ prefix: StaticString, at i: Int) -> Bool {
+            let n = prefix.utf8CodeUnitCount
+            guard i + n <= utf8.count else { return false }
+            return (0..<n).allSatisfy { utf8[i + $0] == prefix.utf8Start[$0] }
+        }
+        var i = 0
+        while i < utf8.count {
+            let b = utf8[i]
+            var v = UInt32(b)
+            var length = 1
+            if b >= 0xF0 {
+                v =
+                    (v & 0x07) << 18 | UInt32(utf8[i + 1] & 0x3F) << 12 | UInt32(utf8[i + 2] & 0x3F) << 6
+                    | UInt32(utf8[i + 3] & 0x3F)
+                length = 4
+            } else if b >= 0xE0 {
+                v = (v & 0x0F) << 12 | UInt32(utf8[i + 1] & 0x3F) << 6 | UInt32(utf8[i + 2] & 0x3F)
+                length = 3
+            } else if b >= 0xC0 {
+                v = (v & 0x1F) << 6 | UInt32(utf8[i + 1] & 0x3F)
+                length = 2
+            }
+            defer {
+                previous = v
+                i += length
+            }
+            if skipping {
+                if isSpace(v) || v == 0x29 || v == 0x3E { skipping = false }  // space ) >
+                continue
+            }
+            let startsWord = isSpace(previous) || previous == 0x28 || previous == 0x3C  // ( <
+            if v == 0x40, startsWord {  // @mention
+                skipping = true
+                continue
+            }
+            if previous == 0x5D, v == 0x28 {  // ](: a Markdown link's destination
+                skipping = true
+                continue
+            }
+            if startsWord, follows("https://", at: i) || follows("http://", at: i) || follows("www.", at: i) {
+                skipping = true
+                continue
+            }
+            if v < 0x80 {
+                if (0x41...0x5A).contains(v) || (0x61...0x7A).contains(v) { counts[Script.latin.rawValue] += 1 }
+                continue
+            }
+            guard let scalar = Unicode.Scalar(v), let (script, weight) = Self.letter(scalar) else { continue }
+            // Hangul syllables and Han are all letters; elsewhere a range holds digits and marks too.
+            guard weight == 3 && v != 0x30FB || scalar.properties.isAlphabetic else { continue }
+            counts[script.rawValue] += weight
+        }
+        return counts
     }
 
     /// A letter's script and weight; nil for letters of scripts not told apart.
