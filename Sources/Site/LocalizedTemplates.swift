@@ -80,8 +80,10 @@ public struct LocalizedTemplates: Sendable {
     }
 
     /// The table `language` uses: its own, else one of the same tag ignoring case, else its
-    /// first subtag's (`ko-KR` → `ko`); nil when the theme has none.
+    /// first subtag's (`ko-KR` → `ko`); nil when the theme has none, or `language` is not a
+    /// language tag (`ko`, `pt-BR`).
     public func language(matching language: String) -> String? {
+        guard Self.isLanguageTag(language[...]) else { return nil }  // it goes into `lang` attributes as it is
         if libraries[language] != nil { return language }
         let lowered = language.lowercased()
         if let match = languages.first(where: { $0.lowercased() == lowered }) { return match }

@@ -165,6 +165,8 @@ import Testing
         #expect(defaultTheme.language(matching: "ko-KR") == "ko")
         #expect(defaultTheme.language(matching: "en-GB") == "en")
         #expect(defaultTheme.language(matching: "fr") == nil)
+        #expect(defaultTheme.language(matching: "ko-\"><x>") == nil)
+        #expect(defaultTheme.language(matching: "") == nil)
         #expect(defaultTheme.languages == ["en", "ko"])
     }
 
