@@ -24,7 +24,7 @@ let package = Package(
         // Templates: a Mustache engine written from the specification.
         .target(name: "Mustache", dependencies: ["Support"]),
         // Stage 3 and 4: the site plan (pages and URLs) and rendering.
-        .target(name: "Site", dependencies: ["Store", "Model", "Markdown", "Mustache", "Support"]),
+        .target(name: "Site", dependencies: ["JSON", "Store", "Model", "Markdown", "Mustache", "Support"]),
         // Stage 5: writing the site: only changed files, atomically, with a manifest and a lock.
         .target(name: "Output", dependencies: ["Support"]),
         // The default theme and the sample store, compiled into the binary from templates/ and
@@ -51,7 +51,7 @@ let package = Package(
             ]),
 
         // Fixtures shared by the test targets (the theme, document builders).
-        .target(name: "TestSupport", dependencies: ["Store", "Mustache"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Store", "Mustache", "Site"], path: "Tests/TestSupport"),
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "JSON", "TestSupport"]),

@@ -29,6 +29,7 @@ public struct SiteBuild: Sendable {
             }
         }
         let theme = try themeFolder.map { try Theme(folder: $0) } ?? Theme.builtIn
+        let templates = try theme.templates(language: options.config.language)
         let inputs = try BuildInputs(options, theme: theme)
         observer.phaseEnded("stamp inputs")
         // With an output folder already there, take it (and its lock) now: if the last build
@@ -50,7 +51,7 @@ public struct SiteBuild: Sendable {
         let warnings = try check(snapshot.diagnostics)
 
         let renderer = try SiteRenderer(
-            snapshot: snapshot, config: options.config, templates: theme.templates,
+            snapshot: snapshot, config: options.config, templates: templates,
             templateFolder: theme.origin)
         observer.phaseEnded("captions")  // (cards are rendered with the first page that shows them)
 

@@ -5,7 +5,8 @@ import Mustache
 import Site
 import Support
 
-/// A theme: its templates (`*.mustache`, named by their path without the extension), its
+/// A theme: its templates (`*.mustache`, named by their path without the extension) with
+/// the texts of its translation tables (`i18n/<language>.json`, see `LocalizedTemplates`), its
 /// `static/` files (copied as they are to `static/` in the output), and a fingerprint of
 /// every file in it, which page fingerprints and the inputs token take as salt (the model
 /// cannot see a template change). Made from files in memory, wherever they came from: a
@@ -30,7 +31,10 @@ public struct Theme: Sendable {
     public let origin: String
     /// Every file, in path order.
     public let files: [File]
+    /// The templates with the English texts (see `templates(language:)`).
     public let templates: TemplateLibrary
+    /// The templates once per language of the theme's translation tables.
+    public let localized: LocalizedTemplates
     /// The files of `static/`, with their paths relative to it.
     public let staticFiles: [File]
     /// Every file's path and bytes, and Roost's version.
@@ -42,22 +46,18 @@ public struct Theme: Sendable {
         let files = files.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         var hasher = StableHasher()
         hasher.combine(RoostVersion.current)
-        var templates: [(name: String, file: String, bytes: [UInt8])] = []
         var staticFiles: [File] = []
         for file in files {
             hasher.combine(file.path)
             hasher.combine(bytes: file.bytes)
-            if file.path.hasSuffix(Self.templateSuffix) {
-                let name = String(file.path.dropLast(Self.templateSuffix.count))
-                templates.append((name, origin + "/" + file.path, file.bytes))
-            }
             if file.path.hasPrefix(Self.staticFolder) {
                 staticFiles.append(File(path: String(file.path.dropFirst(Self.staticFolder.count)), bytes: file.bytes))
             }
         }
         self.origin = origin
         self.files = files
-        self.templates = try TemplateLibrary(sources: templates)
+        localized = try LocalizedTemplates(files: files.map { ($0.path, $0.bytes) }, origin: origin)
+        templates = try localized.templates(for: LocalizedTemplates.fallbackLanguage)
         self.staticFiles = staticFiles
         fingerprint = hasher.finalize()
     }
@@ -113,7 +113,6 @@ public struct Theme: Sendable {
         return try Theme(folder: path)
     }
 
-    static let templateSuffix = ".mustache"
     /// Where static files are, in the theme and in the output.
     public static let staticFolder = "static/"
 
@@ -121,5 +120,15 @@ public struct Theme: Sendable {
         guard !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { return false }
         let values = try? URL(fileURLWithPath: path).resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey])
         return values?.isRegularFile == true && values?.isSymbolicLink != true
+    }
+}
+
+// MARK: - Languages
+
+extension Theme {
+    /// The templates with the texts of `language` (the theme's `i18n/<language>.json`, English
+    /// where it has none); a language the theme has no table for is an error naming the ones it has.
+    public func templates(language: String) throws(SiteError) -> TemplateLibrary {
+        try localized.templates(for: language)
     }
 }

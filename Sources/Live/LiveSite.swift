@@ -266,7 +266,7 @@ public final class LiveSite: Sendable {
         }
         do {
             let renderer = try SiteRenderer(
-                snapshot: snapshot, config: config, templates: theme.templates,
+                snapshot: snapshot, config: config, templates: try theme.templates(language: config.language),
                 templateFolder: theme.origin,
                 reusing: templatesChanged ? nil : previous?.renderer)
             let fingerprints = renderer.pageFingerprintsByPath()

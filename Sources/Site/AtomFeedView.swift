@@ -48,6 +48,7 @@ struct AtomFeedView: MustacheObject {
             case "alternateURL": return .string(site.absoluteURL(folder))
             case "selfURL": return .string(site.absoluteURL(view.user.map { site.paths.userFeed($0) } ?? "feed.xml"))
             case "baseURL": return .string(site.config.baseURL)
+            case "language": return .string(site.config.language)
             case "updated":
                 // A feed with no entries was last updated when the site's newest tweet was
                 // posted (1970 only for a store with no tweets at all).
@@ -72,14 +73,15 @@ struct AtomEntryView: MustacheObject {
         let author = snapshot.tweetRelations[index].author
         switch key {
         case "title":
-            let name = author.map { snapshot.users[$0].fullname } ?? "Unknown user"
+            let name = author.map { snapshot.users[$0].fullname } ?? site.words.unknownUser
             return .string("\(name): \(site.excerpts[index])")
         case "id": return .string(site.atomID(site.paths.tweet(index)))
         case "url": return .string(site.absoluteURL(site.paths.tweet(index)))
         case "published": return .string(DateText.iso(tweet.timestamp))
-        case "authorName": return .string(author.map { snapshot.users[$0].fullname } ?? "Unknown user")
+        case "authorName": return .string(author.map { snapshot.users[$0].fullname } ?? site.words.unknownUser)
         case "authorURL": return author.map { .string(site.absoluteURL(site.paths.user($0))) }
         case "contentHTML": return .string(site.captions[index])
+        case "contentLang": return site.captionLangs[index].map(MustacheValue.string)
         default: return nil
         }
     }

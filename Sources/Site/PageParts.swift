@@ -43,6 +43,9 @@ extension PagerView {
 
 /// One entry of `tabs`.
 struct TabView: MustacheObject {
+    /// `tweets`, `replies`, `likes`, `favorites`.
+    let id: String
+    /// The theme's `tab.…` text.
     let name: String
     let url: String
     let count: Int
@@ -50,6 +53,7 @@ struct TabView: MustacheObject {
 
     func value(forKey key: String) -> MustacheValue? {
         switch key {
+        case "id": .string(id)
         case "name": .string(name)
         case "url": .string(url)
         case "count": .int(count)
@@ -62,12 +66,15 @@ struct TabView: MustacheObject {
 /// One entry of `places` (docs/templates.md, "A favorite place").
 struct PlaceView: MustacheObject {
     let place: FavoritePlace
+    let scripts: ScriptLanguage
 
     func value(forKey key: String) -> MustacheValue? {
         switch key {
         case "id": .string(place.id)
         case "name": .string(place.name)
+        case "nameLang": scripts.lang(of: place.name).map(MustacheValue.string)
         case "address": place.address.map(MustacheValue.string)
+        case "addressLang": place.address.flatMap(scripts.lang).map(MustacheValue.string)
         case "hasAddress": .bool(place.address != nil)
         case "hasCoordinate": .bool(place.coordinate != nil)
         case "latitude": place.coordinate.map { .string(Self.decimal($0.latitude)) }

@@ -8,12 +8,13 @@ struct PageView: MustacheObject {
     let path: String
     /// The page's folder (for `absoluteURL`).
     let folder: String
-    let title: String
-    let description: String
     /// `isFeed`, `isProfile`…
     let kindFlag: String
     /// The page's own keys.
-    let values: [String: MustacheValue]
+    var values: [String: MustacheValue]
+    /// Set from the theme's texts, which render in this very context (where they are empty).
+    var title = ""
+    var description = ""
     /// 404.html: servers show it at any URL, so its `<base>` is the base URL itself (links
     /// relative to where it lies would break) and it is nobody's canonical copy.
     var isServedAtAnyURL = false
@@ -42,6 +43,7 @@ struct SiteInfo: MustacheObject {
     func value(forKey key: String) -> MustacheValue? {
         switch key {
         case "title": .string(site.config.title)
+        case "language": .string(site.config.language)
         case "feedURL": .string("feed.xml")
         case "baseURL": .string(site.config.baseURL)
         default: nil

@@ -20,15 +20,39 @@ final class SiteContext: Sendable {
     let viewerLiked: [Bool]
     /// What mention and hashtag links in Markdown depend on: every username and handle, every tag.
     let linkTargets: Int
+    /// The words Roost puts on pages, in the site's language.
+    let words: Words
+    /// How pages show each tweet's time (`Words.date`).
+    let dates: [String]
+    /// The `lang` of text in another script than the site language's (`ScriptLanguage`).
+    let scripts: ScriptLanguage
+    /// Per tweet, the caption's `lang`.
+    let captionLangs: [String?]
+    /// Per user, the `lang` of their name, username and bio.
+    let userLangs: [UserLangs]
+    /// Per tag, its `lang`.
+    let tagLangs: [String?]
+
+    struct UserLangs: Sendable {
+        let name: String?
+        let username: String?
+        let bio: String?
+    }
 
     /// - Parameter previous: the context of the last build of a live preview; captions and bios
     ///   whose text is unchanged are taken from it when the link targets are the same.
-    init(snapshot: Snapshot, config: SiteConfig, viewer: Int?, previous: SiteContext? = nil) {
+    init(snapshot: Snapshot, config: SiteConfig, viewer: Int?, words: Words, previous: SiteContext? = nil) throws {
         self.snapshot = snapshot
         self.config = config
         let paths = SitePaths(snapshot: snapshot)
         self.paths = paths
         self.viewer = viewer
+        self.words = words
+        let scripts = ScriptLanguage(siteLanguage: config.language)
+        self.scripts = scripts
+        captionLangs = snapshot.tweets.parallelMap { scripts.lang(of: $0.caption) }
+        userLangs = snapshot.users.map { Self.langs(of: $0, scripts) }
+        tagLangs = snapshot.tags.map { scripts.lang(of: $0.tag) }
         let markdown = Self.markdown(snapshot, paths)
         var targets = Hasher()
         for user in snapshot.users {
@@ -51,11 +75,17 @@ final class SiteContext: Sendable {
                 if let i = old.user(uid: user.uid), old.users[i].bio == user.bio { return previous.bios[i] }
                 return user.bio.map(markdown.render)
             }
+            dates = try Self.dates(snapshot, words) { tweet in
+                old.tweet(id: tweet.id).flatMap {
+                    old.tweets[$0].timestamp == tweet.timestamp ? previous.dates[$0] : nil
+                }
+            }
         } else {
             let rendered = snapshot.tweets.parallelMap { markdown.render($0.caption, excerptLimit: Self.excerptLimit) }
             captions = rendered.map(\.0)
             excerpts = rendered.map(\.1)
             bios = snapshot.users.map { $0.bio.map(markdown.render) }
+            dates = try Self.dates(snapshot, words) { _ in nil }
         }
         var liked = [Bool](repeating: false, count: snapshot.tweets.count)
         if let viewer {
@@ -74,14 +104,38 @@ final class SiteContext: Sendable {
         viewerLiked = previous.viewerLiked
         linkTargets = previous.linkTargets
         bios = previous.bios
+        words = previous.words
+        dates = previous.dates  // the same times: only content changed
+        scripts = previous.scripts
+        userLangs = previous.userLangs
+        tagLangs = previous.tagLangs
         let markdown = Self.markdown(snapshot, paths)
         var captions = previous.captions
         var excerpts = previous.excerpts
+        var captionLangs = previous.captionLangs
         for t in changed {
             (captions[t], excerpts[t]) = markdown.render(snapshot.tweets[t].caption, excerptLimit: Self.excerptLimit)
+            captionLangs[t] = scripts.lang(of: snapshot.tweets[t].caption)
         }
         self.captions = captions
         self.excerpts = excerpts
+        self.captionLangs = captionLangs
+    }
+
+    /// Each tweet's time as pages show it; `reused` gives the ones a previous context has.
+    private static func dates(_ snapshot: Snapshot, _ words: Words, reused: @Sendable (Tweet) -> String?) throws
+        -> [String]
+    {
+        let results = snapshot.tweets.parallelMap { tweet in
+            Result { () throws -> String in try reused(tweet) ?? words.date(tweet.timestamp) }
+        }
+        return try results.map { try $0.get() }
+    }
+
+    private static func langs(of user: User, _ scripts: ScriptLanguage) -> UserLangs {
+        UserLangs(
+            name: scripts.lang(of: user.fullname), username: scripts.lang(of: user.username),
+            bio: user.bio.flatMap(scripts.lang))
     }
 
     /// Markdown whose mentions link to profiles and hashtags to tag pages.

@@ -6,6 +6,12 @@ public enum SiteError: Error, CustomStringConvertible {
     case missingTemplate(name: String, folder: String)
     case template(MustacheError)
     case rendering(String)
+    /// `language` has no table in the theme (`folder` is its `i18n/`), which has `available`.
+    case unknownLanguage(String, available: [String], folder: String)
+    /// A translation table that cannot be used: not JSON, not a flat object of texts…
+    case translationTable(file: String, problem: String)
+    /// A text Roost itself needs is in no table (`file` is the English one).
+    case missingText(key: String, file: String)
 
     /// Any error of rendering, as a SiteError.
     init(_ error: any Error) {
@@ -28,6 +34,13 @@ public enum SiteError: Error, CustomStringConvertible {
             "\(error)"
         case .rendering(let message):
             message
+        case .unknownLanguage(let language, let available, let folder):
+            "language '\(language)': the theme has no texts in it (no \(folder)\(language).json); "
+                + "it has \(available.joined(separator: ", "))"
+        case .translationTable(let file, let problem):
+            "\(file): \(problem)"
+        case .missingText(let key, let file):
+            "\(file): no text '\(key)' (every theme needs it)"
         }
     }
 }

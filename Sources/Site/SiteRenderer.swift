@@ -20,6 +20,8 @@ public final class SiteRenderer: Sendable {
     /// What each card shows (see Fingerprints.swift).
     let cardFingerprints: [Int]
 
+    /// - Parameter templates: the theme's templates with the texts of `config.language`
+    ///   (`LocalizedTemplates.templates(for:)`).
     /// - Parameter previous: the renderer of the last build of a live preview with the same
     ///   templates: captions and cards whose inputs did not change are taken from it.
     public init(
@@ -39,7 +41,14 @@ public final class SiteRenderer: Sendable {
             }
             viewer = index
         }
-        let site = SiteContext(snapshot: snapshot, config: config, viewer: viewer, previous: previous?.site)
+        let words = try Words(templates: templates, folder: templateFolder)
+        let site: SiteContext
+        do {
+            site = try SiteContext(
+                snapshot: snapshot, config: config, viewer: viewer, words: words, previous: previous?.site)
+        } catch {
+            throw SiteError(error)
+        }
         self.site = site
         self.templates = templates
         self.plan = SitePlan(snapshot: snapshot, paths: site.paths, config: config)

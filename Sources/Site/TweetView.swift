@@ -18,8 +18,9 @@ struct TweetView: MustacheObject {
         case "absoluteURL": .string(site.absoluteURL(site.paths.tweet(index)))
         case "author": UserView(site: site, index: relations.author).mustacheValue
         case "published": .string(DateText.iso(tweet.timestamp))
-        case "publishedDisplay": .string(DateText.display(tweet.timestamp))
+        case "publishedDisplay": .string(site.dates[index])
         case "captionHTML": .string(site.captions[index])
+        case "captionLang": site.captionLangs[index].map(MustacheValue.string)
         case "captionText": .string(site.excerpts[index])
         case "likes": .int(relations.likers.count)
         case "liked": .bool(site.viewerLiked[index])

@@ -13,7 +13,7 @@ struct UserView: MustacheObject {
         guard let index else {
             switch key {
             case "isMissing": return .bool(true)
-            case "name": return .string("Unknown user")
+            case "name": return .string(site.words.unknownUser)
             case "username", "handle": return .string("unknown")
             case "avatarURL": return .string(Self.placeholderAvatar)
             default: return nil
@@ -25,7 +25,9 @@ struct UserView: MustacheObject {
         switch key {
         case "isMissing": return .bool(false)
         case "name": return .string(user.fullname)
+        case "nameLang": return site.userLangs[index].name.map(MustacheValue.string)
         case "username": return .string(user.username)
+        case "usernameLang": return site.userLangs[index].username.map(MustacheValue.string)
         case "handle": return .string(user.handle)
         case "url": return .string(SitePaths.href(paths.profile(index, .tweets, page: 1)))
         case "repliesURL": return .string(SitePaths.href(paths.profile(index, .replies, page: 1)))
@@ -36,6 +38,7 @@ struct UserView: MustacheObject {
         case "avatarURL": return .string(user.profileImageURL ?? Self.placeholderAvatar)
         case "hasAvatar": return .bool(user.profileImageURL != nil)
         case "bioHTML": return site.bios[index].map(MustacheValue.string)
+        case "bioLang": return site.userLangs[index].bio.map(MustacheValue.string)
         case "hasBio": return .bool(site.bios[index].map { !$0.isEmpty } ?? false)
         case "tweetCount": return .int(activity.tweets.count)
         case "replyCount": return .int(activity.replies.count)

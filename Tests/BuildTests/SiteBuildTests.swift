@@ -92,6 +92,35 @@ struct SiteBuildTests {
         #expect(work.files("site") == before)
     }
 
+    /// SPEC 10: a language the theme has no table for stops the build before anything is read
+    /// or written; a theme edit to a table rebuilds the pages.
+    @Test func languagesOfTheTheme() throws {
+        let work = try sampleSiteCopy()
+        try build(work, "site")
+        let before = work.files("site")
+        #expect {
+            try build(work, "site", config: SiteConfig(language: "fr"))
+        } throws: { error in
+            guard case SiteError.unknownLanguage("fr", let available, _) = error else { return false }
+            return available == ["en", "ko"]
+        }
+        #expect(work.files("site") == before)
+        #expect(throws: SiteError.self) { try build(work, "fresh", config: SiteConfig(language: "fr")) }
+        #expect(!FileManager.default.fileExists(atPath: work.path("fresh")))
+
+        let korean = try build(work, "site", config: SiteConfig(language: "ko"))
+        #expect(korean.pages > 100)
+        let feed = try String(contentsOfFile: work.path("site/index.html"), encoding: .utf8)
+        #expect(feed.contains("<html lang=\"ko\">") && feed.contains("최신 트윗"))
+        // Edit one text: the pages that show it change.
+        let table = work.path("templates/i18n/ko.json")
+        let text = try String(contentsOfFile: table, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"최신 트윗\"", with: "\"새 트윗\"").write(
+            toFile: table, atomically: true, encoding: .utf8)
+        try build(work, "site", config: SiteConfig(language: "ko"))
+        #expect(try String(contentsOfFile: work.path("site/index.html"), encoding: .utf8).contains("새 트윗"))
+    }
+
     @Test func warningsAreReportedAndFailOnlyWhenStrict() throws {
         let work = try sampleSiteCopy()
         let report = try build(work, "site")

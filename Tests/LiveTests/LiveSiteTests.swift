@@ -19,14 +19,16 @@ struct LiveSiteTests {
     /// Every page of a full build of the store as it is on disk.
     static func fullBuild(_ root: String, _ config: SiteConfig) throws -> [String: [UInt8]] {
         let snapshot = Snapshot(documents: try DocumentStore.read(at: root).documents)
-        let renderer = try SiteRenderer(snapshot: snapshot, config: config, templates: defaultTemplates)
+        let renderer = try SiteRenderer(
+            snapshot: snapshot, config: config, templates: defaultTemplates(language: config.language))
         var pages: [String: [UInt8]] = [:]
         for page in renderer.plan.pages { pages[page.path] = try renderer.render(page) }
         return pages
     }
 
-    @Test(arguments: [1, 2])
-    func randomEdits(seed: UInt64) throws {
+    /// (In Korean, edits also change which captions carry `lang="en"`.)
+    @Test(arguments: [(1, "en"), (2, "ko")] as [(UInt64, String)])
+    func randomEdits(seed: UInt64, language: String) throws {
         var random = SeededGenerator(seed: seed)
         let store = try TemporaryFolder()
         let usernames = ["mina", "joon", "Mina", "seo.yeon", "taeho", "emily"]
@@ -73,7 +75,7 @@ struct LiveSiteTests {
             try store.write("users/\(random.pick(users)!)/user-likes/\(random.pick(tweets)!).json", "{}")
         }
 
-        let config = SiteConfig(pageSize: 3, viewer: nil)
+        let config = SiteConfig(pageSize: 3, viewer: nil, language: language)
         let live = LiveSite(store: store.path(), templates: packageRoot + "/templates", config: config)
         #expect(live.loadAll().error == nil)
         var before = try Self.fullBuild(store.path(), config)

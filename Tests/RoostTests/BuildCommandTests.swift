@@ -27,6 +27,20 @@ struct BuildCommandTests {
         #expect(typo.status == 2 && typo.stderr.contains("did you mean '--output'?"), "\(typo.stderr)")
     }
 
+    /// SPEC 10: `--language` picks the theme's table; one it does not have is an error naming
+    /// the ones it has.
+    @Test func languageOption() throws {
+        let out = try TemporaryFolder()
+        let korean = try RoostProcess.run(["build", "--quiet", "--language", "ko", "--output", out.path("ko")])
+        #expect(korean.status == 0, "\(korean.stderr)")
+        let feed = try String(contentsOfFile: out.path("ko/index.html"), encoding: .utf8)
+        #expect(feed.contains("<html lang=\"ko\">") && feed.contains("최신 트윗"))
+        let french = try RoostProcess.run(["build", "--quiet", "--language", "fr", "--output", out.path("fr")])
+        #expect(french.status == 1)
+        #expect(french.stderr.contains("language 'fr'") && french.stderr.contains("it has en, ko"), "\(french.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path("fr")))
+    }
+
     @Test func aFailedBuildSaysWhyAndExitsWithOne() throws {
         let out = try TemporaryFolder()
         #expect(try RoostProcess.run(["build", "--quiet", "--output", out.path("site")]).status == 0)

@@ -123,12 +123,16 @@ import Testing
         for file in ["index.html", "replies/index.html", "likes/index.html", "favorites/index.html", "feed.xml"] {
             #expect(site[folder + file] != nil, "\(folder + file)")
         }
-        // The profile shows the username as is, and links to the uid-derived folder.
+        // The profile shows the username as is, and links to the uid-derived folder (a Hangul
+        // username on this English site carries its language).
+        let lang = ScriptLanguage(siteLanguage: "en").lang(of: username).map { " lang=\"\($0)\"" } ?? ""
         let profile = try site.page(folder + "index.html")
-        #expect(profile.contains("<a class=\"u-url p-nickname\" href=\"\(folder)index.html\">@\(username)</a>"))
+        #expect(
+            profile.contains("<a class=\"u-url p-nickname\" href=\"\(folder)index.html\"\(lang)>@\(username)</a>"))
         for (path, card) in everyCard(of: tweetID, in: site) {
             #expect(
-                card.contains("<a class=\"u-url p-nickname handle\" href=\"\(folder)index.html\">@\(username)</a>"),
+                card.contains(
+                    "<a class=\"u-url p-nickname handle\" href=\"\(folder)index.html\"\(lang)>@\(username)</a>"),
                 "\(path)")
         }
         // Nothing is written under the raw or lowercased username.

@@ -56,7 +56,8 @@ func render(
     snapshot: Snapshot, config: SiteConfig = SiteConfig(),
     sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) throws -> RenderedSite {
-    let renderer = try SiteRenderer(snapshot: snapshot, config: config, templates: defaultTemplates)
+    let renderer = try SiteRenderer(
+        snapshot: snapshot, config: config, templates: defaultTemplates(language: config.language))
     var files: [String: String] = [:]
     var paths: [String] = []
     for page in renderer.plan.pages {

@@ -1,5 +1,6 @@
 import Foundation
 import Mustache
+import Site
 import Store
 
 // Fixtures shared by the test targets: the package and its theme, and builders of the
@@ -14,12 +15,31 @@ public let packageRoot: String = {
     return url.path
 }()
 
-/// The default theme, loaded once for the whole suite.
-public let defaultTemplates: TemplateLibrary = {
-    do { return try TemplateLibrary(directory: packageRoot + "/templates") } catch {
-        fatalError("cannot load \(packageRoot)/templates: \(error)")
+/// The default theme's templates in each of its languages, loaded once for the whole suite.
+public let defaultTheme: LocalizedTemplates = {
+    let root = packageRoot + "/templates"
+    var files: [(path: String, bytes: [UInt8])] = []
+    let enumerator = FileManager.default.enumerator(atPath: root)
+    while let relative = enumerator?.nextObject() as? String {
+        guard relative.hasSuffix(".mustache") || relative.hasPrefix("i18n/"),
+            let data = FileManager.default.contents(atPath: root + "/" + relative)
+        else { continue }
+        files.append((relative, [UInt8](data)))
+    }
+    do { return try LocalizedTemplates(files: files, origin: root) } catch {
+        fatalError("cannot load \(root): \(error)")
     }
 }()
+
+/// The default theme in English.
+public let defaultTemplates: TemplateLibrary = defaultTemplates(language: "en")
+
+/// The default theme in `language` (one of its tables).
+public func defaultTemplates(language: String) -> TemplateLibrary {
+    do { return try defaultTheme.templates(for: language) } catch {
+        fatalError("the default theme has no \(language): \(error)")
+    }
+}
 
 /// `static/…` paths of the theme's assets (copied to the output as they are).
 public let themeAssets: Set<String> = {

@@ -1,24 +1,44 @@
 // Roost: show each tweet's <time datetime> as a relative date ("5m", "3h", "2d",
-// "Jun 10", "Jun 10, 2022"). The page's own text (the absolute date) stays as a tooltip,
-// and is what shows when scripts are off.
+// "Jun 10", "Jun 10, 2022" on an English page; "5분", "6월 10일" on a Korean one). The words
+// come from the browser's Intl in the page's language (<html lang>), so this file has none.
+// The page's own text (the absolute date) stays as a tooltip, and is what shows when scripts
+// are off or the browser has no Intl.
 (function () {
   "use strict";
-  var months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+  var lang = document.documentElement.lang || "en";
+  var formats = null;
+
+  function makeFormats() {
+    function unit(name) {
+      return new Intl.NumberFormat(lang, { style: "unit", unit: name, unitDisplay: "narrow" });
+    }
+    return {
+      now: new Intl.RelativeTimeFormat(lang, { numeric: "auto" }).format(0, "second"),
+      minute: unit("minute"),
+      hour: unit("hour"),
+      day: unit("day"),
+      date: new Intl.DateTimeFormat(lang, { month: "short", day: "numeric" }),
+      dateWithYear: new Intl.DateTimeFormat(lang, { year: "numeric", month: "short", day: "numeric" })
+    };
+  }
 
   function relative(date, now) {
     var seconds = (now - date) / 1000;
     if (seconds < 0) return null;                       // in the future: keep the absolute date
-    if (seconds < 60) return "now";
-    if (seconds < 3600) return Math.floor(seconds / 60) + "m";
-    if (seconds < 86400) return Math.floor(seconds / 3600) + "h";
-    if (seconds < 7 * 86400) return Math.floor(seconds / 86400) + "d";
-    var text = months[date.getMonth()] + " " + date.getDate();
-    if (date.getFullYear() !== now.getFullYear()) text += ", " + date.getFullYear();
-    return text;
+    if (seconds < 60) return formats.now;
+    if (seconds < 3600) return formats.minute.format(Math.floor(seconds / 60));
+    if (seconds < 86400) return formats.hour.format(Math.floor(seconds / 3600));
+    if (seconds < 7 * 86400) return formats.day.format(Math.floor(seconds / 86400));
+    if (date.getFullYear() !== now.getFullYear()) return formats.dateWithYear.format(date);
+    return formats.date.format(date);
   }
 
   function update() {
+    try {
+      formats = makeFormats();
+    } catch (e) {
+      return;                                           // no Intl (or not this language): keep the page's text
+    }
     var now = new Date();
     var times = document.querySelectorAll("time[datetime]");
     for (var i = 0; i < times.length; i++) {
