@@ -91,28 +91,22 @@ final class MediaFetcher {
         _ = roost_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limits.maxPerHost)
         _ = roost_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, max(limits.maxParallel, 4))
 
-        var queue = HostQueue()
+        var queue = HostQueue(maxTotal: limits.maxParallel, maxPerHost: limits.maxPerHost)
         for (i, job) in jobs.enumerated() { queue.add(i, host: job.host) }
         var running: [UnsafeMutableRawPointer: Transfer] = [:]
-        var perHost: [String: Int] = [:]
         var down: [String: MediaFailure] = [:]
 
         func fill() {
-            queue.take(
-                whileTotal: { running.count < limits.maxParallel },
-                hostHasRoom: { perHost[$0, default: 0] < limits.maxPerHost }
-            ) { i in
+            for i in queue.takeStartable() {
                 let job = jobs[i]
-                guard let transfer = Transfer(index: i, job: job, limits: limits) else {
+                guard let transfer = Transfer(index: i, job: job, limits: limits),
+                    curl_multi_add_handle(multi, transfer.easy) == CURLM_OK
+                else {
+                    queue.ended(host: job.host)
                     finished(i, .failed(.connection("libcurl could not start a transfer")))
-                    return
-                }
-                guard curl_multi_add_handle(multi, transfer.easy) == CURLM_OK else {
-                    finished(i, .failed(.connection("libcurl could not start a transfer")))
-                    return
+                    continue
                 }
                 running[transfer.easy] = transfer
-                perHost[job.host, default: 0] += 1
             }
         }
 
@@ -128,7 +122,7 @@ final class MediaFetcher {
                 let code = message.pointee.data.result
                 curl_multi_remove_handle(multi, easy)
                 let host = transfer.job.host
-                perHost[host, default: 1] -= 1
+                queue.ended(host: host)
                 let outcome = transfer.outcome(code, limits: limits)
                 finished(transfer.index, outcome)
                 if case .failed(let failure) = outcome, Self.meansHostDown(failure), down[host] == nil {
@@ -161,14 +155,24 @@ final class MediaFetcher {
     }
 }
 
-/// The queued jobs by host, in the order their hosts first appear: `take` starts them round
-/// robin, skipping hosts at their limit, and stops when the total is reached.
+/// The queued jobs by host, in the order their hosts first appear, and how many of each
+/// host's are running: `takeStartable` starts them round robin, skipping hosts at their
+/// limit, up to the total.
 private struct HostQueue {
+    let maxTotal: Int
+    let maxPerHost: Int
     private var hosts: [String] = []
     private var jobs: [String: [Int]] = [:]
     private var heads: [String: Int] = [:]
+    private var running: [String: Int] = [:]
+    private var total = 0
     /// Hosts before `first` have nothing queued.
     private var first = 0
+
+    init(maxTotal: Int, maxPerHost: Int) {
+        self.maxTotal = max(1, maxTotal)
+        self.maxPerHost = max(1, maxPerHost)
+    }
 
     mutating func add(_ job: Int, host: String) {
         if jobs[host] == nil {
@@ -181,21 +185,31 @@ private struct HostQueue {
 
     private func isEmpty(_ host: String) -> Bool { heads[host]! >= jobs[host]!.count }
 
-    mutating func take(whileTotal: () -> Bool, hostHasRoom: (String) -> Bool, start: (Int) -> Void) {
+    /// The jobs to start now (counted as running until `ended`).
+    mutating func takeStartable() -> [Int] {
         while first < hosts.count && isEmpty(hosts[first]) { first += 1 }
+        var started: [Int] = []
         var progress = true
-        while progress && whileTotal() {
+        while progress && total < maxTotal {
             progress = false
             for h in first..<hosts.count {
-                guard whileTotal() else { return }
+                if total >= maxTotal { break }
                 let host = hosts[h]
-                guard !isEmpty(host), hostHasRoom(host) else { continue }
-                let job = jobs[host]![heads[host]!]
+                guard !isEmpty(host), running[host, default: 0] < maxPerHost else { continue }
+                started.append(jobs[host]![heads[host]!])
                 heads[host]! += 1
+                running[host, default: 0] += 1
+                total += 1
                 progress = true
-                start(job)
             }
         }
+        return started
+    }
+
+    /// One of `host`'s jobs ended.
+    mutating func ended(host: String) {
+        running[host, default: 1] -= 1
+        total -= 1
     }
 
     /// Removes and returns what is queued for `host`.
