@@ -24,6 +24,8 @@ public indirect enum MediaFailure: Error, Sendable, Hashable, CustomStringConver
     case hostUnavailable(host: String, because: String)
     /// `offline`, and the cache does not have it.
     case notCached
+    /// libcurl cannot download as the rules say (too old a version, out of memory).
+    case unsupported(String)
     /// The cache folder could not be written.
     case cache(String)
     /// A failure a recent run had (kept in the cache; a refresh tries again), since the
@@ -49,6 +51,7 @@ public indirect enum MediaFailure: Error, Sendable, Hashable, CustomStringConver
         case .connection(let text): return "connection failed: \(text)"
         case .hostUnavailable(let host, let reason): return "not tried: \(host) failed earlier in this run (\(reason))"
         case .notCached: return "not in the media cache (offline)"
+        case .unsupported(let text): return "cannot download: \(text)"
         case .cache(let text): return "cannot write the media cache: \(text)"
         case .remembered(let failure, let since):
             return "\(failure.description) (remembered from \(MediaFailure.date(since)); a refresh tries again)"
@@ -61,7 +64,7 @@ public indirect enum MediaFailure: Error, Sendable, Hashable, CustomStringConver
         switch self {
         case .invalidURL, .notHTTP, .tooLarge, .notAnImage, .tooManyRedirects, .redirectRefused: return true
         case .httpStatus(let code): return (400..<500).contains(code) && code != 408 && code != 429
-        case .timedOut, .connection, .hostUnavailable, .notCached, .cache, .remembered: return false
+        case .timedOut, .connection, .hostUnavailable, .notCached, .unsupported, .cache, .remembered: return false
         }
     }
 

@@ -83,7 +83,7 @@ final class MediaFetcher {
     func run(_ jobs: [Job], finished: (Int, Outcome) -> Void) {
         guard !jobs.isEmpty else { return }
         guard curlReady, let multi = curl_multi_init() else {
-            for i in jobs.indices { finished(i, .failed(.connection("libcurl could not start"))) }
+            for i in jobs.indices { finished(i, .failed(.unsupported("libcurl could not start"))) }
             return
         }
         defer { curl_multi_cleanup(multi) }
@@ -99,11 +99,15 @@ final class MediaFetcher {
         func fill() {
             for i in queue.takeStartable() {
                 let job = jobs[i]
-                guard let transfer = Transfer(index: i, job: job, limits: limits),
-                    curl_multi_add_handle(multi, transfer.easy) == CURLM_OK
-                else {
+                let transfer: Transfer
+                do throws(MediaFailure) {
+                    transfer = try Transfer(index: i, job: job, limits: limits)
+                    guard curl_multi_add_handle(multi, transfer.easy) == CURLM_OK else {
+                        throw .unsupported("libcurl could not start a transfer")
+                    }
+                } catch {
                     queue.ended(host: job.host)
-                    finished(i, .failed(.connection("libcurl could not start a transfer")))
+                    finished(i, .failed(error))
                     continue
                 }
                 running[transfer.easy] = transfer
@@ -237,8 +241,10 @@ private final class Transfer {
     private var headers: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
 
-    init?(index: Int, job: MediaFetcher.Job, limits: FetchLimits) {
-        guard let easy = curl_easy_init() else { return nil }
+    /// Fails when libcurl refuses one of the settings (a libcurl older than 7.85 has no
+    /// `CURLOPT_PROTOCOLS_STR`): nothing is downloaded without every rule in place.
+    init(index: Int, job: MediaFetcher.Job, limits: FetchLimits) throws(MediaFailure) {
+        guard let easy = curl_easy_init() else { throw .unsupported("libcurl could not start a transfer") }
         self.index = index
         self.job = job
         self.easy = easy
@@ -246,8 +252,12 @@ private final class Transfer {
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
 
-        func set(_ option: CURLoption, _ value: Int) { _ = roost_curl_easy_setopt_long(easy, option, value) }
-        func set(_ option: CURLoption, _ value: String) { _ = roost_curl_easy_setopt_string(easy, option, value) }
+        var refused: [UInt32] = []
+        func check(_ option: CURLoption, _ code: CURLcode) { if code != CURLE_OK { refused.append(option.rawValue) } }
+        func set(_ option: CURLoption, _ value: Int) { check(option, roost_curl_easy_setopt_long(easy, option, value)) }
+        func set(_ option: CURLoption, _ value: String) {
+            check(option, roost_curl_easy_setopt_string(easy, option, value))
+        }
         set(CURLOPT_URL, job.url)
         set(CURLOPT_PROTOCOLS_STR, "http,https")
         set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
@@ -255,7 +265,9 @@ private final class Transfer {
         set(CURLOPT_MAXREDIRS, limits.maxRedirects)
         set(CURLOPT_CONNECTTIMEOUT_MS, Int(limits.connectTimeout * 1000))
         set(CURLOPT_TIMEOUT_MS, Int(limits.totalTimeout * 1000))
-        _ = roost_curl_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limits.maxBytes))
+        check(
+            CURLOPT_MAXFILESIZE_LARGE,
+            roost_curl_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limits.maxBytes)))
         set(CURLOPT_USERAGENT, limits.userAgent)
         set(CURLOPT_NOSIGNAL, 1)
         _ = roost_curl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
@@ -266,13 +278,19 @@ private final class Transfer {
             if let lastModified = cached.lastModified { lines.append("If-Modified-Since: " + lastModified) }
         }
         for line in lines { headers = curl_slist_append(headers, line) }
-        _ = roost_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headers)
+        check(CURLOPT_HTTPHEADER, roost_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headers))
 
-        _ = roost_curl_easy_setopt_write(easy) { data, size, count, user in
+        let write = roost_curl_easy_setopt_write(easy) { data, size, count, user in
             let transfer = Unmanaged<Transfer>.fromOpaque(user!).takeUnretainedValue()
             return transfer.receive(UnsafeRawBufferPointer(start: data, count: size * count))
         }
-        _ = roost_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque())
+        check(CURLOPT_WRITEFUNCTION, write)
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        check(CURLOPT_WRITEDATA, roost_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, me))
+        if !refused.isEmpty {
+            let version = String(cString: curl_version())
+            throw .unsupported("\(version) refuses settings (options \(refused)); Roost needs libcurl 7.85 or later")
+        }
     }
 
     deinit {
