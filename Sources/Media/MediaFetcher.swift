@@ -34,7 +34,10 @@ public struct FetchLimits: Sendable, Hashable {
 /// first bytes that are no image stop the download there (the write callback returns short).
 final class MediaFetcher {
     struct Job: Sendable {
+        /// The URL as the store has it (the key of the results).
         var url: String
+        /// The URL requested (`parse`).
+        var request: String
         /// `host:port`, for the per-host limit.
         var host: String
         /// The cached image being revalidated (a conditional request).
@@ -53,15 +56,19 @@ final class MediaFetcher {
 
     init(limits: FetchLimits) { self.limits = limits }
 
-    /// Splits `url` with curl's own parser: the scheme must be http or https; the host
-    /// (with its port, default or not) is the key of the per-host limit.
-    static func host(of url: String) -> Result<String, MediaFailure> {
+    /// Checks `url` with curl's own parser: the scheme must be http or https. Gives the URL
+    /// to request (white space around it dropped; spaces and other bytes a URL cannot carry
+    /// percent-encoded, as a browser would) and the host with its port, default or not (the
+    /// key of the per-host limit).
+    static func parse(_ url: String) -> Result<(request: String, host: String), MediaFailure> {
         _ = curlReady
+        let trimmed = url.trimmingASCIIWhitespace
         guard let handle = curl_url() else { return .failure(.invalidURL) }
         defer { curl_url_cleanup(handle) }
-        guard curl_url_set(handle, CURLUPART_URL, url, UInt32(CURLU_NON_SUPPORT_SCHEME)) == CURLUE_OK else {
-            if let colon = url.firstIndex(of: ":"), !url[..<colon].contains("/") {
-                let scheme = url[..<colon].lowercased()
+        let flags = UInt32(CURLU_NON_SUPPORT_SCHEME) | UInt32(CURLU_URLENCODE)
+        guard curl_url_set(handle, CURLUPART_URL, trimmed, flags) == CURLUE_OK else {
+            if let colon = trimmed.firstIndex(of: ":"), !trimmed[..<colon].contains("/") {
+                let scheme = trimmed[..<colon].lowercased()
                 if scheme != "http" && scheme != "https" { return .failure(.notHTTP(scheme: scheme)) }
             }
             return .failure(.invalidURL)
@@ -74,9 +81,10 @@ final class MediaFetcher {
         }
         let scheme = part(CURLUPART_SCHEME)?.lowercased() ?? ""
         guard scheme == "http" || scheme == "https" else { return .failure(.notHTTP(scheme: scheme)) }
-        guard let host = part(CURLUPART_HOST)?.lowercased(), !host.isEmpty else { return .failure(.invalidURL) }
+        guard let host = part(CURLUPART_HOST)?.lowercased(), !host.isEmpty, let request = part(CURLUPART_URL)
+        else { return .failure(.invalidURL) }
         let port = part(CURLUPART_PORT, CURLU_DEFAULT_PORT) ?? ""
-        return .success(host + ":" + port)
+        return .success((request, host + ":" + port))
     }
 
     /// Runs `jobs`; `finished` is called on this thread for each, in the order they end.
@@ -258,7 +266,7 @@ private final class Transfer {
         func set(_ option: CURLoption, _ value: String) {
             check(option, roost_curl_easy_setopt_string(easy, option, value))
         }
-        set(CURLOPT_URL, job.url)
+        set(CURLOPT_URL, job.request)
         set(CURLOPT_PROTOCOLS_STR, "http,https")
         set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         set(CURLOPT_FOLLOWLOCATION, 1)
@@ -383,5 +391,16 @@ private final class Transfer {
     private func detail(_ code: CURLcode) -> String {
         let text = String(cString: errorBuffer)
         return text.isEmpty ? String(cString: curl_easy_strerror(code)) : text
+    }
+}
+
+extension String {
+    /// Without spaces, tabs, line breaks and form feeds at either end (what HTML strips from a URL).
+    var trimmingASCIIWhitespace: String {
+        let space: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" }
+        guard let first = firstIndex(where: { !space($0) }), let last = lastIndex(where: { !space($0) }) else {
+            return ""
+        }
+        return String(self[first...last])
     }
 }

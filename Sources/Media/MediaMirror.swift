@@ -146,16 +146,17 @@ public final class MediaMirror: Sendable {
     }
 
     private static func plan(_ url: String, cache: MediaCache, options: Options, now: Int64) -> Plan {
+        let request: String
         let host: String
-        switch MediaFetcher.host(of: url) {
+        switch MediaFetcher.parse(url) {
         case .failure(let failure): return .settled(.failure(failure))
-        case .success(let h): host = h
+        case .success(let parsed): (request, host) = parsed
         }
         let entry = cache.entry(for: url)
         switch entry?.content {
         case .image?:
             if !options.refresh || options.offline { return .settled(.success(cache.image(entry!)!)) }
-            return .download(MediaFetcher.Job(url: url, host: host, revalidating: entry))
+            return .download(MediaFetcher.Job(url: url, request: request, host: host, revalidating: entry))
         case .failure(let failure)?:
             let fresh = Double(now - entry!.fetchedAt) < options.rememberFailures
             if options.offline || (fresh && !options.refresh) {
@@ -164,7 +165,7 @@ public final class MediaMirror: Sendable {
         case nil:
             if options.offline { return .settled(.failure(.notCached)) }
         }
-        return .download(MediaFetcher.Job(url: url, host: host, revalidating: nil))
+        return .download(MediaFetcher.Job(url: url, request: request, host: host, revalidating: nil))
     }
 
     private static func monotonic() -> Double {

@@ -133,12 +133,25 @@ struct MediaCacheTests {
         #expect(MediaFetcher.displayHost("127.0.0.1:8080") == "127.0.0.1:8080")
     }
 
-    @Test func urlsAreSplitByCurl() throws {
-        #expect(try MediaFetcher.host(of: "https://Example.COM/a.png").get() == "example.com:443")
-        #expect(try MediaFetcher.host(of: "http://example.com:8080/a.png").get() == "example.com:8080")
-        #expect(try MediaFetcher.host(of: "HTTP://example.com/").get() == "example.com:80")
-        #expect(MediaFetcher.host(of: "javascript:alert(1)") == .failure(.notHTTP(scheme: "javascript")))
-        #expect(MediaFetcher.host(of: "//example.com/a.png") == .failure(.invalidURL))
-        #expect(MediaFetcher.host(of: "") == .failure(.invalidURL))
+    @Test func urlsAreCheckedByCurl() throws {
+        func host(_ url: String) throws -> String { try MediaFetcher.parse(url).get().host }
+        func request(_ url: String) throws -> String { try MediaFetcher.parse(url).get().request }
+        func failure(_ url: String) -> MediaFailure? {
+            if case .failure(let failure) = MediaFetcher.parse(url) { return failure }
+            return nil
+        }
+        #expect(try host("https://Example.COM/a.png") == "example.com:443")
+        #expect(try host("http://example.com:8080/a.png") == "example.com:8080")
+        #expect(try host("HTTP://example.com/") == "example.com:80")
+        #expect(try host("http://[::1]:8080/a.png") == "[::1]:8080")
+        #expect(failure("javascript:alert(1)") == .notHTTP(scheme: "javascript"))
+        #expect(failure("//example.com/a.png") == .invalidURL)
+        #expect(failure("") == .invalidURL)
+        #expect(failure("https://example.com:99999/a.png") == .invalidURL)
+        // As a browser would: white space around dropped, spaces and 8-bit bytes encoded.
+        #expect(try request(" https://example.com/a.png\n") == "https://example.com/a.png")
+        #expect(try request("https://example.com/a b.png") == "https://example.com/a%20b.png")
+        #expect(try request("https://example.com/a%20b.png") == "https://example.com/a%20b.png")
+        #expect(try request("https://example.com/ä.png") == "https://example.com/%c3%a4.png")
     }
 }
