@@ -99,44 +99,48 @@ public final class MediaMirror: Sendable {
             results.statistics.requests = jobs.count
             MediaFetcher(limits: options.limits).run(jobs) { i, outcome in
                 let job = jobs[i]
-                results.settle(job.url, settle(job, outcome), fromCache: false)
+                let result = keep(job, outcome, in: &results)
+                results.settle(job.url, result, fromCache: false)
                 done += 1
                 progress?(done, total)
             }
         }
         results.statistics.seconds = Self.monotonic() - began
         return results
+    }
 
-        func settle(_ job: MediaFetcher.Job, _ outcome: MediaFetcher.Outcome) -> Result<MediaImage, MediaFailure> {
-            switch outcome {
-            case .downloaded(let bytes, let info, let etag, let lastModified):
-                results.statistics.downloadedBytes += bytes.count
-                do {
-                    let entry = try cache.store(
-                        url: job.url, bytes: bytes, info: info, etag: etag, lastModified: lastModified)
-                    results.statistics.downloaded += 1
-                    return .success(cache.image(entry)!)
-                } catch {
-                    return .failure(.cache(error.description))
-                }
-            case .notModified(let etag, let lastModified):
-                var entry = job.revalidating!
-                entry.fetchedAt = MediaCache.now()
-                if let etag { entry.etag = etag }
-                if let lastModified { entry.lastModified = lastModified }
-                try? cache.write(entry)
-                results.statistics.notModified += 1
+    /// What a download's outcome leaves in the cache, and the URL's result.
+    private func keep(_ job: MediaFetcher.Job, _ outcome: MediaFetcher.Outcome, in results: inout MediaResults)
+        -> Result<MediaImage, MediaFailure>
+    {
+        switch outcome {
+        case .downloaded(let bytes, let info, let etag, let lastModified):
+            results.statistics.downloadedBytes += bytes.count
+            do {
+                let entry = try cache.store(
+                    url: job.url, bytes: bytes, info: info, etag: etag, lastModified: lastModified)
+                results.statistics.downloaded += 1
                 return .success(cache.image(entry)!)
-            case .failed(let failure):
-                if let cached = job.revalidating, let image = cache.image(cached) {
-                    results.keptStale[job.url] = failure
-                    return .success(image)
-                }
-                if failure.isLasting && options.rememberFailures > 0 {
-                    try? cache.remember(url: job.url, failure: failure)
-                }
-                return .failure(failure)
+            } catch {
+                return .failure(.cache(error.description))
             }
+        case .notModified(let etag, let lastModified):
+            var entry = job.revalidating!
+            entry.fetchedAt = MediaCache.now()
+            if let etag { entry.etag = etag }
+            if let lastModified { entry.lastModified = lastModified }
+            try? cache.write(entry)
+            results.statistics.notModified += 1
+            return .success(cache.image(entry)!)
+        case .failed(let failure):
+            if let cached = job.revalidating, let image = cache.image(cached) {
+                results.keptStale[job.url] = failure
+                return .success(image)
+            }
+            if failure.isLasting && options.rememberFailures > 0 {
+                try? cache.remember(url: job.url, failure: failure)
+            }
+            return .failure(failure)
         }
     }
 
