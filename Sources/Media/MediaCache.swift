@@ -127,6 +127,37 @@ public final class MediaCache: Sendable {
         return bytes
     }
 
+    /// The blob named `fileName` (`{64 hex digits}.{ext}`, as in `MediaImage.fileName`), for
+    /// `roost serve` to answer `media/…` from the cache: nil for any other name (no path
+    /// can be made of it) or a missing blob.
+    public func blobPath(fileName: String) -> String? {
+        let parts = fileName.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].utf8.count == 64,
+            parts[0].utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
+            let format = ImageFormat(fileExtension: String(parts[1]))
+        else { return nil }
+        let path = blobPath(hash: String(parts[0]), format: format)
+        var st = stat()
+        guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+        return path
+    }
+
+    /// Copies `image` to `{output}/media/{hash}.{ext}` (under a temporary name, then renamed),
+    /// unless a file of its size is there already; the bytes are checked against the hash
+    /// first. For writing a site without `SiteWriter`; a build passes `bytes(of:)` to its writer.
+    public func copy(_ image: MediaImage, toOutput output: String) throws(MediaCacheError) {
+        let folder = output + "/media"
+        let error = Self.makeDirectories(folder)
+        if error != 0 { throw MediaCacheError(path: folder, reason: errnoText(error)) }
+        let target = folder + "/" + image.fileName
+        var st = stat()
+        if stat(target, &st) == 0 && Int(st.st_size) == image.byteCount { return }
+        guard let bytes = bytes(of: image) else {
+            throw MediaCacheError(path: image.blobPath, reason: "missing, or not the bytes its name says")
+        }
+        try writeAtomically(target, bytes, temporaryFolder: folder)
+    }
+
     /// Stores a download: the blob (unless the same bytes are there already), then the
     /// entry. `info` is what `ImageSniffer.identify` said of `bytes`.
     @discardableResult
@@ -173,10 +204,14 @@ public final class MediaCache: Sendable {
 
     // MARK: Files
 
-    /// Writes `bytes` to a new file in `tmp/` and renames it to `path`.
-    private func writeAtomically(_ path: String, _ bytes: [UInt8]) throws(MediaCacheError) {
+    /// Writes `bytes` to a new file in `tmp/` (or `temporaryFolder`, on the same file system
+    /// as `path`) and renames it to `path`.
+    private func writeAtomically(_ path: String, _ bytes: [UInt8], temporaryFolder: String? = nil)
+        throws(MediaCacheError)
+    {
         let n = counter.wrappingAdd(1, ordering: .relaxed).newValue
-        let temporary = "\(folder)/tmp/\(getpid())-\(n)-\(UInt32.random(in: 0...UInt32.max))"
+        let name = "\(getpid())-\(n)-\(UInt32.random(in: 0...UInt32.max))"
+        let temporary = temporaryFolder.map { "\($0)/.roost-media-\(name)" } ?? "\(folder)/tmp/\(name)"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw MediaCacheError(path: temporary, reason: errnoText()) }
         let error = bytes.withUnsafeBytes { Self.writeAll(fd, $0) }

@@ -10,11 +10,11 @@ import Musl
 /// (SPEC 9). Knows no site, template or store: it takes URLs with the document and field
 /// that use them, and gives, per URL, an image in the cache or the reason there is none.
 ///
-/// ## How the build uses it (SPEC 9)
+/// ## How the build is to use it (SPEC 9; not wired in yet)
 ///
 /// `--media link|mirror|none` (config key `media`) chooses; only `mirror` makes a
-/// `MediaMirror`, in one place of the build, after the snapshot is read and before pages
-/// are rendered:
+/// `MediaMirror`, in one place of the build, after the snapshot is read and before pages are
+/// rendered (`link` and `none` never touch the network or the cache):
 ///
 ///     let media = try MediaMirror(
 ///         cache: options.cacheFolder,                      // --cache DIR, default ".roost-cache"
@@ -22,16 +22,19 @@ import Musl
 ///                        offline: options.offline,         // --offline: the cache alone
 ///                        refresh: options.refreshMedia))   // --refresh-media: conditional GETs
 ///     let results = media.fetch(references) { done, total in observer.progress(done, total) }
-///     for warning in results.warnings(for: references) { report(warning) }   // placeholder there
-///     for image in results.images { write(image.outputPath, media.cache.bytes(of: image)) }
+///     for warning in results.warnings(for: references) { report(warning) }  // that page: placeholder
+///     for image in results.images {                                        // media/{hash}.{ext}
+///         writer.write(image.outputPath, media.cache.bytes(of: image)!)    // or cache.copy(image, toOutput:)
+///     }
 ///
 /// `references` are every profile picture and every image of a caption or bio, each with
-/// its document's path and field. A page then points at `image.outputPath`
-/// (`media/{hash}.{ext}`, with `width` and `height` when known) for a URL whose outcome is
-/// an image, and at the placeholder otherwise. A warm cache makes no connection at all; a
-/// failure that will not change soon (a 404, not an image, too large) is remembered for
-/// `rememberFailures` seconds so a rebuild does not ask again; a refresh asks again for all.
-/// `roost serve` can share the same cache folder with builds (see `MediaCache`).
+/// its document's path and field. A page then points at `results.image(url)?.outputPath`
+/// (with `width` and `height` when known) and at the placeholder when there is none; the
+/// CSP can say `img-src 'self' data:`. A warm cache makes no connection at all (a rebuild
+/// costs a file read and a `stat` per URL); a failure that will not change soon (a 404, not an
+/// image, too large) is remembered for `rememberFailures` seconds so a rebuild does not ask
+/// again, and a refresh asks again for everything. `roost serve` can share the cache folder
+/// with builds (see `MediaCache`) and answer `media/…` with `cache.blobPath(fileName:)`.
 public final class MediaMirror: Sendable {
     public struct Options: Sendable {
         public var limits: FetchLimits

@@ -109,6 +109,24 @@ struct MediaCacheTests {
         #expect(!FileManager.default.fileExists(atPath: old))
     }
 
+    @Test func blobsByNameAndCopiedOut() throws {
+        let folder = try TemporaryFolder()
+        let cache = try MediaCache(folder: folder.path("cache"))
+        let image = cache.image(try cache.store(url: "http://example.com/a.png", bytes: png, info: info))!
+        #expect(cache.blobPath(fileName: image.fileName) == image.blobPath)
+        for name in [
+            "../\(image.fileName)", image.hash + ".svg", image.hash + ".png.png", image.hash.uppercased() + ".png",
+            String(image.hash.dropLast()) + ".png", "", ".png", SHA256.hex("other") + ".png",
+        ] {
+            #expect(cache.blobPath(fileName: name) == nil, "\(name)")
+        }
+        try cache.copy(image, toOutput: folder.path("site"))
+        try cache.copy(image, toOutput: folder.path("site"))
+        #expect(folder.files("site") == ["media/\(image.fileName)": Data(png)])
+        try Data(png.reversed()).write(to: URL(fileURLWithPath: image.blobPath))
+        #expect(throws: MediaCacheError.self) { try cache.copy(image, toOutput: folder.path("other")) }
+    }
+
     @Test func aFileInTheWayIsAnError() throws {
         let folder = try TemporaryFolder()
         try folder.write("cache", "not a folder")
