@@ -66,7 +66,8 @@ public struct MediaCacheError: Error, Sendable, CustomStringConvertible {
 /// checked on every look-up all the same, and the hash when the bytes are read. Two
 /// processes that download the same URL both write it; the later rename wins, and both
 /// versions are whole. Temporary files older than an hour (left by a killed process) are
-/// removed when a cache is opened.
+/// removed when a cache is opened. Nothing is fsync'ed (a cache can be downloaded again):
+/// after a power cut a file may be empty, which the size check and the entry's parse catch.
 public final class MediaCache: Sendable {
     public let folder: String
     private let counter = Atomic<Int>(0)
