@@ -153,16 +153,19 @@ public final class MediaMirror: Sendable {
     }
 
     private static func plan(_ url: String, cache: MediaCache, options: Options, now: Int64) -> Plan {
+        let entry = cache.entry(for: url)
+        // A cached image: its URL was checked when it was downloaded (a warm build's path).
+        if case .image? = entry?.content, !options.refresh || options.offline {
+            return .settled(.success(cache.image(entry!)!))
+        }
         let request: String
         let host: String
         switch MediaFetcher.parse(url) {
         case .failure(let failure): return .settled(.failure(failure))
         case .success(let parsed): (request, host) = parsed
         }
-        let entry = cache.entry(for: url)
         switch entry?.content {
         case .image?:
-            if !options.refresh || options.offline { return .settled(.success(cache.image(entry!)!)) }
             return .download(MediaFetcher.Job(url: url, request: request, host: host, revalidating: entry))
         case .failure(let failure)?:
             let fresh = Double(now - entry!.fetchedAt) < options.rememberFailures
