@@ -41,6 +41,10 @@ let package = Package(
         .target(name: "Preview", dependencies: ["CMicroHTTPD", "Support"]),
         // `roost serve`: stores kept live document by document, served and reloaded.
         .target(name: "Live", dependencies: ["Store", "Model", "Site", "Build", "Preview", "Support"]),
+        // Remote images mirrored into a content-addressed cache: downloads through Debian's libcurl
+        // (its multi interface), type by magic bytes, size from the header. Knows no site.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "Media", dependencies: ["CCurl", "JSON", "Support"]),
         // `roost generate`: synthetic stores of any size, deterministic from a seed.
         .target(name: "Synthetic", dependencies: ["Support"]),
         // The command line: options, console output, exit statuses.
@@ -64,6 +68,8 @@ let package = Package(
             name: "BuildTests", dependencies: ["Build", "Site", "Model", "Output", "DefaultSite", "TestSupport"]),
         .testTarget(name: "PreviewTests", dependencies: ["Preview", "TestSupport"]),
         .testTarget(name: "LiveTests", dependencies: ["Live", "Preview", "Site", "Model", "Store", "TestSupport"]),
+        .testTarget(
+            name: "MediaTests", dependencies: ["Media", "Support", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "SyntheticTests", dependencies: ["Synthetic", "Store", "Model", "TestSupport"]),
         .testTarget(name: "RoostTests", dependencies: ["roost", "JSON", "DefaultSite", "TestSupport"]),
         .testTarget(

@@ -6,13 +6,20 @@ extension StorePlan {
         out.appendJSONString(user.username)
         out.append(",\n  \"fullname\": ")
         out.appendJSONString(user.fullname)
-        out.append(
-            ",\n  \"profileImageUrl\": \"https://firebasestorage.googleapis.com/v0/b/roost-synthetic.appspot.com/o/avatars%2F"
-        )
-        out.append(contentsOf: user.uid)
-        out.append(".jpg?alt=media&token=")
-        out.append(contentsOf: user.avatarToken)
-        out.append("\",\n  \"email\": \"")
+        if let pictureBase {
+            // Drawn all the same (the token), so the rest of the store is the same.
+            out.append(",\n  \"profileImageUrl\": ")
+            out.appendJSONString(pictureBase + "/" + String(u) + ".png")
+            out.append(",\n  \"email\": \"")
+        } else {
+            out.append(
+                ",\n  \"profileImageUrl\": \"https://firebasestorage.googleapis.com/v0/b/roost-synthetic.appspot.com/o/avatars%2F"
+            )
+            out.append(contentsOf: user.uid)
+            out.append(".jpg?alt=media&token=")
+            out.append(contentsOf: user.avatarToken)
+            out.append("\",\n  \"email\": \"")
+        }
         for b in user.username { out.append(b == UInt8(ascii: "_") ? UInt8(ascii: ".") : b) }
         out.append(UInt8(ascii: "@"))
         out.append(contentsOf: user.emailDomain.utf8)

@@ -15,12 +15,18 @@ public enum SyntheticStore {
         public var tweets: Int
         public var seed: UInt64
         public var likesPerTweet: Double
+        /// When set (`roost generate --picture-base URL`), user `n` (from 0, in the order users
+        /// are drawn) has `profileImageUrl` = `{pictureBase}/{n}.png` instead of a Firebase
+        /// Storage URL, so a benchmark can mirror the pictures from a local server. Nothing
+        /// else changes, and nil gives the same bytes as before the option existed.
+        public var pictureBase: String?
 
-        public init(users: Int, tweets: Int, seed: UInt64, likesPerTweet: Double = 3) {
+        public init(users: Int, tweets: Int, seed: UInt64, likesPerTweet: Double = 3, pictureBase: String? = nil) {
             self.users = users
             self.tweets = tweets
             self.seed = seed
             self.likesPerTweet = likesPerTweet
+            self.pictureBase = pictureBase
         }
     }
 
@@ -44,7 +50,7 @@ public enum SyntheticStore {
         }
         let plan = StorePlan(
             users: options.users, tweets: options.tweets, seed: options.seed,
-            likesPerTweet: options.likesPerTweet)
+            likesPerTweet: options.likesPerTweet, pictureBase: options.pictureBase)
         var summary =
             singleFile
             ? try SingleFileWriter(plan: plan, target: destination, force: force).write()

@@ -21,6 +21,8 @@ struct StorePlan: Sendable {
 
     let seed: UInt64
     let users: [User]
+    /// `profileImageUrl` = `{pictureBase}/{n}.png` for user `n`, when set (without a trailing `/`).
+    let pictureBase: String?
     /// Tweets in time order: ids (`idLength` bytes each), seconds, nanoseconds, author, parent or -1.
     let tweetIDs: [UInt8]
     let seconds: [Int]
@@ -41,8 +43,12 @@ struct StorePlan: Sendable {
     var userCount: Int { users.count }
     var tweetCount: Int { seconds.count }
 
-    init(users userCount: Int, tweets tweetCount: Int, seed: UInt64, likesPerTweet: Double) {
+    init(users userCount: Int, tweets tweetCount: Int, seed: UInt64, likesPerTweet: Double, pictureBase: String? = nil)
+    {
         self.seed = seed
+        var base = pictureBase
+        while base?.hasSuffix("/") == true { base!.removeLast() }
+        self.pictureBase = base
         users = StorePlan.makeUsers(userCount, seed: seed)
         var random = SplitMix64(seed: seed, stream: .structure)
 

@@ -5,7 +5,8 @@ import Synthetic
 enum GenerateCommand: Command {
     static let name = "generate"
     static let summary = "write a synthetic store of a given size, deterministic from a seed"
-    static let usage = "generate --users N --tweets N --seed N --to DIR|FILE.json [--force]"
+    static let usage =
+        "generate --users N --tweets N --seed N --to DIR|FILE.json [--picture-base URL] [--force]"
     static let about = """
         Writes a store (users, tweets, likes, favorite places) shaped like a Firestore
         export: Markdown captions with mentions, #tags, emoji and Korean, replies,
@@ -20,6 +21,10 @@ enum GenerateCommand: Command {
         `roost build --store FILE.json` and `roost import FILE.json` read; it is
         written under a temporary name beside FILE.json and renamed at the end, so
         a failed run leaves no partial file.
+
+        --picture-base URL gives user n (from 0) the profile picture URL/n.png
+        instead of a Firebase Storage URL, e.g. to mirror the pictures from a
+        local server in a benchmark; the rest of the store is the same.
         """
     static let users = Option.value("users", "N", default: "200", "users")
     static let tweets = Option.value("tweets", "N", default: "2000", "tweets")
@@ -32,13 +37,18 @@ enum GenerateCommand: Command {
         not empty; or a file, whose folder must exist, refused
         if it exists
         """)
+    static let pictureBase = Option.value(
+        "picture-base", "URL",
+        """
+        an http(s) URL: user n's profile picture is URL/n.png
+        """)
     static let force = Option.flag(
         "force",
         """
         delete the contents of a non-empty DIR first, or
         replace an existing FILE.json
         """)
-    static let options = [users, tweets, seed, likesPerTweet, to, force]
+    static let options = [users, tweets, seed, likesPerTweet, to, pictureBase, force]
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         try arguments.expectPositionals(0, missing: "")
@@ -50,9 +60,14 @@ enum GenerateCommand: Command {
         guard let likes = Double(likesText), likes >= 0, likes <= 1000 else {
             throw UsageError("option '--likes-per-tweet' takes a number from 0 to 1000, not '\(likesText)'")
         }
+        let base = arguments.value(pictureBase)
+        if let base, !(base.hasPrefix("http://") || base.hasPrefix("https://")) || base.contains(where: \.isWhitespace)
+        {
+            throw UsageError("option '--picture-base' takes an http(s) URL, not '\(base)'")
+        }
         let options = SyntheticStore.Options(
             users: userCount, tweets: tweetCount, seed: UInt64(seedValue),
-            likesPerTweet: likes)
+            likesPerTweet: likes, pictureBase: base)
         let summary = try SyntheticStore.generate(options, to: destination, force: arguments.flag(force))
         Console.out(summary.description)
         return ExitStatus.success

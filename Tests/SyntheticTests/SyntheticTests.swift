@@ -304,3 +304,49 @@ func contents(_ root: String) -> [String: Data] {
         )
     }
 }
+
+@Suite struct PictureBaseTests {
+    /// `--picture-base`: user n's picture is `{base}/n.png`; every other byte is the same.
+    @Test func onlyProfilePicturesChange() throws {
+        let plain = try TemporaryFolder()
+        let pictured = try TemporaryFolder()
+        let options = SyntheticStore.Options(users: 25, tweets: 100, seed: 4)
+        var withBase = options
+        withBase.pictureBase = "http://127.0.0.1:9/png/"
+        _ = try SyntheticStore.generate(options, to: plain.store, force: false)
+        _ = try SyntheticStore.generate(withBase, to: pictured.store, force: false)
+        let before = contents(plain.store)
+        let after = contents(pictured.store)
+        #expect(before.keys == after.keys)
+        var urls: [String] = []
+        for (path, bytes) in before where bytes != after[path] {
+            #expect(path.hasPrefix("users/") && path.split(separator: "/").count == 2, "\(path)")
+            let old = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+            let new = String(decoding: after[path]!, as: UTF8.self).split(separator: "\n")
+            let changed = zip(old, new).filter { $0 != $1 }
+            #expect(old.count == new.count && changed.count == 1)
+            #expect(changed.first?.0.contains("firebasestorage.googleapis.com") == true)
+            urls.append(String(changed.first?.1 ?? ""))
+        }
+        #expect(urls.count == 25)
+        let expected = (0..<25).map { "  \"profileImageUrl\": \"http://127.0.0.1:9/png/\($0).png\"," }
+        #expect(urls.sorted() == expected.sorted())
+
+        let store = try DocumentStore.read(at: pictured.store)
+        let snapshot = Snapshot(documents: store.documents)
+        #expect(snapshot.errors.isEmpty && snapshot.warnings.isEmpty)
+        #expect(
+            Set(snapshot.users.compactMap(\.profileImageURL))
+                == Set((0..<25).map { "http://127.0.0.1:9/png/\($0).png" }))
+    }
+
+    @Test func singleFileGetsTheSamePictures() throws {
+        let folder = try TemporaryFolder()
+        var options = SyntheticStore.Options(users: 5, tweets: 10, seed: 2)
+        options.pictureBase = "https://pictures.example/a"
+        _ = try SyntheticStore.generate(options, to: folder.path("one.json"), force: false)
+        let text = try String(contentsOfFile: folder.path("one.json"), encoding: .utf8)
+        for n in 0..<5 { #expect(text.contains("\"https://pictures.example/a/\(n).png\"")) }
+        #expect(!text.contains("firebasestorage"))
+    }
+}
