@@ -70,7 +70,7 @@ enum CommonOptions {
     static let description = Option.value(
         "description", "TEXT", config: "description", "what the site is about (the home page's description)")
     static let language = Option.value(
-        "language", "TAG", default: "en", config: "language", 
+        "language", "TAG", default: "en", config: "language",
         "the language of the pages and of the theme's words (a table in the\ntheme's i18n/: en, ko)")
     static let config = Option.value(
         "config", "FILE", "the settings file (default: roost.json in the current folder, if there is one)")
