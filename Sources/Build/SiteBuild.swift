@@ -52,7 +52,7 @@ public struct SiteBuild: Sendable {
 
         let renderer = try SiteRenderer(
             snapshot: snapshot, config: options.config, templates: templates,
-            templateFolder: theme.origin)
+            templateFolder: theme.origin, stylesheet: theme.stylesheet)
         observer.phaseEnded("captions")  // (cards are rendered with the first page that shows them)
 
         let writer = try openedWriter ?? SiteWriter(outputDirectory: options.output)

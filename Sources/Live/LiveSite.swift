@@ -267,7 +267,7 @@ public final class LiveSite: Sendable {
         do {
             let renderer = try SiteRenderer(
                 snapshot: snapshot, config: config, templates: try theme.templates(language: config.language),
-                templateFolder: theme.origin,
+                templateFolder: theme.origin, stylesheet: theme.stylesheet,
                 reusing: templatesChanged ? nil : previous?.renderer)
             let fingerprints = renderer.pageFingerprintsByPath()
             let pages = Dictionary(uniqueKeysWithValues: renderer.plan.pages.map { ($0.path, $0) })

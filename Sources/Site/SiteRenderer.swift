@@ -19,14 +19,18 @@ public final class SiteRenderer: Sendable {
     let cards: CardCache
     /// What each card shows (see Fingerprints.swift).
     let cardFingerprints: [Int]
+    /// The theme's stylesheet for 404.html (see `InlineStyle`).
+    let inlineStyle: InlineStyle?
 
     /// - Parameter templates: the theme's templates with the texts of `config.language`
     ///   (`LocalizedTemplates.templates(for:)`).
+    /// - Parameter stylesheet: the theme's `static/style.css`, written into 404.html (see
+    ///   `InlineStyle`); nil: that page links it like the others.
     /// - Parameter previous: the renderer of the last build of a live preview with the same
     ///   templates: captions and cards whose inputs did not change are taken from it.
     public init(
         snapshot: Snapshot, config: SiteConfig, templates: TemplateLibrary, templateFolder: String = "templates",
-        reusing previous: SiteRenderer? = nil
+        stylesheet: String? = nil, reusing previous: SiteRenderer? = nil
     ) throws(SiteError) {
         for name in Self.requiredTemplates where templates.template(named: name) == nil {
             throw .missingTemplate(name: name, folder: templateFolder)
@@ -51,6 +55,7 @@ public final class SiteRenderer: Sendable {
         }
         self.site = site
         self.templates = templates
+        self.inlineStyle = stylesheet.map(InlineStyle.init(css:))
         self.plan = SitePlan(snapshot: snapshot, paths: site.paths, config: config)
         let fingerprints = Array(snapshot.tweets.indices).parallelMap(site.cardFingerprint)
         self.cardFingerprints = fingerprints
@@ -69,8 +74,10 @@ public final class SiteRenderer: Sendable {
     }
 
     private init(
-        plan: SitePlan, site: SiteContext, templates: TemplateLibrary, cards: CardCache, cardFingerprints: [Int]
+        plan: SitePlan, site: SiteContext, templates: TemplateLibrary, cards: CardCache, cardFingerprints: [Int],
+        inlineStyle: InlineStyle?
     ) {
+        self.inlineStyle = inlineStyle
         self.plan = plan
         self.site = site
         self.templates = templates
@@ -89,7 +96,8 @@ public final class SiteRenderer: Sendable {
             seeds[t] = nil
         }
         return SiteRenderer(
-            plan: plan, site: site, templates: templates, cards: CardCache(seeds), cardFingerprints: fingerprints)
+            plan: plan, site: site, templates: templates, cards: CardCache(seeds), cardFingerprints: fingerprints,
+            inlineStyle: inlineStyle)
     }
 
     /// Tweet `t`'s card HTML.

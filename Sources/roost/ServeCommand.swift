@@ -23,7 +23,7 @@ enum ServeCommand: Command {
         """
 
     static let stores = Option.repeated(
-        "store", "PATH", default: "content", "a directory store or a single-file export")
+        "store", "PATH", default: "content", config: "store", "a directory store or a single-file export")
     static let port = Option.value("port", "N", default: "8000", "the port")
     static let host = Option.value("host", "ADDRESS", default: "127.0.0.1", "the address to listen on")
     static let options = [

@@ -35,6 +35,15 @@ struct ProjectFileCommandTests {
         #expect(other.contains("Mina&#39;s archive"))
     }
 
+    @Test func serveTakesTheStoreTheThemeAndTheLanguage() throws {
+        let work = try Self.project(#"{"title": "보관함", "store": "data", "templates": "theme", "language": "ko"}"#)
+        let server = try ServeTests.Server(arguments: [], in: work.url.appendingPathComponent("site"))
+        let (status, home) = try server.get("/")
+        #expect(status == 200, "\(home)")
+        #expect(home.contains("<html lang=\"ko\">") && home.contains("보관함"))
+        #expect(home.contains("data-tweet-id=\""), "the store from roost.json, not content/ next to it")
+    }
+
     @Test func mistakesNameTheKey() throws {
         let cases: [(String, String)] = [
             (#"{"pagesize": 3}"#, "unknown key 'pagesize'; did you mean 'pageSize'?"),
