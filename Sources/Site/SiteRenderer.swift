@@ -24,9 +24,10 @@ public final class SiteRenderer: Sendable {
     ///   (`LocalizedTemplates.templates(for:)`).
     /// - Parameter previous: the renderer of the last build of a live preview with the same
     ///   templates: captions and cards whose inputs did not change are taken from it.
+    /// - Parameter images: the copies of remote images, for `config.media == .mirror`.
     public init(
         snapshot: Snapshot, config: SiteConfig, templates: TemplateLibrary, templateFolder: String = "templates",
-        reusing previous: SiteRenderer? = nil
+        images: SiteImages = SiteImages(), reusing previous: SiteRenderer? = nil
     ) throws(SiteError) {
         for name in Self.requiredTemplates where templates.template(named: name) == nil {
             throw .missingTemplate(name: name, folder: templateFolder)
@@ -45,7 +46,8 @@ public final class SiteRenderer: Sendable {
         let site: SiteContext
         do {
             site = try SiteContext(
-                snapshot: snapshot, config: config, viewer: viewer, words: words, previous: previous?.site)
+                snapshot: snapshot, config: config, viewer: viewer, words: words, images: images,
+                previous: previous?.site)
         } catch {
             throw SiteError(error)
         }
@@ -80,8 +82,12 @@ public final class SiteRenderer: Sendable {
 
     /// This renderer for `snapshot`, made from `self`'s by `Snapshot.replacingContent(of:)`:
     /// only the changed tweets' captions are rendered again (and their cards when next shown).
-    public func updatingContent(of changed: [Int], in snapshot: Snapshot) throws(SiteError) -> SiteRenderer {
-        let site = SiteContext(previous: self.site, snapshot: snapshot, changed: changed)
+    /// `images`: the copies now, when the changed captions may show new ones (a superset of
+    /// the old: avatars and bios keep theirs).
+    public func updatingContent(of changed: [Int], in snapshot: Snapshot, images: SiteImages? = nil) throws(SiteError)
+        -> SiteRenderer
+    {
+        let site = SiteContext(previous: self.site, snapshot: snapshot, changed: changed, images: images)
         var seeds = cards.rendered
         var fingerprints = self.cardFingerprints
         for t in changed {
