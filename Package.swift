@@ -66,7 +66,9 @@ let package = Package(
         .testTarget(name: "OutputTests", dependencies: ["Output", "TestSupport"]),
         .testTarget(
             name: "BuildTests",
-            dependencies: ["Build", "Site", "Model", "Output", "DefaultSite", "Media", "Live", "TestSupport"]),
+            dependencies: [
+                "Build", "Site", "Model", "Output", "DefaultSite", "Media", "Live", "Support", "TestSupport",
+            ]),
         .testTarget(name: "PreviewTests", dependencies: ["Preview", "TestSupport"]),
         .testTarget(name: "LiveTests", dependencies: ["Live", "Preview", "Site", "Model", "Store", "TestSupport"]),
         .testTarget(
