@@ -26,11 +26,12 @@ public final class SiteRenderer: Sendable {
     ///   (`LocalizedTemplates.templates(for:)`).
     /// - Parameter stylesheet: the theme's `static/style.css`, written into 404.html (see
     ///   `InlineStyle`); nil: that page links it like the others.
+    /// - Parameter images: the copies of remote images, for `config.media == .mirror`.
     /// - Parameter previous: the renderer of the last build of a live preview with the same
     ///   templates: captions and cards whose inputs did not change are taken from it.
     public init(
         snapshot: Snapshot, config: SiteConfig, templates: TemplateLibrary, templateFolder: String = "templates",
-        stylesheet: String? = nil, reusing previous: SiteRenderer? = nil
+        stylesheet: String? = nil, images: SiteImages = SiteImages(), reusing previous: SiteRenderer? = nil
     ) throws(SiteError) {
         for name in Self.requiredTemplates where templates.template(named: name) == nil {
             throw .missingTemplate(name: name, folder: templateFolder)
@@ -49,7 +50,8 @@ public final class SiteRenderer: Sendable {
         let site: SiteContext
         do {
             site = try SiteContext(
-                snapshot: snapshot, config: config, viewer: viewer, words: words, previous: previous?.site)
+                snapshot: snapshot, config: config, viewer: viewer, words: words, images: images,
+                previous: previous?.site)
         } catch {
             throw SiteError(error)
         }
@@ -87,8 +89,12 @@ public final class SiteRenderer: Sendable {
 
     /// This renderer for `snapshot`, made from `self`'s by `Snapshot.replacingContent(of:)`:
     /// only the changed tweets' captions are rendered again (and their cards when next shown).
-    public func updatingContent(of changed: [Int], in snapshot: Snapshot) throws(SiteError) -> SiteRenderer {
-        let site = SiteContext(previous: self.site, snapshot: snapshot, changed: changed)
+    /// `images`: the copies now, when the changed captions may show new ones (a superset of
+    /// the old: avatars and bios keep theirs).
+    public func updatingContent(of changed: [Int], in snapshot: Snapshot, images: SiteImages? = nil) throws(SiteError)
+        -> SiteRenderer
+    {
+        let site = SiteContext(previous: self.site, snapshot: snapshot, changed: changed, images: images)
         var seeds = cards.rendered
         var fingerprints = self.cardFingerprints
         for t in changed {

@@ -29,6 +29,7 @@ enum ServeCommand: Command {
     static let options = [
         CommonOptions.config, stores, CommonOptions.templates, port, host, CommonOptions.pageSize,
         CommonOptions.viewer, CommonOptions.title, CommonOptions.description, CommonOptions.language,
+        CommonOptions.media, CommonOptions.cache, CommonOptions.offline, CommonOptions.refreshMedia,
     ]
 
     static func run(_ arguments: Arguments) throws -> Int32 {
@@ -36,7 +37,7 @@ enum ServeCommand: Command {
         let config = try arguments.siteConfig()
         let preview = LivePreview(
             stores: arguments.all(stores), templates: arguments.value(CommonOptions.templates),
-            config: config, host: arguments.value(host)!,
+            config: config, media: arguments.mediaOptions(), host: arguments.value(host)!,
             port: UInt16(try arguments.integer(port, range: 0...65535)!),
             log: { Console.out($0) })
         try preview.start()
