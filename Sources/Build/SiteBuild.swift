@@ -80,12 +80,15 @@ public struct SiteBuild: Sendable {
             for file in staticFiles {
                 _ = try writer.write(Theme.staticFolder + file.path, file.bytes)
             }
-            mediaFiles = try media?.write(into: writer, shard: options.shard) ?? 0
+            observer.phaseEnded("render and stage")
+            if let media {
+                mediaFiles = try media.write(into: writer, shard: options.shard)
+                observer.phaseEnded("stage images")
+            }
         } catch {
             writer.abandon()
             throw error
         }
-        observer.phaseEnded("render and stage")
         // An image that could not be had is asked for again by the next build, even if nothing
         // else changed.
         let retryMedia = refreshesMedia || !(media?.warnings.isEmpty ?? true)

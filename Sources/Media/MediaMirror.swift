@@ -10,11 +10,11 @@ import Musl
 /// (SPEC 9). Knows no site, template or store: it takes URLs with the document and field
 /// that use them, and gives, per URL, an image in the cache or the reason there is none.
 ///
-/// ## How the build is to use it (SPEC 9; not wired in yet)
+/// ## How the build uses it (SPEC 9: `Build/MirroredMedia.swift`)
 ///
 /// `--media link|mirror|none` (config key `media`) chooses; only `mirror` makes a
 /// `MediaMirror`, in one place of the build, after the snapshot is read and before pages are
-/// rendered (`link` and `none` never touch the network or the cache):
+/// rendered (`link` and `none` never touch the network or the cache), roughly:
 ///
 ///     let media = try MediaMirror(
 ///         cache: options.cacheFolder,                      // --cache DIR, default ".roost-cache"
