@@ -6,7 +6,8 @@
 (function () {
   "use strict";
   function samePage(link) {
-    var url = new URL(link.href, document.baseURI);
+    // (An SVG link's href is an object, not its text: read the attribute.)
+    var url = new URL(link.getAttribute("href"), document.baseURI);
     if (!url.hash) return null;
     var here = new URL(window.location.href);
     var strip = function (path) { return path.replace(/index\.html$/, ""); };
@@ -26,7 +27,9 @@
     target.focus();
     target.scrollIntoView({ block: "start" });
     if (window.history && window.history.replaceState) {
-      try { window.history.replaceState(null, "", "#" + target.id); } catch (e) { /* file:// may refuse */ }
+      // The page's own address (a bare "#id" would resolve against <base>).
+      var here = window.location.href.split("#")[0];
+      try { window.history.replaceState(null, "", here + "#" + target.id); } catch (e) { /* file:// may refuse */ }
     }
   });
 })();
