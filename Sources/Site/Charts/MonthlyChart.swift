@@ -3,7 +3,7 @@
 /// colours; the words come in already translated.
 struct MonthlyChart {
     /// One bar.
-    struct Bar: Equatable {
+    struct Bar: Equatable, Sendable {
         /// `2023-06`, or `2023` when bars are years.
         let key: String
         let count: Int
@@ -13,7 +13,7 @@ struct MonthlyChart {
     }
 
     /// The texts the picture carries.
-    struct Words {
+    struct Words: Sendable {
         /// The picture's title.
         let title: String
         /// One sentence that says what it shows (the text alternative in short).
@@ -21,7 +21,7 @@ struct MonthlyChart {
         /// The vertical axis.
         let axis: String
         /// A bar's tooltip.
-        let bar: (Bar) -> String
+        let bar: @Sendable (Bar) -> String
     }
 
     /// Over this many months the bars are years: a chart of a century of months is no picture.
