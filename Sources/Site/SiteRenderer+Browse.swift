@@ -187,8 +187,8 @@ extension SiteRenderer {
         let title = try words.text("chart.title", view)
         let svg = drawn.svg(
             id: id,
-            words: MonthlyChart.Words(title: title, summary: summary, axis: axis) { bar in
-                "\(bar.key): \(bar.count)"
+            words: MonthlyChart.Words(title: title, summary: summary, axis: axis, monthNames: words.monthNames) {
+                bar in "\(bar.key): \(bar.count)"
             })
         var result = facts
         result["summary"] = .string(summary)

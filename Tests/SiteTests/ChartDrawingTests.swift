@@ -121,3 +121,17 @@ import Testing
                 "map-note"))
     }
 }
+
+@Suite struct MonthlyChartMonthNames {
+    static let names = ["J", "F", "M", "A", "My", "Jn", "Jl", "Au", "S", "O", "N", "D"]
+
+    @Test func fewBarsCarryTheirMonthsName() {
+        let words = MonthlyChart.Words(title: "t", summary: "s", axis: "a", monthNames: Self.names) { _ in "" }
+        let svg = MonthlyChart(series: MonthlyChartDrawing.series([1, 2, 3])).svg(id: "c", words: words)
+        #expect(svg.components(separatedBy: "class=\"chart-tick chart-month\"").count == 4)
+        #expect(svg.contains(">N</text>") && svg.contains(">D</text>") && svg.contains(">J</text>"))
+        let many = MonthlyChart(series: MonthlyChartDrawing.series(Array(repeating: 1, count: 30))).svg(
+            id: "c", words: words)
+        #expect(!many.contains("chart-month"))
+    }
+}

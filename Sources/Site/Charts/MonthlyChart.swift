@@ -10,6 +10,8 @@ struct MonthlyChart {
         /// A January (or the first bar): where a year's mark goes.
         let startsYear: Bool
         let year: Int
+        /// 1…12; nil when bars are years.
+        var month: Int? = nil
     }
 
     /// The texts the picture carries.
@@ -20,9 +22,14 @@ struct MonthlyChart {
         let summary: String
         /// The vertical axis.
         let axis: String
+        /// Short month names (`month.1` … `month.12`), under the bars when there are few.
+        var monthNames: [String] = []
         /// A bar's tooltip.
         let bar: @Sendable (Bar) -> String
     }
+
+    /// Up to this many bars, each carries its month's name.
+    static let maxNamedMonths = 24
 
     /// Over this many months the bars are years: a chart of a century of months is no picture.
     static let maxMonthBars = 240
@@ -39,7 +46,7 @@ struct MonthlyChart {
             bars = series.enumerated().map { i, entry in
                 Bar(
                     key: entry.month.yearText + "-" + entry.month.monthText, count: entry.count,
-                    startsYear: i == 0 || entry.month.month == 1, year: entry.month.year)
+                    startsYear: i == 0 || entry.month.month == 1, year: entry.month.year, month: entry.month.month)
             }
         } else {
             var years: [Bar] = []
@@ -114,14 +121,22 @@ struct MonthlyChart {
         let yearsShown = max(1, bars.count(where: \.startsYear))
         let labelEvery = max(1, (yearsShown + 11) / 12)
         var yearNumber = 0
+        let namesMonths = bars.count <= Self.maxNamedMonths && words.monthNames.count == 12
         for (i, bar) in bars.enumerated() {
             let x = Self.left + slot * Double(i)
+            if namesMonths, let month = bar.month {
+                out += """
+                    <text class="chart-tick chart-month" x="\(SVGText.number(x + slot / 2))" y="\(SVGText.number(base + 15))" \
+                    text-anchor="middle">\(SVGText.escaped(words.monthNames[month - 1]))</text>
+
+                    """
+            }
             if bar.startsYear {
                 if yearNumber % labelEvery == 0 {
                     out += """
                         <line class="chart-year" x1="\(SVGText.number(x))" y1="\(SVGText.number(base))" \
-                        x2="\(SVGText.number(x))" y2="\(SVGText.number(base + 8))"/>\
-                        <text class="chart-tick" x="\(SVGText.number(x))" y="\(SVGText.number(base + 22))">\(Month(year: bar.year, month: 1).yearText)</text>
+                        x2="\(SVGText.number(x))" y2="\(SVGText.number(base + (namesMonths ? 32 : 8)))"/>\
+                        <text class="chart-tick" x="\(SVGText.number(x + 4))" y="\(SVGText.number(base + (namesMonths ? 30 : 22)))">\(Month(year: bar.year, month: 1).yearText)</text>
 
                         """
                 }

@@ -87,8 +87,8 @@ struct PlaceMap {
             let y = SVGText.number(position.y)
             out += """
                 <a class="map-point" href="\(SVGText.escaped(point.href))" aria-label="\(SVGText.escaped(point.label))" \
-                data-place-number="\(point.number)"><circle cx="\(x)" cy="\(y)" r="11"/>\
-                <text x="\(x)" y="\(SVGText.number(position.y + 4))" text-anchor="middle" aria-hidden="true">\(point.number)</text></a>
+                data-place-number="\(point.number)"><circle cx="\(x)" cy="\(y)" r="14"/>\
+                <text x="\(x)" y="\(SVGText.number(position.y + 5))" text-anchor="middle" aria-hidden="true">\(point.number)</text></a>
 
                 """
         }
