@@ -119,7 +119,8 @@ extension SiteRenderer {
                         number: n + 1, latitude: place.coordinate!.latitude, longitude: place.coordinate!.longitude,
                         href: ownPath + "#" + PlaceView.anchor(n + 1),
                         label: try site.words.text(
-                            "map.point", ["number": MustacheValue.int(n + 1), "name": .string(place.name)]))
+                            "map.point", ["number": MustacheValue.int(n + 1), "name": .string(place.name)]),
+                        lang: scripts.lang(of: place.name))
                 })
             let svg = map.svg(
                 id: "place-map",

@@ -13,6 +13,8 @@ struct PlaceMap {
         let href: String
         /// The link's accessible name.
         let label: String
+        /// The label's language when its script is not the page's (`ScriptLanguage`).
+        var lang: String? = nil
     }
 
     /// The texts the picture carries.
@@ -86,7 +88,7 @@ struct PlaceMap {
             let x = SVGText.number(position.x)
             let y = SVGText.number(position.y)
             out += """
-                <a class="map-point" href="\(SVGText.escaped(point.href))" aria-label="\(SVGText.escaped(point.label))" \
+                <a class="map-point" href="\(SVGText.escaped(point.href))" aria-label="\(SVGText.escaped(point.label))"\(point.lang.map { " lang=\"\(SVGText.escaped($0))\"" } ?? "") \
                 data-place-number="\(point.number)"><circle cx="\(x)" cy="\(y)" r="14"/>\
                 <text x="\(x)" y="\(SVGText.number(position.y + 5))" text-anchor="middle" aria-hidden="true">\(point.number)</text></a>
 
