@@ -161,6 +161,9 @@ extension SiteRenderer {
             let conversation = Conversation(of: t, in: snapshot)
             h.combine(conversation.isCutShort)
             h.combine(conversation.ancestors.count)
+            h.combine(conversation.hiddenAncestors)
+            h.combine(conversation.hasMoreReplies)
+            if let hidden = conversation.firstHiddenAncestor(in: snapshot) { h.combine(snapshot.tweets[hidden].id) }
             cards(conversation.ancestors)
             cards([t])
             cards(snapshot.tweetRelations[t].parent.map { [$0] } ?? [])

@@ -43,7 +43,14 @@ extension SiteRenderer {
         let conversation = Conversation(of: index, in: snapshot)
         var values: [String: MustacheValue] = [
             "tweet": TweetView(site: site, index: index, card: try card(index)).mustacheValue,
-            "ancestors": try tweets(conversation.ancestors),
+            "ancestors": try conversation.ancestors.enumerated().map { i, t -> MustacheValue in
+                var entry: [String: MustacheValue] = ["card": .string(try card(t))]
+                if i == 0, let hidden = conversation.firstHiddenAncestor(in: snapshot) {  // the gap after the root
+                    entry["hiddenAfter"] = .int(conversation.hiddenAncestors)
+                    entry["hiddenURL"] = .string(SitePaths.href(site.paths.tweet(hidden)))
+                }
+                return entry.mustacheValue
+            }.mustacheValue,
             "hasAncestors": .bool(!conversation.ancestors.isEmpty),
             "isCutShort": .bool(conversation.isCutShort),
             "replies": try conversation.replies.map { reply -> MustacheValue in
@@ -53,6 +60,7 @@ extension SiteRenderer {
                 ]
             }.mustacheValue,
             "hasReplies": .bool(!conversation.replies.isEmpty),
+            "hasMoreReplies": .bool(conversation.hasMoreReplies),
             "archive": archiveLink(of: index),
         ]
         if let parent = relations.parent {

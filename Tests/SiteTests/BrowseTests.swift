@@ -320,3 +320,41 @@ import Testing
         #expect(brokenLinks(in: site.files, baseURL: "/").isEmpty)
     }
 }
+
+/// A long chain of replies: each page shows the root, the 23 nearest ancestors and the first
+/// 100 replies, and says what it leaves out — so the site grows with the chain, not its square.
+@Suite struct ConversationLimits {
+    static let length = 130
+    let site: RenderedSite
+
+    init() throws {
+        var docs = [user("uA", "ann")]
+        for i in 0..<Self.length {
+            docs.append(tweet("c\(i)", by: "uA", at: at(minute: i), replyTo: i == 0 ? nil : "c\(i - 1)"))
+        }
+        site = try render(docs)
+    }
+
+    @Test func theRootThenTheNearestAncestors() throws {
+        let html = try site.page("t/c129/index.html")
+        let ids = tweetIDs(html)
+        #expect(ids.first == "c0")
+        #expect(Array(ids.dropFirst()) == (106...129).map { "c\($0)" })
+        #expect(
+            html.contains("<p class=\"thread-gap\"><a href=\"t/c1/index.html\">More of this conversation: 105</a></p>"))
+        #expect(try !site.page("t/c24/index.html").contains("thread-gap"), "24 ancestors: all shown")
+        #expect(try site.page("t/c25/index.html").contains("More of this conversation: 1</a>"))
+    }
+
+    @Test func theFirstHundredReplies() throws {
+        let html = try site.page("t/c0/index.html")
+        #expect(tweetIDs(html) == (0...100).map { "c\($0)" })
+        #expect(html.contains("More replies are not shown here"))
+        #expect(try !site.page("t/c29/index.html").contains("More replies are not shown here"), "exactly 100 below")
+        #expect(try site.page("t/c28/index.html").contains("More replies are not shown here"))
+    }
+
+    @Test func everyLinkPointsAtAPage() {
+        #expect(brokenLinks(in: site.files, baseURL: "/").isEmpty)
+    }
+}
