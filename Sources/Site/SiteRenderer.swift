@@ -20,14 +20,19 @@ public final class SiteRenderer: Sendable {
     let cards: CardCache
     /// What each card shows (see Fingerprints.swift).
     let cardFingerprints: [Int]
+    /// The theme's stylesheet for 404.html (see `InlineStyle`).
+    let inlineStyle: InlineStyle?
 
     /// - Parameter templates: the theme's templates with the texts of `config.language`
     ///   (`LocalizedTemplates.templates(for:)`).
+    /// - Parameter stylesheet: the theme's `static/style.css`, written into 404.html (see
+    ///   `InlineStyle`); nil: that page links it like the others.
+    /// - Parameter images: the copies of remote images, for `config.media == .mirror`.
     /// - Parameter previous: the renderer of the last build of a live preview with the same
     ///   templates: captions and cards whose inputs did not change are taken from it.
     public init(
         snapshot: Snapshot, config: SiteConfig, templates: TemplateLibrary, templateFolder: String = "templates",
-        reusing previous: SiteRenderer? = nil
+        stylesheet: String? = nil, images: SiteImages = SiteImages(), reusing previous: SiteRenderer? = nil
     ) throws(SiteError) {
         for name in Self.requiredTemplates where templates.template(named: name) == nil {
             throw .missingTemplate(name: name, folder: templateFolder)
@@ -46,12 +51,14 @@ public final class SiteRenderer: Sendable {
         let site: SiteContext
         do {
             site = try SiteContext(
-                snapshot: snapshot, config: config, viewer: viewer, words: words, previous: previous?.site)
+                snapshot: snapshot, config: config, viewer: viewer, words: words, images: images,
+                previous: previous?.site)
         } catch {
             throw SiteError(error)
         }
         self.site = site
         self.templates = templates
+        self.inlineStyle = stylesheet.map(InlineStyle.init(css:))
         self.plan = SitePlan(snapshot: snapshot, paths: site.paths, archive: site.archive, config: config)
         let fingerprints = Array(snapshot.tweets.indices).parallelMap(site.cardFingerprint)
         self.cardFingerprints = fingerprints
@@ -70,8 +77,10 @@ public final class SiteRenderer: Sendable {
     }
 
     private init(
-        plan: SitePlan, site: SiteContext, templates: TemplateLibrary, cards: CardCache, cardFingerprints: [Int]
+        plan: SitePlan, site: SiteContext, templates: TemplateLibrary, cards: CardCache, cardFingerprints: [Int],
+        inlineStyle: InlineStyle?
     ) {
+        self.inlineStyle = inlineStyle
         self.plan = plan
         self.site = site
         self.templates = templates
@@ -81,8 +90,12 @@ public final class SiteRenderer: Sendable {
 
     /// This renderer for `snapshot`, made from `self`'s by `Snapshot.replacingContent(of:)`:
     /// only the changed tweets' captions are rendered again (and their cards when next shown).
-    public func updatingContent(of changed: [Int], in snapshot: Snapshot) throws(SiteError) -> SiteRenderer {
-        let site = SiteContext(previous: self.site, snapshot: snapshot, changed: changed)
+    /// `images`: the copies now, when the changed captions may show new ones (a superset of
+    /// the old: avatars and bios keep theirs).
+    public func updatingContent(of changed: [Int], in snapshot: Snapshot, images: SiteImages? = nil) throws(SiteError)
+        -> SiteRenderer
+    {
+        let site = SiteContext(previous: self.site, snapshot: snapshot, changed: changed, images: images)
         var seeds = cards.rendered
         var fingerprints = self.cardFingerprints
         for t in changed {
@@ -90,7 +103,8 @@ public final class SiteRenderer: Sendable {
             seeds[t] = nil
         }
         return SiteRenderer(
-            plan: plan, site: site, templates: templates, cards: CardCache(seeds), cardFingerprints: fingerprints)
+            plan: plan, site: site, templates: templates, cards: CardCache(seeds), cardFingerprints: fingerprints,
+            inlineStyle: inlineStyle)
     }
 
     /// Tweet `t`'s card HTML.

@@ -181,10 +181,11 @@ let foreignElements: Set<String> = [
     "source", "x-hostile", "img2", "svg2", "xss", "meta2",
 ]
 
-/// The scripts the default theme loads (its own files; nothing else may be a script's source).
-let themeScripts: Set<String> = ["static/time.js", "static/fragment-links.js"]
-
 /// Everything unsafe about one HTML page (one line per problem).
+/// The theme's scripts: relative dates, the placeholder of an image that fails to load, and
+/// links to a part of the page kept on it.
+let themeScripts: Set<String> = ["static/time.js", "static/media.js", "static/fragment-links.js"]
+
 func htmlProblems(_ html: String, path: String) -> [String] {
     var problems: [String] = []
     var bases = 0
@@ -208,7 +209,8 @@ func htmlProblems(_ html: String, path: String) -> [String] {
             }
         }
         switch tag.name {
-        case "script":  // only the theme's own files
+        case "script":
+            // The theme's own files; nothing else may run.
             if tag.attribute("src") == nil { problems.append("\(at): inline script") }
             if let text = tag.rawText, !text.allSatisfy(\.isWhitespace) {
                 problems.append("\(at): script with content \"\(text.prefix(60))\"")
