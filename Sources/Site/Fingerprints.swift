@@ -140,6 +140,13 @@ extension SiteRenderer {
                 shows(t)
             }
         }
+        func combine(_ series: [(month: Month, count: Int)]) {
+            for entry in series {
+                h.combine(entry.month.year)
+                h.combine(entry.month.month)
+                h.combine(entry.count)
+            }
+        }
         func slice(_ items: some RandomAccessCollection<Int>, _ number: Int) {
             let size = site.config.pageSize
             h.combine(items.count)  // the pager's page count
@@ -149,15 +156,27 @@ extension SiteRenderer {
         case .feed(let number):
             slice(snapshot.tweets.indices, number)
         case .tweet(let t):
+            // The whole conversation (SPEC 7): every card, where it sits, and the gap above.
             h.combine(snapshot.tweets[t].caption)
             h.combine(snapshot.tweetRelations[t].author.map { snapshot.users[$0].fullname })
+            let conversation = Conversation(of: t, in: snapshot)
+            h.combine(conversation.isCutShort)
+            h.combine(conversation.ancestors.count)
+            h.combine(conversation.hiddenAncestors)
+            h.combine(conversation.hasMoreReplies)
+            if let hidden = conversation.firstHiddenAncestor(in: snapshot) { h.combine(snapshot.tweets[hidden].id) }
+            cards(conversation.ancestors)
             cards([t])
             cards(snapshot.tweetRelations[t].parent.map { [$0] } ?? [])
-            cards(snapshot.tweetRelations[t].replies)
+            for reply in conversation.replies { h.combine(reply.depth) }
+            cards(conversation.replies.map(\.tweet))
         case .profile(let user, let tab, let number):
             h.combine(inputs.users[user])
             let activity = snapshot.userActivity[user]
             slice(tab == .tweets ? activity.tweets : tab == .replies ? activity.replies : activity.likes, number)
+            if tab == .tweets, number == 1 {  // the user's chart
+                combine(site.archive.monthlyCounts(of: activity.tweets + activity.replies))
+            }
         case .favorites(let user):
             h.combine(inputs.users[user])
             for place in snapshot.userActivity[user].favorites {
@@ -181,6 +200,44 @@ extension SiteRenderer {
             h.combine(inputs.sitemap)
         case .notFound:
             break
+        case .archive:
+            for year in site.archive.years {
+                h.combine(year.year)
+                h.combine(year.tweets.count)
+            }
+        case .archiveYear(let y, let number):
+            let year = site.archive.years[y]
+            h.combine(year.year)
+            for month in year.months {
+                h.combine(month.month.month)
+                h.combine(month.tweets.count)
+            }
+            slice(year.tweets, number)
+        case .archiveMonth(let y, let m, let number):
+            let year = site.archive.years[y]
+            h.combine(year.year)
+            h.combine(year.tweets.count)
+            h.combine(year.months[m].month.month)
+            slice(year.months[m].tweets, number)
+        case .tagIndex:
+            for i in site.tagsByUse {
+                h.combine(snapshot.tags[i].tag)
+                h.combine(snapshot.tags[i].tweets.count)
+            }
+        case .top:
+            cards(site.top)
+        case .stats:
+            h.combine(snapshot.users.count)
+            h.combine(snapshot.tweets.count)
+            h.combine(snapshot.tweets.count { $0.isReply })
+            h.combine(snapshot.likes.count)
+            h.combine(snapshot.userActivity.reduce(0) { $0 + $1.favorites.count })
+            for i in site.tagsByUse.prefix(Self.statsListLength) {
+                h.combine(snapshot.tags[i].tag)
+                h.combine(snapshot.tags[i].tweets.count)
+            }
+            for u in Self.mostActive(snapshot).prefix(Self.statsListLength) { h.combine(inputs.users[u]) }
+            combine(site.archive.monthlyCounts(of: snapshot.tweets.indices))
         }
         return h.finalize()
     }

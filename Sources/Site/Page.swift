@@ -17,6 +17,14 @@ public struct Page: Sendable, Hashable {
         /// A part of a split sitemap, 1-based.
         case sitemapPart(Int)
         case notFound
+        /// `/archive/`: the years (SPEC 7).
+        case archive
+        /// A year of the archive (index into `ArchiveIndex.years`).
+        case archiveYear(Int, page: Int)
+        /// A month of the archive (indices into `ArchiveIndex.years` and its `months`).
+        case archiveMonth(year: Int, month: Int, page: Int)
+        /// `/tags/`, `/top/`, `/stats/` (SPEC 7).
+        case tagIndex, top, stats
     }
 
     public let kind: Kind

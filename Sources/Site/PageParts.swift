@@ -66,11 +66,18 @@ struct TabView: MustacheObject {
 /// One entry of `places` (docs/templates.md, "A favorite place").
 struct PlaceView: MustacheObject {
     let place: FavoritePlace
+    /// 1-based, in list order: the place's number on the map.
+    let number: Int
     let scripts: ScriptLanguage
+
+    /// The `id` of the place's entry, which its point on the map links to.
+    static func anchor(_ number: Int) -> String { "place-\(number)" }
 
     func value(forKey key: String) -> MustacheValue? {
         switch key {
         case "id": .string(place.id)
+        case "number": .int(number)
+        case "anchor": .string(Self.anchor(number))
         case "name": .string(place.name)
         case "nameLang": scripts.lang(of: place.name).map(MustacheValue.string)
         case "address": place.address.map(MustacheValue.string)

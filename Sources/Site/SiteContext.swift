@@ -32,6 +32,12 @@ final class SiteContext: Sendable {
     let userLangs: [UserLangs]
     /// Per tag, its `lang`.
     let tagLangs: [String?]
+    /// The tweets by year and month.
+    let archive: ArchiveIndex
+    /// Tag indices by use, most used first, ties by tag (`/tags/`, `/stats/`).
+    let tagsByUse: [Int]
+    /// The 100 most-liked tweets (`/top/`).
+    let top: [Int]
     /// The mirrored copies of remote images (`config.media == .mirror`).
     let images: SiteImages
     /// Per user, the picture pages show: the remote URL, its copy, or nil for the placeholder
@@ -63,6 +69,9 @@ final class SiteContext: Sendable {
         captionLangs = snapshot.tweets.parallelMap { scripts.lang(of: $0.caption) }
         userLangs = snapshot.users.map { Self.langs(of: $0, scripts) }
         tagLangs = snapshot.tags.map { scripts.lang(of: $0.tag) }
+        archive = ArchiveIndex(snapshot: snapshot)
+        tagsByUse = Self.tagsByUse(snapshot)
+        top = Self.top(snapshot)
         let markdown = Self.markdown(snapshot, paths, config.media, images)
         var targets = Hasher()
         for user in snapshot.users {
@@ -122,6 +131,9 @@ final class SiteContext: Sendable {
         scripts = previous.scripts
         userLangs = previous.userLangs
         tagLangs = previous.tagLangs
+        archive = previous.archive  // the same times
+        tagsByUse = previous.tagsByUse  // the same hashtags
+        top = previous.top  // the same likes and times
         let markdown = Self.markdown(snapshot, paths, config.media, self.images)
         var captions = previous.captions
         var excerpts = previous.excerpts
@@ -133,6 +145,26 @@ final class SiteContext: Sendable {
         self.captions = captions
         self.excerpts = excerpts
         self.captionLangs = captionLangs
+    }
+
+    /// SPEC 7: most used first, ties by tag in code point order (the order of `tags`).
+    private static func tagsByUse(_ snapshot: Snapshot) -> [Int] {
+        snapshot.tags.indices.sorted { a, b in
+            let (ca, cb) = (snapshot.tags[a].tweets.count, snapshot.tags[b].tweets.count)
+            return ca != cb ? ca > cb : a < b
+        }
+    }
+
+    /// The tweets `/top/` shows: SPEC 7, the most likes first, ties newest first, then by ID
+    /// (the feed's order, which a stable sort keeps).
+    static let topCount = 100
+    private static func top(_ snapshot: Snapshot) -> [Int] {
+        var best = Array(snapshot.tweets.indices)
+        best.sort { a, b in
+            let (la, lb) = (snapshot.likeCount(ofTweet: a), snapshot.likeCount(ofTweet: b))
+            return la != lb ? la > lb : a < b
+        }
+        return Array(best.prefix(topCount))
     }
 
     /// Each tweet's time as pages show it; `reused` gives the ones a previous context has.

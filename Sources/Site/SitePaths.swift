@@ -48,6 +48,18 @@ public struct SitePaths: Sendable {
     public func userFeed(_ user: Int) -> String { self.user(user) + "feed.xml" }
     public func tag(_ index: Int, page: Int) -> String { Self.paged("tags/\(tagSlugs[index])/", page) }
 
+    // Browsing by date and by number (SPEC 7).
+    public static let archive = "archive/"
+    static func archive(year: Int, page: Int) -> String {
+        paged(archive + Month(year: year, month: 1).yearText + "/", page)
+    }
+    static func archive(_ month: Month, page: Int) -> String {
+        paged(archive + month.yearText + "/" + month.monthText + "/", page)
+    }
+    public static let tagIndex = "tags/"
+    public static let top = "top/"
+    public static let stats = "stats/"
+
     /// A folder path as an `href`: `index.html` appended (so `file://` opens the page, not a
     /// listing) and non-ASCII bytes percent-encoded.
     public static func href(_ folder: String) -> String {

@@ -12,7 +12,7 @@ public struct SitePlan: Sendable {
     /// The sitemap protocol's limit of URLs per file.
     public static let sitemapLimit = 50_000
 
-    init(snapshot: Snapshot, paths: SitePaths, config: SiteConfig) {
+    init(snapshot: Snapshot, paths: SitePaths, archive: ArchiveIndex, config: SiteConfig) {
         let size = config.pageSize
         var pages: [Page] = []
         func pageCount(_ items: Int) -> Int { max(1, (items + size - 1) / size) }
@@ -38,6 +38,20 @@ public struct SitePlan: Sendable {
         for (i, tag) in snapshot.tags.enumerated() {
             for n in 1...pageCount(tag.tweets.count) { add(.tag(i, page: n), paths.tag(i, page: n)) }
         }
+        add(.archive, SitePaths.archive)
+        for (y, year) in archive.years.enumerated() {
+            for n in 1...pageCount(year.tweets.count) {
+                add(.archiveYear(y, page: n), SitePaths.archive(year: year.year, page: n))
+            }
+            for (m, month) in year.months.enumerated() {
+                for n in 1...pageCount(month.tweets.count) {
+                    add(.archiveMonth(year: y, month: m, page: n), SitePaths.archive(month.month, page: n))
+                }
+            }
+        }
+        add(.tagIndex, SitePaths.tagIndex)
+        add(.top, SitePaths.top)
+        add(.stats, SitePaths.stats)
         pages.append(Page(kind: .atom(user: nil), path: "feed.xml"))
         pages.append(Page(kind: .notFound, path: "404.html"))
         let htmlPages = pages.count { $0.path.hasSuffix(SitePaths.index) }

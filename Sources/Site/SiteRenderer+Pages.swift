@@ -4,7 +4,8 @@ import Mustache
 /// The template and context of each kind of HTML page.
 extension SiteRenderer {
     func pageView(_ page: Page) throws -> (template: String, view: PageView) {
-        switch page.kind {
+        if let found = try browsePageView(page) { return found }
+        return switch page.kind {
         case .feed(let number): ("feed", try feedPage(number, path: page.path))
         case .tweet(let index): ("tweet", try tweetPage(index, path: page.path))
         case .profile(let user, let tab, let number): ("profile", try profilePage(user, tab, number, path: page.path))
@@ -12,12 +13,13 @@ extension SiteRenderer {
         case .tag(let index, let number): ("tag", try tagPage(index, number, path: page.path))
         case .notFound: ("404", try notFoundPage(path: page.path))
         case .atom, .sitemap, .sitemapPart: preconditionFailure("not an HTML page: \(page.path)")
+        default: preconditionFailure("no view for \(page.path)")
         }
     }
 
     /// `view` with its title and description: the texts `title.…` and `description.…` rendered
     /// in the page's own context (docs/templates.md, "Words").
-    private func titled(_ view: PageView, _ kind: String, description: String? = nil) throws -> PageView {
+    func titled(_ view: PageView, _ kind: String, description: String? = nil) throws -> PageView {
         var view = view
         view.title = try site.words.text("title." + kind, view)
         view.description = try description ?? site.words.text("description." + kind, view)
@@ -37,13 +39,29 @@ extension SiteRenderer {
 
     private func tweetPage(_ index: Int, path: String) throws -> PageView {
         let snapshot = site.snapshot
-        let tweet = snapshot.tweets[index]
         let relations = snapshot.tweetRelations[index]
+        let conversation = Conversation(of: index, in: snapshot)
         var values: [String: MustacheValue] = [
             "tweet": TweetView(site: site, index: index, card: try card(index)).mustacheValue,
-            "replies": try tweets(relations.replies[...]),
-            "hasReplies": .bool(!relations.replies.isEmpty),
-            "parentMissing": .bool(tweet.isReply && relations.parent == nil),
+            "ancestors": try conversation.ancestors.enumerated().map { i, t -> MustacheValue in
+                var entry: [String: MustacheValue] = ["card": .string(try card(t))]
+                if i == 0, let hidden = conversation.firstHiddenAncestor(in: snapshot) {  // the gap after the root
+                    entry["hiddenAfter"] = .int(conversation.hiddenAncestors)
+                    entry["hiddenURL"] = .string(SitePaths.href(site.paths.tweet(hidden)))
+                }
+                return entry.mustacheValue
+            }.mustacheValue,
+            "hasAncestors": .bool(!conversation.ancestors.isEmpty),
+            "isCutShort": .bool(conversation.isCutShort),
+            "replies": try conversation.replies.map { reply -> MustacheValue in
+                [
+                    "card": .string(try card(reply.tweet)), "depth": .int(reply.depth),
+                    "level": .int(min(reply.depth, Self.deepestIndent)),
+                ]
+            }.mustacheValue,
+            "hasReplies": .bool(!conversation.replies.isEmpty),
+            "hasMoreReplies": .bool(conversation.hasMoreReplies),
+            "archive": archiveLink(of: index),
         ]
         if let parent = relations.parent {
             values["parent"] = TweetView(site: site, index: parent, card: try card(parent)).mustacheValue
@@ -52,6 +70,9 @@ extension SiteRenderer {
             PageView(site: site, path: path, folder: site.paths.tweet(index), kindFlag: "isTweet", values: values),
             "tweet", description: site.excerpts[index])
     }
+
+    /// Replies deeper than this are drawn at this indent (a phone has room for a few levels).
+    static let deepestIndent = 4
 
     private func profilePage(_ user: Int, _ tab: ProfileTab, _ number: Int, path: String) throws -> PageView {
         let paths = site.paths
@@ -73,6 +94,10 @@ extension SiteRenderer {
                 "isEmpty": .bool(items.isEmpty),
             ])
         view.values["emptyMessage"] = .string(try site.words.text("empty." + tab.rawValue, view))
+        if tab == .tweets, number == 1 {  // the user's chart, once, on the profile's first page
+            view.values["chart"] = try chart(
+                site.archive.monthlyCounts(of: activity.tweets + activity.replies), id: "profile-chart", context: view)
+        }
         // One description for the three tabs; a title each.
         return try titled(
             view, tab == .tweets ? "profile" : tab.rawValue,
@@ -82,16 +107,39 @@ extension SiteRenderer {
     private func favoritesPage(_ user: Int, path: String) throws -> PageView {
         let places = site.snapshot.userActivity[user].favorites
         let scripts = site.scripts
-        return try titled(
-            PageView(
-                site: site, path: path, folder: site.paths.favorites(user), kindFlag: "isFavorites",
-                values: [
-                    "user": UserView(site: site, index: user).mustacheValue,
-                    "tabs": tabs(user, current: "favorites"),
-                    "places": places.map { PlaceView(place: $0, scripts: scripts) }.mustacheValue,
-                    "isEmpty": .bool(places.isEmpty),
-                ]),
-            "favorites")
+        var view = PageView(
+            site: site, path: path, folder: site.paths.favorites(user), kindFlag: "isFavorites",
+            values: [
+                "user": UserView(site: site, index: user).mustacheValue,
+                "tabs": tabs(user, current: "favorites"),
+                "places": places.enumerated().map { PlaceView(place: $1, number: $0 + 1, scripts: scripts) }
+                    .mustacheValue,
+                "isEmpty": .bool(places.isEmpty),
+            ])
+        let drawn = places.enumerated().filter { $0.element.coordinate != nil }
+        if !drawn.isEmpty {
+            let notDrawn = places.count - drawn.count
+            view.values["map"] = ["notDrawn": .int(notDrawn), "isOneNotDrawn": .bool(notDrawn == 1)]
+            let ownPath = Slug.percentEncoded(path)
+            let map = PlaceMap(
+                points: try drawn.map { n, place in
+                    PlaceMap.Point(
+                        number: n + 1, latitude: place.coordinate!.latitude, longitude: place.coordinate!.longitude,
+                        href: ownPath + "#" + PlaceView.anchor(n + 1),
+                        label: try site.words.text(
+                            "map.point", ["number": MustacheValue.int(n + 1), "name": .string(place.name)]),
+                        lang: scripts.lang(of: place.name))
+                })
+            let svg = map.svg(
+                id: "place-map",
+                words: PlaceMap.Words(
+                    title: try site.words.text("map.title", view),
+                    notDrawn: notDrawn > 0 ? try site.words.text("map.notDrawn", view) : nil))
+            view.values["map"] = [
+                "notDrawn": .int(notDrawn), "isOneNotDrawn": .bool(notDrawn == 1), "svgHTML": .string(svg),
+            ]
+        }
+        return try titled(view, "favorites")
     }
 
     private func tagPage(_ index: Int, _ number: Int, path: String) throws -> PageView {

@@ -7,7 +7,8 @@ import Support
 public final class SiteRenderer: Sendable {
     /// The templates every theme has (docs/templates.md).
     public static let requiredTemplates = [
-        "layout", "feed", "tweet", "profile", "favorites", "tag", "404", "atom", "partials/card",
+        "layout", "feed", "tweet", "profile", "favorites", "tag", "404", "atom", "partials/card", "archive",
+        "archive-year", "archive-month", "tags", "top", "stats",
     ]
 
     public let plan: SitePlan
@@ -58,7 +59,7 @@ public final class SiteRenderer: Sendable {
         self.site = site
         self.templates = templates
         self.inlineStyle = stylesheet.map(InlineStyle.init(css:))
-        self.plan = SitePlan(snapshot: snapshot, paths: site.paths, config: config)
+        self.plan = SitePlan(snapshot: snapshot, paths: site.paths, archive: site.archive, config: config)
         let fingerprints = Array(snapshot.tweets.indices).parallelMap(site.cardFingerprint)
         self.cardFingerprints = fingerprints
         var seeds = [String?](repeating: nil, count: snapshot.tweets.count)

@@ -16,7 +16,11 @@ struct Words: Sendable {
             "title.tag", "title.notFound", "description.feed", "description.profile", "description.favorites",
             "description.tag", "description.notFound", "empty.tweets", "empty.replies", "empty.likes",
             "tab.tweets", "tab.replies", "tab.likes", "tab.favorites", "unknownUser", "date",
-        ] + (1...12).map { "month.\($0)" }
+            "title.archive", "title.archiveYear", "title.archiveMonth", "title.tagIndex", "title.top", "title.stats",
+            "description.archive", "description.archiveYear", "description.archiveMonth", "description.tagIndex",
+            "description.top", "description.stats", "chart.title", "chart.summary", "chart.axis", "map.title",
+            "map.notDrawn", "map.point",
+        ] + (1...12).map { "month.\($0)" } + (1...12).map { "monthLong.\($0)" }
 
     let templates: TemplateLibrary
     /// The name of an author with no user document.
@@ -25,6 +29,8 @@ struct Words: Sendable {
     let tabNames: [String: String]
     /// `month.1` … `month.12`.
     let monthNames: [String]
+    /// `monthLong.1` … `monthLong.12`: a month on its own (the archive).
+    let longMonthNames: [String]
 
     /// - Parameter folder: the theme's folder, for the message when a text is missing.
     init(templates: TemplateLibrary, folder: String) throws(SiteError) {
@@ -41,6 +47,7 @@ struct Words: Sendable {
             tabNames = try Dictionary(
                 uniqueKeysWithValues: ["tweets", "replies", "likes", "favorites"].map { ($0, try word("tab.\($0)")) })
             monthNames = try (1...12).map { try word("month.\($0)") }
+            longMonthNames = try (1...12).map { try word("monthLong.\($0)") }
         } catch {
             throw SiteError(error)
         }

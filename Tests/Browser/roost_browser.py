@@ -52,6 +52,10 @@ def chrome(width=1280, height=900, dark=False, network_log=False):
         options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(30)
+    # Headless Chromium keeps windows at least 500 px wide: the viewport is set exactly, so
+    # chrome(width=320) is a phone's 320 CSS px.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
     scheme = "dark" if dark else "light"
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
                            {"features": [{"name": "prefers-color-scheme", "value": scheme}]})

@@ -182,8 +182,9 @@ let foreignElements: Set<String> = [
 ]
 
 /// Everything unsafe about one HTML page (one line per problem).
-/// The theme's scripts: relative dates, and the placeholder of an image that fails to load.
-let themeScripts: Set<String> = ["static/time.js", "static/media.js"]
+/// The theme's scripts: relative dates, the placeholder of an image that fails to load, and
+/// links to a part of the page kept on it.
+let themeScripts: Set<String> = ["static/time.js", "static/media.js", "static/fragment-links.js"]
 
 func htmlProblems(_ html: String, path: String) -> [String] {
     var problems: [String] = []

@@ -47,13 +47,15 @@ func cardsByTweet(in site: RenderedSite) -> [String: [(path: String, card: Strin
 
     @Test func countsShowWhereverTheTweetIs() throws {
         // a1 is on the feed, Mina's Tweets tab (page 2), Bob's and Carol's Likes tabs,
-        // the #swift tag page, its permalink, and as parent on r1's and r2's permalinks.
+        // the #swift tag page, its permalink, and as parent on r1's and r2's permalinks; the
+        // archive of its year and month, and the most-liked tweets.
         let pages = Set(everyCard(of: "a1", in: site).map(\.path))
         #expect(
             pages == [
                 "page/2/index.html", "u/mina/page/2/index.html", "u/bob/likes/index.html",
                 "u/carol/likes/index.html", "tags/swift/index.html", "t/a1/index.html",
-                "t/r1/index.html", "t/r2/index.html",
+                "t/r1/index.html", "t/r2/index.html", "archive/2024/page/2/index.html",
+                "archive/2024/01/page/2/index.html", "top/index.html",
             ])
     }
 

@@ -107,10 +107,12 @@ import Testing
 
     @Test func permalinkOfATweetWithReplies() throws {
         let html = try site.page("t/a1/index.html")
-        #expect(!html.contains("thread-parent"))
-        let focus = try #require(section(html, from: "<div class=\"cards focus\">", to: "<h2 class=\"section-title\">"))
+        #expect(!html.contains("thread-ancestors"))
+        let focus = try #require(
+            section(html, from: "<div class=\"cards focus\" aria-current=\"true\">", to: "<h2 class=\"section-title\">")
+        )
         #expect(tweetIDs(focus) == ["a1"])
-        let replies = try #require(section(html, from: "<div class=\"cards replies\">", to: "</main>"))
+        let replies = try #require(section(html, from: "<ol class=\"cards replies\">", to: "</main>"))
         // Oldest first: a conversation reads down.
         #expect(tweetIDs(replies) == ["r1", "r2"])
         #expect(tweetIDs(html) == ["a1", "r1", "r2"])
@@ -120,11 +122,11 @@ import Testing
     @Test func permalinkOfAReplyShowsItsParent() throws {
         let html = try site.page("t/r1/index.html")
         let parent = try #require(
-            section(html, from: "<div class=\"cards thread-parent\">", to: "<div class=\"cards focus\">"))
+            section(html, from: "<div class=\"cards thread-ancestors\">", to: "<div class=\"cards focus"))
         #expect(tweetIDs(parent) == ["a1"])
         #expect(tweetIDs(html) == ["a1", "r1"])
         #expect(html.contains("<p class=\"empty\">No replies yet.</p>"))
-        #expect(!html.contains("This tweet's parent was deleted."))
+        #expect(!html.contains("This tweet is unavailable."))
     }
 
     /// SPEC 3: ties are broken by ID ascending; replies read oldest first.
@@ -147,8 +149,8 @@ import Testing
     @Test func replyToAMissingTweetStillBuilds() throws {
         let html = try site.page("t/r3/index.html")
         #expect(tweetIDs(html) == ["r3"])
-        #expect(html.contains("This tweet's parent was deleted."))
-        #expect(!html.contains("thread-parent"))
+        #expect(html.contains("<p class=\"thread-unavailable\">This tweet is unavailable.</p>"))
+        #expect(!html.contains("thread-ancestors"))
         #expect(site["t/deleted1/index.html"] == nil)
         // Nothing links to the missing parent.
         #expect(site.paths(containing: "deleted1").isEmpty)

@@ -1,0 +1,100 @@
+import Model
+import Store
+
+/// A month of the calendar, in UTC (SPEC 7: dates are grouped in UTC).
+struct Month: Hashable, Comparable, Sendable {
+    let year: Int
+    /// 1…12.
+    let month: Int
+
+    init(year: Int, month: Int) {
+        self.year = year
+        self.month = month
+    }
+
+    /// The UTC month of `t` (days to civil date: Howard Hinnant's `civil_from_days`).
+    init(_ t: Timestamp) {
+        let seconds = Int(t.seconds)
+        let days = seconds >= 0 ? seconds / 86_400 : -((-seconds + 86_399) / 86_400)
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let month = mp < 10 ? mp + 3 : mp - 9
+        self.init(year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month: month)
+    }
+
+    static func < (a: Month, b: Month) -> Bool { (a.year, a.month) < (b.year, b.month) }
+
+    /// The month after this one.
+    var next: Month { month == 12 ? Month(year: year + 1, month: 1) : Month(year: year, month: month + 1) }
+
+    /// `2023`, `0987`: four digits, as RFC 3339 writes years (a path segment).
+    var yearText: String { Self.digits(year, 4) }
+    /// `06`.
+    var monthText: String { Self.digits(month, 2) }
+
+    private static func digits(_ n: Int, _ width: Int) -> String {
+        let text = String(abs(n))
+        return (n < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+}
+
+/// The tweets by year and month (SPEC 7), newest first, as the archive pages show them.
+struct ArchiveIndex: Sendable {
+    struct MonthEntry: Sendable {
+        let month: Month
+        /// Feed order.
+        let tweets: [Int]
+    }
+    struct YearEntry: Sendable {
+        let year: Int
+        /// Feed order.
+        let tweets: [Int]
+        /// Newest first.
+        let months: [MonthEntry]
+    }
+
+    /// Newest first.
+    let years: [YearEntry]
+    /// Per tweet, its month.
+    let monthOfTweet: [Month]
+
+    init(snapshot: Snapshot) {
+        let months = snapshot.tweets.map { Month($0.timestamp) }
+        monthOfTweet = months
+        // Tweets are in feed order (newest first), so each month's tweets are one run.
+        var years: [YearEntry] = []
+        var runs: [MonthEntry] = []
+        var start = 0
+        func closeYear() {
+            guard let first = runs.first else { return }
+            years.append(YearEntry(year: first.month.year, tweets: runs.flatMap(\.tweets), months: runs))
+            runs = []
+        }
+        for end in 1..<(months.count + 1) where end == months.count || months[end] != months[start] {
+            if let last = runs.last, last.month.year != months[start].year { closeYear() }
+            runs.append(MonthEntry(month: months[start], tweets: Array(start..<end)))
+            start = end
+        }
+        closeYear()
+        self.years = years
+    }
+
+    /// Tweets per month from the first month of `tweets` to the last, months without any
+    /// included (a chart's bars), oldest first.
+    func monthlyCounts(of tweets: some Sequence<Int>) -> [(month: Month, count: Int)] {
+        var counts: [Month: Int] = [:]
+        for t in tweets { counts[monthOfTweet[t], default: 0] += 1 }
+        guard let first = counts.keys.min(), let last = counts.keys.max() else { return [] }
+        var series: [(month: Month, count: Int)] = []
+        var m = first
+        while m <= last {
+            series.append((m, counts[m] ?? 0))
+            m = m.next
+        }
+        return series
+    }
+}
