@@ -23,8 +23,10 @@ let package = Package(
         .target(name: "Markdown", dependencies: ["CCmark", "Support"]),
         // Templates: a Mustache engine written from the specification.
         .target(name: "Mustache", dependencies: ["Support"]),
+        // The search index (SPEC 8): the word rule, folding, term shards as script files.
+        .target(name: "Search", dependencies: ["JSON", "Model", "Markdown", "Support"]),
         // Stage 3 and 4: the site plan (pages and URLs) and rendering.
-        .target(name: "Site", dependencies: ["JSON", "Store", "Model", "Markdown", "Mustache", "Support"]),
+        .target(name: "Site", dependencies: ["JSON", "Store", "Model", "Markdown", "Mustache", "Search", "Support"]),
         // Stage 5: writing the site: only changed files, atomically, with a manifest and a lock.
         .target(name: "Output", dependencies: ["Support"]),
         // The default theme and the sample store, compiled into the binary from templates/ and
@@ -62,6 +64,7 @@ let package = Package(
         .testTarget(name: "ModelTests", dependencies: ["Model", "Store", "TestSupport"]),
         .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache", "TestSupport"]),
+        .testTarget(name: "SearchTests", dependencies: ["Search", "Model", "Store", "TestSupport"]),
         .testTarget(name: "SiteTests", dependencies: ["Site", "Model", "Store", "TestSupport"]),
         .testTarget(name: "OutputTests", dependencies: ["Output", "TestSupport"]),
         .testTarget(
