@@ -246,6 +246,17 @@ public final class LiveSite: Sendable {
         {
             do {
                 let renderer = try previous.renderer.updatingContent(of: changedTweets, in: snapshot)
+                if renderer.plan.pages != previous.renderer.plan.pages {
+                    // New words cut the search index's shards elsewhere: new files, so the plan is new.
+                    let fingerprints = renderer.pageFingerprintsByPath()
+                    let pages = Dictionary(uniqueKeysWithValues: renderer.plan.pages.map { ($0.path, $0) })
+                    let old = previous.fingerprints.byPath
+                    var changed = fingerprints.byPath.compactMap { old[$0.key] == $0.value ? nil : $0.key }
+                    changed += old.keys.filter { fingerprints.byPath[$0] == nil }
+                    return finished(
+                        Rendering(renderer: renderer, pages: pages, assets: assets, fingerprints: fingerprints),
+                        changed.sorted())
+                }
                 var fingerprints = previous.fingerprints
                 let changed = renderer.updateFingerprints(&fingerprints, changed: changedTweets).sorted()
                 return finished(

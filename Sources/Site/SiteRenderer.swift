@@ -1,5 +1,6 @@
 import Model
 import Mustache
+import Search
 import Support
 
 /// Renders the pages of a plan with the theme's templates. Immutable and thread-safe:
@@ -7,7 +8,7 @@ import Support
 public final class SiteRenderer: Sendable {
     /// The templates every theme has (docs/templates.md).
     public static let requiredTemplates = [
-        "layout", "feed", "tweet", "profile", "favorites", "tag", "404", "atom", "partials/card",
+        "layout", "feed", "tweet", "profile", "favorites", "tag", "404", "atom", "partials/card", "search",
     ]
 
     public let plan: SitePlan
@@ -19,6 +20,8 @@ public final class SiteRenderer: Sendable {
     let cards: CardCache
     /// What each card shows (see Fingerprints.swift).
     let cardFingerprints: [Int]
+    /// The search index's files (SPEC 8).
+    public let search: SearchIndex
 
     /// - Parameter templates: the theme's templates with the texts of `config.language`
     ///   (`LocalizedTemplates.templates(for:)`).
@@ -51,7 +54,9 @@ public final class SiteRenderer: Sendable {
         }
         self.site = site
         self.templates = templates
-        self.plan = SitePlan(snapshot: snapshot, paths: site.paths, config: config)
+        let search = SearchIndex(snapshot: snapshot)
+        self.search = search
+        self.plan = SitePlan(snapshot: snapshot, paths: site.paths, config: config, search: search)
         let fingerprints = Array(snapshot.tweets.indices).parallelMap(site.cardFingerprint)
         self.cardFingerprints = fingerprints
         var seeds = [String?](repeating: nil, count: snapshot.tweets.count)
@@ -69,9 +74,11 @@ public final class SiteRenderer: Sendable {
     }
 
     private init(
-        plan: SitePlan, site: SiteContext, templates: TemplateLibrary, cards: CardCache, cardFingerprints: [Int]
+        plan: SitePlan, site: SiteContext, templates: TemplateLibrary, cards: CardCache, cardFingerprints: [Int],
+        search: SearchIndex
     ) {
         self.plan = plan
+        self.search = search
         self.site = site
         self.templates = templates
         self.cards = cards
@@ -88,8 +95,14 @@ public final class SiteRenderer: Sendable {
             fingerprints[t] = site.cardFingerprint(t)
             seeds[t] = nil
         }
+        // New words make new keys, which may cut the term shards elsewhere: the plan follows.
+        let search = SearchIndex(snapshot: snapshot)
+        let plan =
+            search.shards.map(\.path) == self.search.shards.map(\.path)
+            ? plan : SitePlan(snapshot: snapshot, paths: site.paths, config: site.config, search: search)
         return SiteRenderer(
-            plan: plan, site: site, templates: templates, cards: CardCache(seeds), cardFingerprints: fingerprints)
+            plan: plan, site: site, templates: templates, cards: CardCache(seeds), cardFingerprints: fingerprints,
+            search: search)
     }
 
     /// Tweet `t`'s card HTML.
@@ -109,6 +122,8 @@ public final class SiteRenderer: Sendable {
                 return Sitemap(site: site, plan: plan).render(page.kind)
             case .atom(let user):
                 return try templates.render("atom", AtomFeedView.page(site: site, user: user))
+            case .searchFile(let file):
+                return searchFile(file)
             default:
                 let (template, view) = try pageView(page)
                 return try templates.render(template, view)
