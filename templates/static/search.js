@@ -257,7 +257,7 @@
     el.pager.hidden = true;
     if (!manifest) return setStatus(word("failed"));
     var query = parse(p.q);
-    if (query.isEmpty) return setStatus(p.q.trim() ? word("none").replace("{query}", p.q) : word("empty"));
+    if (query.isEmpty) return setStatus(p.q.trim() ? word("none").replace("{0}", function () { return p.q; }) : word("empty"));
     setStatus(word("loading"));
     load(neededShards(query), function (ok) {
       if (token !== run) return;
@@ -289,9 +289,9 @@
     el.results.setAttribute("data-count", String(found.tweets.length));
     var count = found.tweets.length;
     if (!count) {
-      setStatus(word("none").replace("{query}", q));
+      setStatus(word("none").replace("{0}", function () { return q; }));
     } else {
-      setStatus(count === 1 ? word("countOne") : word("countOther").replace("{count}", String(count)));
+      setStatus(count === 1 ? word("countOne") : word("countOther").replace("{0}", String(count)));
     }
     if (pages > 1) {
       el.pager.hidden = false;
@@ -395,7 +395,7 @@
           target = make("a", null, "@" + t.t.u);
           target.setAttribute("href", t.t.h);
         }
-        var parts = word("replyingTo").split("{user}");
+        var parts = word("replyingTo").split("{0}");
         reply.appendChild(document.createTextNode(parts[0]));
         reply.appendChild(target);
         reply.appendChild(document.createTextNode(parts.slice(1).join("")));
