@@ -37,7 +37,7 @@ let package = Package(
         // The build as a library: theme, inputs token, plan, parallel render, commit.
         .target(
             name: "Build",
-            dependencies: ["JSON", "Store", "Model", "Mustache", "Site", "Output", "DefaultSite", "Support"]),
+            dependencies: ["JSON", "Store", "Model", "Mustache", "Search", "Site", "Output", "DefaultSite", "Support"]),
         // An HTTP server on Debian's libmicrohttpd, file watching, live reload: knows no site.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "Preview", dependencies: ["CMicroHTTPD", "Support"]),

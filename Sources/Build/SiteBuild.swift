@@ -1,6 +1,7 @@
 import Dispatch
 import Model
 import Output
+import Search
 import Site
 import Store
 import Synchronization
@@ -50,9 +51,11 @@ public struct SiteBuild: Sendable {
         let (snapshot, _) = try Snapshot.read(at: options.store, phases: observer.phaseEnded)
         let warnings = try check(snapshot.diagnostics)
 
+        let search = SearchIndex(snapshot: snapshot)
+        observer.phaseEnded("search index")
         let renderer = try SiteRenderer(
             snapshot: snapshot, config: options.config, templates: templates,
-            templateFolder: theme.origin)
+            templateFolder: theme.origin, search: search)
         observer.phaseEnded("captions")  // (cards are rendered with the first page that shows them)
 
         let writer = try openedWriter ?? SiteWriter(outputDirectory: options.output)

@@ -27,9 +27,10 @@ public final class SiteRenderer: Sendable {
     ///   (`LocalizedTemplates.templates(for:)`).
     /// - Parameter previous: the renderer of the last build of a live preview with the same
     ///   templates: captions and cards whose inputs did not change are taken from it.
+    /// - Parameter search: the snapshot's search index, if made already (a build times it apart).
     public init(
         snapshot: Snapshot, config: SiteConfig, templates: TemplateLibrary, templateFolder: String = "templates",
-        reusing previous: SiteRenderer? = nil
+        reusing previous: SiteRenderer? = nil, search: SearchIndex? = nil
     ) throws(SiteError) {
         for name in Self.requiredTemplates where templates.template(named: name) == nil {
             throw .missingTemplate(name: name, folder: templateFolder)
@@ -54,7 +55,7 @@ public final class SiteRenderer: Sendable {
         }
         self.site = site
         self.templates = templates
-        let search = SearchIndex(snapshot: snapshot)
+        let search = search ?? SearchIndex(snapshot: snapshot)
         self.search = search
         self.plan = SitePlan(snapshot: snapshot, paths: site.paths, config: config, search: search)
         let fingerprints = Array(snapshot.tweets.indices).parallelMap(site.cardFingerprint)

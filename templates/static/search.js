@@ -37,6 +37,8 @@
     docs: function (bucket, records) { docs[bucket] = records; },
     users: function (bucket, records) { people[bucket] = records; },
     loaded: [],
+    // performance.now() when the query's term shards had all arrived, and when the results were shown.
+    timing: {},
     fold: fold,
     words: words
   };
@@ -262,7 +264,9 @@
     load(neededShards(query), function (ok) {
       if (token !== run) return;
       if (!ok) return setStatus(word("failed"));
+      var timing = window.roostSearch.timing = { shards: performance.now() };
       var found = evaluate(query);
+      timing.evaluated = performance.now();
       var size = parseInt(el.results.getAttribute("data-page-size"), 10) || 20;
       var pages = Math.max(1, Math.ceil(found.tweets.length / size));
       var page = Math.min(p.page, pages);
@@ -273,6 +277,7 @@
         if (token !== run) return;
         if (!ok) return setStatus(word("failed"));
         render(p.q, found, slice, page, pages);
+        timing.shown = performance.now();
       });
     });
   }
