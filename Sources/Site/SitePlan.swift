@@ -42,9 +42,15 @@ public struct SitePlan: Sendable {
         add(.search, SearchIndex.folder)
         pages.append(Page(kind: .searchFile(.manifest), path: SearchIndex.manifestPath))
         pages.append(Page(kind: .searchFile(.days), path: SearchIndex.daysPath))
-        for (i, shard) in search.shards.enumerated() { pages.append(Page(kind: .searchFile(.terms(i)), path: shard.path)) }
-        for b in 0..<search.docBuckets { pages.append(Page(kind: .searchFile(.docs(b)), path: SearchIndex.docsPath(b))) }
-        for b in 0..<search.userBuckets { pages.append(Page(kind: .searchFile(.users(b)), path: SearchIndex.usersPath(b))) }
+        for (i, shard) in search.shards.enumerated() {
+            pages.append(Page(kind: .searchFile(.terms(i)), path: shard.path))
+        }
+        for b in 0..<search.docBuckets {
+            pages.append(Page(kind: .searchFile(.docs(b)), path: SearchIndex.docsPath(b)))
+        }
+        for b in 0..<search.userBuckets {
+            pages.append(Page(kind: .searchFile(.users(b)), path: SearchIndex.usersPath(b)))
+        }
         pages.append(Page(kind: .atom(user: nil), path: "feed.xml"))
         pages.append(Page(kind: .notFound, path: "404.html"))
         let htmlPages = pages.count { $0.path.hasSuffix(SitePaths.index) }

@@ -13,8 +13,10 @@ struct Words: Sendable {
     static let required =
         [
             "title.feed", "title.tweet", "title.profile", "title.replies", "title.likes", "title.favorites",
-            "title.tag", "title.notFound", "title.search", "description.feed", "description.profile", "description.favorites",
-            "description.tag", "description.notFound", "description.search", "empty.tweets", "empty.replies", "empty.likes",
+            "title.tag", "title.notFound", "title.search", "description.feed", "description.profile",
+            "description.favorites",
+            "description.tag", "description.notFound", "description.search", "empty.tweets", "empty.replies",
+            "empty.likes",
             "tab.tweets", "tab.replies", "tab.likes", "tab.favorites", "unknownUser", "date",
         ] + (1...12).map { "month.\($0)" }
 

@@ -24,7 +24,9 @@ struct SearchBuildTests {
         let cards = changed.filter { $0.hasPrefix("search/d/") }
         #expect(cards.count == 1, "\(cards.sorted())")
         #expect(changed.count <= 8, "\(changed.sorted())")
-        #expect(after.keys.filter { $0.hasPrefix("search/d/") }.count >= before.keys.filter { $0.hasPrefix("search/d/") }.count)
+        #expect(
+            after.keys.filter { $0.hasPrefix("search/d/") }.count
+                >= before.keys.filter { $0.hasPrefix("search/d/") }.count)
     }
 
     @Test func shardsOfABuildTogetherWriteEverySearchFile() throws {

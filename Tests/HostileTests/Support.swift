@@ -227,7 +227,9 @@ func htmlProblems(_ html: String, path: String) -> [String] {
             if let text = tag.rawText, !text.allSatisfy(\.isWhitespace) {
                 problems.append("\(at): script with content \"\(text.prefix(60))\"")
             }
-            if let src = tag.attribute("src"), !themeScripts.contains(src) { problems.append("\(at): script src=\(src)") }
+            if let src = tag.attribute("src"), !themeScripts.contains(src) {
+                problems.append("\(at): script src=\(src)")
+            }
         case "base":
             bases += 1
         case "meta"

@@ -4,8 +4,12 @@ import Testing
 /// SPEC 8's word rule and folding, as the browser applies them to queries.
 struct SearchTextTests {
     @Test func latinWordsAreRunsOfLettersDigitsAndUnderscoreFolded() {
-        #expect(SearchText.words("Hello, SwiftUI world! it's 2024 snake_case #tag @Mina https://x.com/a")
-            == ["hello", "swiftui", "world", "it", "s", "2024", "snake_case", "tag", "mina", "https", "x", "com", "a"])
+        #expect(
+            SearchText.words("Hello, SwiftUI world! it's 2024 snake_case #tag @Mina https://x.com/a")
+                == [
+                    "hello", "swiftui", "world", "it", "s", "2024", "snake_case", "tag", "mina", "https", "x", "com",
+                    "a",
+                ])
     }
 
     @Test func hangulWordsKeepTheirParticles() {
@@ -14,9 +18,10 @@ struct SearchTextTests {
     }
 
     @Test func mixedScriptsSplitOnlyAtNonWordCharacters() {
-        #expect(SearchText.words("Swift로 앱을 만들다 東京タワー Ελληνικά—test") == [
-            "swift로", "앱을", "만들다", "東京タワー", "ελληνικά", "test",
-        ])
+        #expect(
+            SearchText.words("Swift로 앱을 만들다 東京タワー Ελληνικά—test") == [
+                "swift로", "앱을", "만들다", "東京タワー", "ελληνικά", "test",
+            ])
     }
 
     @Test func decomposedTextIsComposedFirst() {
