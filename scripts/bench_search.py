@@ -13,6 +13,7 @@ then
 
 Prints a Markdown section and appends it to docs/benchmarks.md."""
 
+import gzip
 import os
 import re
 import shutil
@@ -24,7 +25,7 @@ import urllib.parse
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "Browser"))
-from roost_browser import chrome, file_url  # noqa: E402
+from roost_browser import SiteServer, chrome, file_url  # noqa: E402
 
 BENCH = os.environ.get("BENCH_DIR", "/tmp/bench")
 SHARED = os.path.abspath(os.environ.get("ROOST_SHARED", os.path.join(REPO, "..", "shared")))
@@ -90,6 +91,7 @@ def measure(size):
         "| query | results | index KiB loaded (files) | card data KiB (files) | navigation → shown, ms | shards → shown, ms |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
+    ours = {}
     driver = chrome()
     try:
         page = file_url(out, "search/index.html")
@@ -117,10 +119,82 @@ def measure(size):
             card_bytes = sum(os.path.getsize(os.path.join(out, p)) for p in cards)
             to_shown = statistics.median(s[1] for s in samples)
             compute = statistics.median(s[1] - s[0] for s in samples)
+            index_gzip = sum(len(gzip.compress(open(os.path.join(out, p), "rb").read())) for p in index)
+            ours[label] = (index_bytes, index_gzip, card_bytes)
             lines.append(f"| {label}: `{query}` | {int(count or 0):,} | {kib(index_bytes)} ({len(index)}) | "
                          f"{kib(card_bytes)} ({len(cards)}) | {to_shown:.0f} | {compute:.0f} |")
+        lines += pagefind(out, driver, ours)
     finally:
         driver.quit()
+    return lines
+
+
+PAGEFIND_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Pagefind bench</title>
+<script src="pf-bench.js"></script></head><body></body></html>"""
+PAGEFIND_SCRIPT = """window.runPagefind = async function (q) {
+  var t0 = performance.now();
+  var pf = await import("./pagefind/pagefind.js");
+  await pf.init();
+  var found = await pf.search(q);
+  var t1 = performance.now();
+  await Promise.all(found.results.slice(0, 20).map(function (r) { return r.data(); }));
+  var t2 = performance.now();
+  var index = 0, cards = 0, files = 0, cardFiles = 0;
+  performance.getEntriesByType("resource").forEach(function (e) {
+    if (e.name.indexOf("/pagefind/") < 0) return;
+    if (e.name.indexOf("/fragment/") >= 0) { cards += e.encodedBodySize; cardFiles++; }
+    else { index += e.encodedBodySize; files++; }
+  });
+  return [found.results.length, index, files, cards, cardFiles, t1 - t0, t2 - t0];
+};"""
+
+
+def pagefind(out, driver, ours):
+    """Pagefind over the same tweet pages (PyPI pagefind-bin), served over HTTP (it does not run
+    from file://), with the same queries: bytes fetched for the search and for 20 results' data."""
+    try:
+        import pagefind_bin  # noqa: F401
+    except ImportError:
+        return ["", "(Pagefind not installed: `pip install pagefind-bin` to compare.)"]
+    shutil.rmtree(os.path.join(out, "pagefind"), ignore_errors=True)
+    start = time.monotonic()
+    subprocess.run([sys.executable, "-m", "pagefind_bin", "--site", out, "--glob", "t/*/index.html"], check=True,
+                   capture_output=True)
+    index_time = time.monotonic() - start
+    pf_files, pf_bytes = folder_size(os.path.join(out, "pagefind"))
+    with open(os.path.join(out, "pf-bench.html"), "w") as f:
+        f.write(PAGEFIND_PAGE)
+    with open(os.path.join(out, "pf-bench.js"), "w") as f:
+        f.write(PAGEFIND_SCRIPT)
+    server = SiteServer(out, "/")
+    lines = ["", f"Pagefind 1.5 over the same {sum(1 for _ in os.scandir(os.path.join(out, 't'))):,} tweet pages: "
+             f"indexing {index_time:.1f} s, {pf_files:,} files, {kib(pf_bytes)} KiB (its files are gzip-compressed). "
+             "Per query over HTTP, fresh page each time: the bytes fetched (Pagefind: compressed, as stored; "
+             "Roost: as stored, uncompressed, and gzip-compressed for comparison).", "",
+             "| query | Pagefind results | Pagefind index KiB (files) | Roost index KiB (gzip KiB) | "
+             "Pagefind 20 results' data KiB | Roost card data KiB | Pagefind search ms |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    try:
+        for label, query in QUERIES:
+            samples = []
+            for _ in range(RUNS):
+                driver.get("about:blank")
+                driver.get(server.url + "pf-bench.html")
+                driver.set_script_timeout(60)
+                samples.append(driver.execute_async_script(
+                    "var done = arguments[arguments.length - 1];"
+                    "runPagefind(arguments[0]).then(done, function (e) { done(['error', String(e)]); });", query))
+            if samples[-1][0] == "error":
+                raise SystemExit(f"Pagefind: {samples[-1][1]}")
+            count, index, files, cards, _, search_ms, _ = samples[-1]
+            mine = ours[label]
+            lines.append(f"| {label}: `{query}` | {count:,} | {kib(index)} ({files}) | {kib(mine[0])} ({kib(mine[1])}) | "
+                         f"{kib(cards)} | {kib(mine[2])} | {statistics.median(s[5] for s in samples):.0f} |")
+    finally:
+        server.stop()
+        for name in ("pf-bench.html", "pf-bench.js"):
+            os.remove(os.path.join(out, name))
+        shutil.rmtree(os.path.join(out, "pagefind"), ignore_errors=True)
     return lines
 
 

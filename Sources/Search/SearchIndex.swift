@@ -157,7 +157,7 @@ public struct SearchIndex: Sendable {
     }
 
     /// Result cards' data: tweets by number, this many per file (`search/d/{bucket}.js`).
-    public static let docBucket = 8
+    public static let docBucket = 4
     /// Users' data by number, this many per file (`search/u/{bucket}.js`).
     public static let userBucket = 32
 

@@ -347,6 +347,26 @@ class SampleStoreSearch(SearchTests, unittest.TestCase):
         self.assertTrue(card[2])
 
 
+class ViewerSearch(unittest.TestCase):
+    """With --viewer, result cards carry the viewer's hearts as the feed's cards do."""
+
+    def test_result_cards_have_the_viewers_hearts(self):
+        site = build(os.path.join(REPOSITORY, "content"), "--viewer", "jiwoo_dev")
+        driver = chrome()
+        self.addCleanup(driver.quit)
+        driver.get(file_url(site, "search/index.html") + "?q=-is:reply")
+        shown, _, _, _ = results(driver)
+        liked = driver.execute_script(
+            "return [...document.querySelectorAll('#search-results [data-liked=true]')]"
+            ".filter(e => e.querySelector('.likes.is-liked')).map(e => e.getAttribute('data-tweet-id'))")
+        with open(os.path.join(site, "index.html"), encoding="utf-8") as f:
+            page = f.read()
+        in_feed = set(re.findall(r'data-tweet-id="([^"]+)" data-likes="\d+" data-liked="true"', page))
+        feed_ids = set(re.findall(r'data-tweet-id="([^"]+)"', page))
+        self.assertTrue(liked, "some result is liked by the viewer")
+        self.assertEqual({i for i in liked if i in feed_ids}, {i for i in in_feed if i in shown})
+
+
 class GeneratedStoreSearch(SearchTests, unittest.TestCase):
     paged_query = "is:reply"
 
