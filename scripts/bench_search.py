@@ -25,7 +25,7 @@ import urllib.parse
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "Browser"))
-from roost_browser import SiteServer, chrome, file_url  # noqa: E402
+from roost_browser import chrome, file_url  # noqa: E402
 
 BENCH = os.environ.get("BENCH_DIR", "/tmp/bench")
 SHARED = os.path.abspath(os.environ.get("ROOST_SHARED", os.path.join(REPO, "..", "shared")))
@@ -139,14 +139,39 @@ PAGEFIND_SCRIPT = """window.runPagefind = async function (q) {
   var t1 = performance.now();
   await Promise.all(found.results.slice(0, 20).map(function (r) { return r.data(); }));
   var t2 = performance.now();
-  var index = 0, cards = 0, files = 0, cardFiles = 0;
-  performance.getEntriesByType("resource").forEach(function (e) {
-    if (e.name.indexOf("/pagefind/") < 0) return;
-    if (e.name.indexOf("/fragment/") >= 0) { cards += e.encodedBodySize; cardFiles++; }
-    else { index += e.encodedBodySize; files++; }
-  });
-  return [found.results.length, index, files, cards, cardFiles, t1 - t0, t2 - t0];
+  return [found.results.length, t1 - t0, t2 - t0];
 };"""
+
+
+class LoggingServer:
+    """Serves `folder` at http://127.0.0.1:PORT/ without caching, noting every path it sends:
+    Pagefind fetches from a worker, which the page's resource timings do not see."""
+
+    def __init__(self, folder):
+        import functools
+        import http.server
+        import threading
+        served = self.served = []
+
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            def end_headers(self):
+                self.send_header("Cache-Control", "no-store")
+                super().end_headers()
+
+            def log_message(self, *arguments):
+                pass
+
+            def do_GET(self):
+                served.append(urllib.parse.unquote(urllib.parse.urlsplit(self.path).path))
+                super().do_GET()
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=folder))
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
 
 
 def pagefind(out, driver, ours):
@@ -166,12 +191,14 @@ def pagefind(out, driver, ours):
         f.write(PAGEFIND_PAGE)
     with open(os.path.join(out, "pf-bench.js"), "w") as f:
         f.write(PAGEFIND_SCRIPT)
-    server = SiteServer(out, "/")
+    server = LoggingServer(out)
     lines = ["", f"Pagefind 1.5 over the same {sum(1 for _ in os.scandir(os.path.join(out, 't'))):,} tweet pages: "
              f"indexing {index_time:.1f} s, {pf_files:,} files, {kib(pf_bytes)} KiB (its files are gzip-compressed). "
              "Per query over HTTP, fresh page each time: the bytes fetched (Pagefind: compressed, as stored; "
-             "Roost: as stored, uncompressed, and gzip-compressed for comparison).", "",
-             "| query | Pagefind results | Pagefind index KiB (files) | Roost index KiB (gzip KiB) | "
+             "Roost: as stored, uncompressed, and gzip-compressed for comparison; Roost's program, static/search.js, "
+             f"is {kib(os.path.getsize(os.path.join(out, 'static', 'search.js')))} KiB). Pagefind indexes each tweet "
+             "page whole (with its parent and replies) and stems words, so its result counts differ.", "",
+             "| query | Pagefind results | Pagefind index KiB (files) + its program | Roost index KiB (gzip KiB) | "
              "Pagefind 20 results' data KiB | Roost card data KiB | Pagefind search ms |",
              "| --- | --- | --- | --- | --- | --- | --- |"]
     try:
@@ -181,15 +208,25 @@ def pagefind(out, driver, ours):
                 driver.get("about:blank")
                 driver.get(server.url + "pf-bench.html")
                 driver.set_script_timeout(60)
+                del server.served[:]
                 samples.append(driver.execute_async_script(
                     "var done = arguments[arguments.length - 1];"
                     "runPagefind(arguments[0]).then(done, function (e) { done(['error', String(e)]); });", query))
             if samples[-1][0] == "error":
                 raise SystemExit(f"Pagefind: {samples[-1][1]}")
-            count, index, files, cards, _, search_ms, _ = samples[-1]
+            count = samples[-1][0]
+            fetched = [p for p in server.served if p.startswith("/pagefind/")]
+            sizes = [(p, os.path.getsize(os.path.join(out, p[1:]))) for p in fetched]
+            # Its program (pagefind.js, the worker, the WebAssembly) apart from its index, as
+            # static/search.js is not counted in Roost's.
+            program = sum(n for p, n in sizes if p.endswith(".js") or "wasm" in p)
+            index = sum(n for p, n in sizes if "/fragment/" not in p and not (p.endswith(".js") or "wasm" in p))
+            files = sum(1 for p, _ in sizes if "/fragment/" not in p and not (p.endswith(".js") or "wasm" in p))
+            cards = sum(n for p, n in sizes if "/fragment/" in p)
             mine = ours[label]
-            lines.append(f"| {label}: `{query}` | {count:,} | {kib(index)} ({files}) | {kib(mine[0])} ({kib(mine[1])}) | "
-                         f"{kib(cards)} | {kib(mine[2])} | {statistics.median(s[5] for s in samples):.0f} |")
+            lines.append(f"| {label}: `{query}` | {count:,} | {kib(index)} ({files}) + {kib(program)} | "
+                         f"{kib(mine[0])} ({kib(mine[1])}) | "
+                         f"{kib(cards)} | {kib(mine[2])} | {statistics.median(s[1] for s in samples):.0f} |")
     finally:
         server.stop()
         for name in ("pf-bench.html", "pf-bench.js"):
