@@ -38,6 +38,7 @@ public enum SearchText {
 
     /// The words of `text`, folded, in order (repeats kept).
     public static func words(_ text: String) -> [String] {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return asciiWords(text) }
         var words: [String] = []
         var word = String.UnicodeScalarView()
         for scalar in fold(text).unicodeScalars {
@@ -49,6 +50,25 @@ public enum SearchText {
             }
         }
         if !word.isEmpty { words.append(String(word)) }
+        return words
+    }
+
+    /// `words` of ASCII text, byte by byte (most captions; a megabyte caption stays cheap).
+    private static func asciiWords(_ text: String) -> [String] {
+        var words: [String] = []
+        var word: [UInt8] = []
+        for byte in text.utf8 {
+            switch byte {
+            case 0x41...0x5A: word.append(byte + 32)
+            case 0x30...0x39, 0x61...0x7A, 0x5F: word.append(byte)
+            default:
+                if !word.isEmpty {
+                    words.append(String(decoding: word, as: UTF8.self))
+                    word.removeAll(keepingCapacity: true)
+                }
+            }
+        }
+        if !word.isEmpty { words.append(String(decoding: word, as: UTF8.self)) }
         return words
     }
 
