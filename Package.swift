@@ -37,12 +37,14 @@ let package = Package(
         // The build as a library: theme, inputs token, plan, parallel render, commit.
         .target(
             name: "Build",
-            dependencies: ["JSON", "Store", "Model", "Mustache", "Search", "Site", "Output", "DefaultSite", "Support"]),
+            dependencies: [
+                "JSON", "Store", "Model", "Mustache", "Search", "Site", "Output", "DefaultSite", "Media", "Support",
+            ]),
         // An HTTP server on Debian's libmicrohttpd, file watching, live reload: knows no site.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "Preview", dependencies: ["CMicroHTTPD", "Support"]),
         // `roost serve`: stores kept live document by document, served and reloaded.
-        .target(name: "Live", dependencies: ["Store", "Model", "Site", "Build", "Preview", "Support"]),
+        .target(name: "Live", dependencies: ["Store", "Model", "Site", "Build", "Preview", "Media", "Support"]),
         // Remote images mirrored into a content-addressed cache: downloads through Debian's libcurl
         // (its multi interface), type by magic bytes, size from the header. Knows no site.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -53,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "roost",
             dependencies: [
-                "JSON", "Store", "Model", "Site", "Build", "Live", "Synthetic", "DefaultSite", "Support",
+                "JSON", "Store", "Model", "Site", "Build", "Live", "Media", "Synthetic", "DefaultSite", "Support",
             ]),
 
         // Fixtures shared by the test targets (the theme, document builders).
@@ -68,7 +70,10 @@ let package = Package(
         .testTarget(name: "SiteTests", dependencies: ["Site", "Model", "Store", "TestSupport"]),
         .testTarget(name: "OutputTests", dependencies: ["Output", "TestSupport"]),
         .testTarget(
-            name: "BuildTests", dependencies: ["Build", "Site", "Model", "Output", "DefaultSite", "TestSupport"]),
+            name: "BuildTests",
+            dependencies: [
+                "Build", "Site", "Model", "Output", "DefaultSite", "Media", "Live", "Support", "TestSupport",
+            ]),
         .testTarget(name: "PreviewTests", dependencies: ["Preview", "TestSupport"]),
         .testTarget(name: "LiveTests", dependencies: ["Live", "Preview", "Site", "Model", "Store", "TestSupport"]),
         .testTarget(

@@ -8,6 +8,8 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
     /// The output folder is the store or the theme, or inside one: a build would write into
     /// what it reads.
     case outputInsideInput(output: String, input: String, kind: String)
+    /// `--media mirror`: the cache folder cannot be made or written.
+    case mediaCache(String)
 
     public var description: String {
         switch self {
@@ -20,6 +22,8 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
         case .outputInsideInput(let output, let input, let kind):
             return "the output folder \(output) is inside the \(kind) \(input); choose an output folder outside it "
                 + "(--output public)"
+        case .mediaCache(let reason):
+            return "the media cache cannot be used: \(reason) (choose another folder with --cache DIR)"
         }
     }
 }

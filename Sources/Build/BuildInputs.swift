@@ -46,6 +46,11 @@ struct BuildInputs {
         h.combine(options.config.title)
         h.combine(options.config.description)
         h.combine(options.config.language)
+        h.combine(options.config.media.rawValue)
+        if options.config.media == .mirror {
+            h.combine(options.media.cache)
+            h.combine(options.media.offline)
+        }
         h.combine(options.strict)
         h.combine(options.shard?.description)
         digest = UInt64(bitPattern: Int64(h.finalize()))

@@ -7,9 +7,12 @@ public protocol BuildObserver: Sendable {
     func renderingStarted(pages: Int)
     /// One more page is rendered or kept (from many threads at once).
     func pageFinished()
+    /// `--media mirror`: `done` of `total` images are settled (from the cache or the network).
+    func mediaProgress(done: Int, total: Int)
 }
 
 extension BuildObserver {
+    public func mediaProgress(done: Int, total: Int) {}
     public func phaseEnded(_ phase: String) {}
     public func renderingStarted(pages: Int) {}
     public func pageFinished() {}

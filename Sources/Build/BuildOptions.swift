@@ -16,11 +16,15 @@ public struct BuildOptions: Sendable {
     public var strict: Bool
     /// Write only this part of the site.
     public var shard: Shard?
+    /// The cache of `config.media == .mirror`.
+    public var media: MediaOptions
 
     public init(
         store: String = "content", templates: String? = nil, output: String = "public",
-        config: SiteConfig = SiteConfig(), strict: Bool = false, shard: Shard? = nil
+        config: SiteConfig = SiteConfig(), strict: Bool = false, shard: Shard? = nil,
+        media: MediaOptions = MediaOptions()
     ) {
+        self.media = media
         self.store = store
         self.templates = templates
         self.output = output

@@ -1,3 +1,4 @@
+import Media
 import Model
 import Output
 
@@ -16,9 +17,14 @@ public struct BuildReport: Sendable {
     public let pages: Int
     /// Files copied from the theme's `static/` folder (of this shard).
     public let staticFiles: Int
-    /// Dangling references: the pages were built without the missing part.
+    /// Dangling references, and images `--media mirror` could not copy: the pages were built
+    /// without the missing part (the placeholder).
     public let warnings: [Diagnostic]
     /// What a user may want to know about the build (a page not written, and why).
     public let notices: [String]
     public let elapsed: Duration
+    /// Images written into `media/` (of this shard), with `--media mirror`.
+    public var mediaFiles = 0
+    /// What mirroring did (from the cache, downloaded, failed), with `--media mirror`.
+    public var media: MediaStatistics? = nil
 }

@@ -21,6 +21,7 @@ public struct ProjectFile: Sendable {
     public static let keys: [(name: String, kind: Kind)] = [
         ("title", .text), ("description", .text), ("baseURL", .text), ("language", .text),
         ("pageSize", .wholeNumber), ("viewer", .text), ("store", .path), ("templates", .path), ("output", .path),
+        ("media", .text), ("cache", .path),
     ]
 
     /// The file as read.

@@ -39,7 +39,8 @@ public struct SiteBuild: Sendable {
         var openedWriter: SiteWriter?
         if isDirectory(options.output) {
             let writer = try SiteWriter(outputDirectory: options.output)
-            if inputs.match(previous: writer.previousInputs), writer.previousOutputIsIntact() {
+            // (`--refresh-media` asks every image's server again, whatever the store.)
+            if !refreshesMedia, inputs.match(previous: writer.previousInputs), writer.previousOutputIsIntact() {
                 writer.abandon()
                 observer.phaseEnded("check output")
                 return BuildReport(
@@ -49,13 +50,22 @@ public struct SiteBuild: Sendable {
             openedWriter = writer
         }
         let (snapshot, _) = try Snapshot.read(at: options.store, phases: observer.phaseEnded)
-        let warnings = try check(snapshot.diagnostics)
+        var warnings = try check(snapshot.diagnostics)
+
+        var media: MirroredMedia?
+        if options.config.media == .mirror {
+            media = try MirroredMedia.mirror(
+                MirroredMedia.references(in: snapshot), options: options.media, progress: observer.mediaProgress)
+            warnings += media!.warnings
+            observer.phaseEnded("mirror images")
+        }
 
         let search = SearchIndex(snapshot: snapshot)
         observer.phaseEnded("search index")
         let renderer = try SiteRenderer(
             snapshot: snapshot, config: options.config, templates: templates,
-            templateFolder: theme.origin, search: search)
+            templateFolder: theme.origin, stylesheet: theme.stylesheet, images: media?.images ?? SiteImages(),
+            search: search)
         observer.phaseEnded("captions")  // (cards are rendered with the first page that shows them)
 
         let writer = try openedWriter ?? SiteWriter(outputDirectory: options.output)
@@ -68,22 +78,32 @@ public struct SiteBuild: Sendable {
         }
         observer.phaseEnded("fingerprints")
         observer.renderingStarted(pages: pages.count)
+        var mediaFiles = 0
         do {
             try render(pages, with: renderer, into: writer, observer: observer)
             for file in staticFiles {
                 _ = try writer.write(Theme.staticFolder + file.path, file.bytes)
             }
+            mediaFiles = try media?.write(into: writer, shard: options.shard) ?? 0
         } catch {
             writer.abandon()
             throw error
         }
         observer.phaseEnded("render and stage")
-        let summary = try writer.commit(inputs: inputs.token)
+        // An image that could not be had is asked for again by the next build, even if nothing
+        // else changed.
+        let retryMedia = refreshesMedia || !(media?.warnings.isEmpty ?? true)
+        let summary = try writer.commit(inputs: retryMedia ? nil : inputs.token)
         observer.phaseEnded("commit")
-        return BuildReport(
+        var report = BuildReport(
             outcome: .built(summary), pages: pages.count, staticFiles: staticFiles.count,
             warnings: warnings, notices: notices, elapsed: ContinuousClock.now - start)
+        report.mediaFiles = mediaFiles
+        report.media = media?.statistics
+        return report
     }
+
+    private var refreshesMedia: Bool { options.config.media == .mirror && options.media.refresh }
 
     /// What the build leaves out on purpose, said once.
     private var notices: [String] {

@@ -113,6 +113,12 @@ public struct Theme: Sendable {
         return try Theme(folder: path)
     }
 
+    /// The text of `static/style.css`, if the theme has one (404.html carries it inline:
+    /// see `SiteRenderer`'s `stylesheet`).
+    public var stylesheet: String? {
+        staticFiles.first { $0.path == "style.css" }.map { String(decoding: $0.bytes, as: UTF8.self) }
+    }
+
     /// Where static files are, in the theme and in the output.
     public static let staticFolder = "static/"
 

@@ -22,9 +22,10 @@ public final class LivePreview: Sendable {
     /// - Parameters:
     ///   - config: the options of every site (each gets its own base URL).
     ///   - log: a line for each load and update (`tweets/t1 modified → 3 pages updated (12 ms)`).
+    ///   - media: the cache of `config.media == .mirror`, shared with builds.
     public init(
-        stores: [String], templates: String?, config: SiteConfig, host: String, port: UInt16,
-        log: @escaping @Sendable (String) -> Void
+        stores: [String], templates: String?, config: SiteConfig, media: MediaOptions = MediaOptions(), host: String,
+        port: UInt16, log: @escaping @Sendable (String) -> Void
     ) {
         let templates = Theme.folder(given: templates)
         let names = StoreIndex.names(of: stores)
@@ -32,7 +33,7 @@ public final class LivePreview: Sendable {
         sites = zip(names, stores).map { name, store in
             var siteConfig = config
             siteConfig.baseURL = single ? "/" : "/\(name)/"
-            return (single ? "" : name, LiveSite(store: store, templates: templates, config: siteConfig))
+            return (single ? "" : name, LiveSite(store: store, templates: templates, config: siteConfig, media: media))
         }
         self.templates = templates
         let source: any SiteSource = single ? sites[0].site : StoreIndex(sites: sites)

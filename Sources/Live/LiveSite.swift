@@ -15,6 +15,8 @@ public final class LiveSite: Sendable {
     /// The theme folder; nil: the built-in theme (`Theme.folder(given:)` decided at `init`).
     public let templatesPath: String?
     public let config: SiteConfig
+    /// The cache of `config.media == .mirror` (shared with builds).
+    public let media: MediaOptions
     /// The store and theme folders as the watcher names its roots, to tell changes apart.
     private let storeRoot: String
     private let templatesRoot: String?
@@ -25,6 +27,8 @@ public final class LiveSite: Sendable {
         let pages: [String: Page]
         let assets: [String: [UInt8]]
         let fingerprints: PageFingerprints
+        /// The copies of remote images (`--media mirror`), served as `media/…` from the cache.
+        let mirrored: MirroredMedia?
     }
 
     private struct State {
@@ -54,8 +58,9 @@ public final class LiveSite: Sendable {
     }
 
     /// - Parameter templates: the theme folder given, or nil (see `Theme.folder(given:)`).
-    public init(store: String, templates: String?, config: SiteConfig) {
+    public init(store: String, templates: String?, config: SiteConfig, media: MediaOptions = MediaOptions()) {
         self.storePath = store
+        self.media = media
         self.templatesPath = Theme.folder(given: templates)
         self.config = config
         storeRoot = URL(fileURLWithPath: store).standardizedFileURL.path
@@ -73,7 +78,7 @@ public final class LiveSite: Sendable {
             return path.hasSuffix(".html") ? Array(Self.waitingPage.utf8) : nil
         }
         if let page { return try? rendering.renderer.render(page) }
-        return rendering.assets[path]
+        return rendering.assets[path] ?? rendering.mirrored?.file(at: path)
     }
 
     /// The page served for any page's address while no state of the store has rendered.
@@ -224,6 +229,12 @@ public final class LiveSite: Sendable {
                 unknownViewer: unknownViewer)
         }
         func finished(_ rendering: Rendering, _ changed: [String]) -> Update {
+            var what = what
+            if let warnings = rendering.mirrored?.warnings, let first = warnings.first {
+                what +=
+                    " (\(warnings.count) image\(warnings.count == 1 ? "" : "s") not mirrored: \(first)"
+                    + (warnings.count > 1 ? ", …" : "") + ")"
+            }
             state.withLock { state in
                 state.rendering = rendering
                 state.renderingIsCurrent = true
@@ -245,7 +256,14 @@ public final class LiveSite: Sendable {
             let (snapshot, changedTweets) = previous.renderer.snapshot.replacingContent(of: contentEdits)
         {
             do {
-                let renderer = try previous.renderer.updatingContent(of: changedTweets, in: snapshot)
+                // Only the edited captions can bring images the last state had no copy of.
+                var mirrored = previous.mirrored
+                if let old = mirrored {
+                    let references = MirroredMedia.captionReferences(of: changedTweets, in: snapshot)
+                    mirrored = old.merging(try MirroredMedia.mirror(references, options: media))
+                }
+                let renderer = try previous.renderer.updatingContent(
+                    of: changedTweets, in: snapshot, images: mirrored?.images)
                 if renderer.plan.pages != previous.renderer.plan.pages {
                     // New words cut the search index's shards elsewhere: new files, so the plan is new.
                     let fingerprints = renderer.pageFingerprintsByPath()
@@ -254,13 +272,17 @@ public final class LiveSite: Sendable {
                     var changed = fingerprints.byPath.compactMap { old[$0.key] == $0.value ? nil : $0.key }
                     changed += old.keys.filter { fingerprints.byPath[$0] == nil }
                     return finished(
-                        Rendering(renderer: renderer, pages: pages, assets: assets, fingerprints: fingerprints),
+                        Rendering(
+                            renderer: renderer, pages: pages, assets: assets, fingerprints: fingerprints,
+                            mirrored: mirrored),
                         changed.sorted())
                 }
                 var fingerprints = previous.fingerprints
                 let changed = renderer.updateFingerprints(&fingerprints, changed: changedTweets).sorted()
                 return finished(
-                    Rendering(renderer: renderer, pages: previous.pages, assets: assets, fingerprints: fingerprints),
+                    Rendering(
+                        renderer: renderer, pages: previous.pages, assets: assets, fingerprints: fingerprints,
+                        mirrored: mirrored),
                     changed)
             } catch {
                 return failed("\(error)")
@@ -276,13 +298,17 @@ public final class LiveSite: Sendable {
                     + (errors.count > 10 ? "\n… and \(errors.count - 10) more" : ""))
         }
         do {
+            let mirrored =
+                config.media == .mirror
+                ? try MirroredMedia.mirror(MirroredMedia.references(in: snapshot), options: media) : nil
             let renderer = try SiteRenderer(
                 snapshot: snapshot, config: config, templates: try theme.templates(language: config.language),
-                templateFolder: theme.origin,
+                templateFolder: theme.origin, stylesheet: theme.stylesheet, images: mirrored?.images ?? SiteImages(),
                 reusing: templatesChanged ? nil : previous?.renderer)
             let fingerprints = renderer.pageFingerprintsByPath()
             let pages = Dictionary(uniqueKeysWithValues: renderer.plan.pages.map { ($0.path, $0) })
-            let rendering = Rendering(renderer: renderer, pages: pages, assets: assets, fingerprints: fingerprints)
+            let rendering = Rendering(
+                renderer: renderer, pages: pages, assets: assets, fingerprints: fingerprints, mirrored: mirrored)
             var changed: [String]
             if templatesChanged || previous == nil {
                 changed = ["*"]

@@ -15,6 +15,18 @@ struct HTMLWriter {
         markup.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
+    /// Removes and returns what was written since `mark` (an earlier `count`).
+    mutating func cut(from mark: Int) -> ArraySlice<UInt8> {
+        let tail = bytes[mark...]
+        bytes.removeSubrange(mark...)
+        return tail
+    }
+
+    /// Bytes already escaped.
+    mutating func append(_ escaped: ArraySlice<UInt8>) {
+        bytes.append(contentsOf: escaped)
+    }
+
     /// Starts a new line unless at the start of the output or of a line.
     mutating func newlineIfNeeded() {
         if let last = bytes.last, last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }

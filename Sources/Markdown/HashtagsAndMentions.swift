@@ -7,12 +7,21 @@ public enum HashtagsAndMentions {
     /// Only text is searched: not code spans or blocks, raw HTML, or the text
     /// of links and images.
     public static func scan(_ markdown: String) -> (hashtags: [String], mentions: [String]) {
+        let found = scanAll(markdown)
+        return (found.hashtags, found.mentions)
+    }
+
+    /// What `scan` finds, and the images (`MarkdownImages`) from the same parse.
+    public static func scanAll(_ markdown: String) -> (hashtags: [String], mentions: [String], images: [MarkdownImage])
+    {
         var hashtags: [String] = []
         var mentions: [String] = []
         var seenTags: Set<String> = []
         var seenMentions: Set<String> = []
         var linkDepth = 0
+        var images = MarkdownImages()
         Cmark.walk(markdown) { event in
+            images.handle(event)
             switch event {
             case .enter(.link), .enter(.image):
                 linkDepth += 1
@@ -34,6 +43,6 @@ public enum HashtagsAndMentions {
                 break
             }
         }
-        return (hashtags, mentions)
+        return (hashtags, mentions, images.found)
     }
 }

@@ -6,7 +6,10 @@
 ///   their link; their text stays;
 /// - links to other sites get `rel="nofollow ugc noopener"`;
 /// - images are not loaded: an image becomes a link to its URL with the alt
-///   text as link text (just the alt text if the URL is not allowed);
+///   text as link text (just the alt text if the URL is not allowed), unless
+///   `image` is given: then it is an `<img>` of the picture `image` chooses for
+///   the URL (a mirrored copy or a placeholder, SPEC 9), with its alt text,
+///   lazy-loaded, with width and height when known;
 /// - headings become `<p><strong>…</strong></p>`, so a caption cannot break
 ///   the page's heading outline;
 /// - in text (not in code, raw HTML, or link and image text), `@handle` links
@@ -20,24 +23,30 @@
 public struct MarkdownRenderer: Sendable {
     private let mentionURL: @Sendable (String) -> String?
     private let tagURL: @Sendable (String) -> String?
+    private let image: (@Sendable (String) -> InlineImage)?
 
     /// - Parameters:
     ///   - mentionURL: the handle as written (without "@") → the URL of the
     ///     profile, or nil if there is no such user (then no link).
     ///   - tagURL: the tag, lowercased, without "#" → the URL of the tag page,
     ///     or nil if there is none (then no link: a bio's tag no tweet has).
+    ///   - image: an image's URL as written → the picture to show instead; nil: images
+    ///     stay links to their URL.
     public init(
         mentionURL: @escaping @Sendable (String) -> String?,
-        tagURL: @escaping @Sendable (String) -> String?
+        tagURL: @escaping @Sendable (String) -> String?,
+        image: (@Sendable (String) -> InlineImage)? = nil
     ) {
         self.mentionURL = mentionURL
         self.tagURL = tagURL
+        self.image = image
     }
 
     /// The HTML fragment for `markdown`.
     public func render(_ markdown: String) -> String {
         var renderer = Renderer(
-            mentionURL: mentionURL, tagURL: tagURL, capacity: markdown.utf8.count + markdown.utf8.count / 4 + 16)
+            mentionURL: mentionURL, tagURL: tagURL, image: image,
+            capacity: markdown.utf8.count + markdown.utf8.count / 4 + 16)
         Cmark.walk(markdown) { renderer.handle($0) }
         return renderer.out.string
     }
@@ -45,7 +54,8 @@ public struct MarkdownRenderer: Sendable {
     /// The HTML fragment and `PlainText.excerpt(markdown, limit:)`, from one parse.
     public func render(_ markdown: String, excerptLimit limit: Int) -> (html: String, excerpt: String) {
         var renderer = Renderer(
-            mentionURL: mentionURL, tagURL: tagURL, capacity: markdown.utf8.count + markdown.utf8.count / 4 + 16)
+            mentionURL: mentionURL, tagURL: tagURL, image: image,
+            capacity: markdown.utf8.count + markdown.utf8.count / 4 + 16)
         var collector = PlainTextCollector(limit: limit)
         Cmark.walk(markdown) { event in
             renderer.handle(event)
@@ -57,10 +67,25 @@ public struct MarkdownRenderer: Sendable {
 
 private let externalRel: StaticString = " rel=\"nofollow ugc noopener\""
 
+/// The picture an `<img>` of a caption shows: a path of the site (`media/{hash}.png`, or the
+/// theme's placeholder), with its size in pixels when known.
+public struct InlineImage: Sendable, Hashable {
+    public var src: String
+    public var width: Int?
+    public var height: Int?
+
+    public init(src: String, width: Int? = nil, height: Int? = nil) {
+        self.src = src
+        self.width = width
+        self.height = height
+    }
+}
+
 /// The state of one rendering.
 private struct Renderer {
     let mentionURL: (String) -> String?
     let tagURL: (String) -> String?
+    let image: ((String) -> InlineImage)?
     var out: HTMLWriter
 
     private enum Frame {
@@ -70,6 +95,8 @@ private struct Renderer {
         /// `mark`: output length after the opening tag, to see if the text was empty.
         case link(opened: Bool, mark: Int, url: String)
         case image(opened: Bool, mark: Int, url: String)
+        /// An image shown as `<img>`: its alt text is written from `mark` and moved into it.
+        case picture(mark: Int, image: InlineImage, title: String)
         /// Blocks and inlines closed by fixed markup (on a new line if `newline`).
         case closer(StaticString, newline: Bool)
         case other
@@ -80,9 +107,13 @@ private struct Renderer {
     /// Images we are inside: their content is alt text, written as plain text.
     private var altDepth = 0
 
-    init(mentionURL: @escaping (String) -> String?, tagURL: @escaping (String) -> String?, capacity: Int) {
+    init(
+        mentionURL: @escaping (String) -> String?, tagURL: @escaping (String) -> String?,
+        image: ((String) -> InlineImage)?, capacity: Int
+    ) {
         self.mentionURL = mentionURL
         self.tagURL = tagURL
+        self.image = image
         self.out = HTMLWriter(capacity: capacity)
     }
 
@@ -146,6 +177,10 @@ private struct Renderer {
             let opened = linkDepth == 0 && openAnchor(url: url, title: title)
             linkDepth += 1
             stack.append(.link(opened: opened, mark: out.count, url: url))
+        case .image(let url, let title) where image != nil:
+            linkDepth += 1
+            altDepth += 1
+            stack.append(.picture(mark: out.count, image: image!(url), title: title))
         case .image(let url, let title):
             let opened = linkDepth == 0 && openAnchor(url: url, title: title)
             linkDepth += 1
@@ -244,6 +279,11 @@ private struct Renderer {
                 altDepth -= 1
                 if altDepth == 0 { closeAnchor(opened: opened, mark: mark, url: url) }
                 return
+            case .picture(let mark, let image, let title):
+                linkDepth -= 1
+                altDepth -= 1
+                if altDepth == 0 { writePicture(image, title: title, altFrom: mark) }
+                return
             default:
                 return
             }
@@ -259,7 +299,7 @@ private struct Renderer {
         case .link(let opened, let mark, let url):
             linkDepth -= 1
             closeAnchor(opened: opened, mark: mark, url: url)
-        case .image:
+        case .image, .picture:
             break  // handled above: altDepth > 0 whenever an image frame is on top
         case .closer(let markup, let newline):
             if newline { out.newlineIfNeeded() }
@@ -285,6 +325,31 @@ private struct Renderer {
         }
         out.raw(">")
         return true
+    }
+
+    /// `<img src alt [title] loading="lazy" [width height]>`, the alt text being what was
+    /// written (escaped) since `mark`.
+    private mutating func writePicture(_ image: InlineImage, title: String, altFrom mark: Int) {
+        let alt = out.cut(from: mark)
+        out.raw("<img src=\"")
+        out.escaped(image.src)
+        out.raw("\" alt=\"")
+        out.append(alt)
+        out.raw("\"")
+        if !title.isEmpty {
+            out.raw(" title=\"")
+            out.escaped(title)
+            out.raw("\"")
+        }
+        out.raw(" loading=\"lazy\" decoding=\"async\"")
+        if let width = image.width, let height = image.height {
+            out.raw(" width=\"")
+            out.decimal(width)
+            out.raw("\" height=\"")
+            out.decimal(height)
+            out.raw("\"")
+        }
+        out.raw(">")
     }
 
     private mutating func closeAnchor(opened: Bool, mark: Int, url: String) {

@@ -28,6 +28,9 @@ public struct Diagnostic: Sendable, Hashable, Comparable, CustomStringConvertibl
         case likeCounterDrift = "like-counter-drift"
         case sharedHandle = "shared-handle"
         case unsafeProfileImage = "unsafe-profile-image"
+        case imageWithoutAlt = "image-without-alt"
+        /// Found by the build, not in the store: `--media mirror` could not copy an image.
+        case imageNotMirrored = "image-not-mirrored"
 
         /// What `roost check` calls the group.
         public var title: String {
@@ -45,6 +48,8 @@ public struct Diagnostic: Sendable, Hashable, Comparable, CustomStringConvertibl
             case .likeCounterDrift: "like counters that drifted"
             case .sharedHandle: "usernames that share a handle"
             case .unsafeProfileImage: "profile images that are not http(s)"
+            case .imageWithoutAlt: "images without alt text"
+            case .imageNotMirrored: "images that could not be mirrored"
             }
         }
 
@@ -52,9 +57,9 @@ public struct Diagnostic: Sendable, Hashable, Comparable, CustomStringConvertibl
             switch self {
             case .missingField, .wrongType, .invalidTimestamp: .error
             case .tweetByMissingUser, .replyToMissingTweet, .likeOfMissingTweet, .likeByMissingUser,
-                .favoritesOfMissingUser, .nonNumericCoordinate, .negativeCounter:
+                .favoritesOfMissingUser, .nonNumericCoordinate, .negativeCounter, .imageNotMirrored:
                 .warning
-            case .likeCounterDrift, .sharedHandle, .unsafeProfileImage: .notice
+            case .likeCounterDrift, .sharedHandle, .unsafeProfileImage, .imageWithoutAlt: .notice
             }
         }
 

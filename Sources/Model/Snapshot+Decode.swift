@@ -18,11 +18,13 @@ extension Snapshot {
                 reader.warn(.unsafeProfileImage, "profileImageUrl", "not an http(s) URL; the placeholder is shown")
             }
         }
+        let bioImages = bio.map { images(in: $0, field: "bio", &reader) } ?? []
         guard reader.isUsable, let username else { return (nil, reader.diagnostics) }
-        let user = User(
+        var user = User(
             uid: document.path.id, username: username,
             fullname: (fullname?.isEmpty ?? true) ? username : fullname!,
             profileImageURL: safeImage, bio: bio, handle: "")
+        user.bioImages = bioImages
         return (user, reader.diagnostics)
     }
 
@@ -34,11 +36,33 @@ extension Snapshot {
         let likes = reader.optionalInteger("likes")
         let replyTo = reader.optionalString("replyTo")
         guard reader.isUsable, let caption, let timestamp, let uid else { return (nil, reader.diagnostics) }
-        let tweet = Tweet(
+        let scan = HashtagsAndMentions.scanAll(caption)
+        var tweet = Tweet(
             id: document.path.id, caption: caption, timestamp: timestamp, authorUID: uid,
             storedLikes: likes, replyTo: (replyTo?.isEmpty ?? true) ? nil : replyTo,
-            hashtags: HashtagsAndMentions.scan(caption).hashtags)
+            hashtags: scan.hashtags)
+        tweet.images = images(scan.images, field: "caption", &reader)
         return (tweet, reader.diagnostics)
+    }
+
+    /// The images of a Markdown field, unique URLs in order; one without alt text is a notice
+    /// (SPEC 9: a reader who cannot see it learns nothing of it).
+    private static func images(in markdown: String, field: String, _ reader: inout FieldReader) -> [String] {
+        // Most texts have no image: only those with "![" are parsed again.
+        guard markdown.utf8.count > 3, markdown.contains("![") else { return [] }
+        return images(HashtagsAndMentions.scanAll(markdown).images, field: field, &reader)
+    }
+
+    private static func images(_ found: [MarkdownImage], field: String, _ reader: inout FieldReader) -> [String] {
+        var urls: [String] = []
+        var seen = Set<String>()
+        for image in found {
+            if image.alt.isEmpty {
+                reader.warn(.imageWithoutAlt, field, "image without alt text: \(image.url)")
+            }
+            if seen.insert(image.url).inserted { urls.append(image.url) }
+        }
+        return urls
     }
 
     static func decodeLike(_ document: Document) -> (Like?, [Diagnostic]) {

@@ -13,6 +13,8 @@ public struct Tweet: Sendable, Equatable {
     public let replyTo: String?
     /// Hashtags in the caption's text, lowercased, first occurrence first.
     public let hashtags: [String]
+    /// The URLs of the caption's images (`![alt](url)`), first occurrence first, unique.
+    public var images: [String] = []
 
     public var isReply: Bool { replyTo != nil }
 }

@@ -8,6 +8,8 @@ public struct User: Sendable, Equatable {
     public let profileImageURL: String?
     /// Markdown.
     public let bio: String?
+    /// The URLs of the bio's images, first occurrence first, unique.
+    public var bioImages: [String] = []
     /// The URL-safe handle of SPEC 3: `/u/{handle}/`.
     public internal(set) var handle: String
 }

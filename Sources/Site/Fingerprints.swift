@@ -51,7 +51,7 @@ extension SiteContext {
         h.combine(u.fullname)
         h.combine(u.username)
         h.combine(u.handle)
-        h.combine(u.profileImageURL)
+        h.combine(avatars[user])  // a mirrored picture's path changes with its bytes
     }
 }
 
@@ -81,6 +81,7 @@ extension SiteRenderer {
         global.combine(site.config.title)
         global.combine(site.config.description)
         global.combine(site.config.language)
+        global.combine(site.config.media.rawValue)  // the CSP, placeholders
         global.combine(site.viewer.map(site.userFingerprint))
         var sitemap = StableHasher()
         for page in plan.pages { sitemap.combine(page.path) }

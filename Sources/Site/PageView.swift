@@ -46,6 +46,8 @@ struct SiteInfo: MustacheObject {
         case "language": .string(site.config.language)
         case "feedURL": .string("feed.xml")
         case "baseURL": .string(site.config.baseURL)
+        // Pages may load images from other hosts (the CSP's img-src): only in `link` mode.
+        case "remoteImages": .bool(site.config.media == .link)
         default: nil
         }
     }

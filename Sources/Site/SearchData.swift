@@ -87,7 +87,7 @@ extension SiteRenderer {
         fields.string("u", user.username)
         if let lang = site.userLangs[u].username { fields.string("ul", lang) }
         fields.string("h", SitePaths.href(site.paths.profile(u, .tweets, page: 1)))
-        fields.string("a", user.profileImageURL ?? UserView.placeholderAvatar)
+        fields.string("a", site.avatars[u] ?? UserView.placeholderAvatar)
         out = fields.close()
     }
 
@@ -108,7 +108,7 @@ extension SiteRenderer {
                 h.combine(user.fullname)
                 h.combine(user.username)
                 h.combine(user.handle)
-                h.combine(user.profileImageURL)
+                h.combine(site.avatars[u])
             }
         }
     }

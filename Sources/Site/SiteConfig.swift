@@ -12,11 +12,14 @@ public struct SiteConfig: Sendable, Equatable {
     public var description: String?
     /// The language of the theme's words and of the pages (`en`, `ko`), a BCP 47 tag.
     public var language: String
+    /// What pages do with remote images (`--media`).
+    public var media: MediaMode
 
     public init(
         baseURL: String = "/", pageSize: Int = 20, viewer: String? = nil, title: String = "Roost",
-        description: String? = nil, language: String = "en"
+        description: String? = nil, language: String = "en", media: MediaMode = .link
     ) {
+        self.media = media
         self.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
         self.pageSize = max(1, pageSize)
         self.viewer = viewer

@@ -32,6 +32,11 @@ final class SiteContext: Sendable {
     let userLangs: [UserLangs]
     /// Per tag, its `lang`.
     let tagLangs: [String?]
+    /// The mirrored copies of remote images (`config.media == .mirror`).
+    let images: SiteImages
+    /// Per user, the picture pages show: the remote URL, its copy, or nil for the placeholder
+    /// (SPEC 9).
+    let avatars: [String?]
 
     struct UserLangs: Sendable {
         let name: String?
@@ -41,9 +46,14 @@ final class SiteContext: Sendable {
 
     /// - Parameter previous: the context of the last build of a live preview; captions and bios
     ///   whose text is unchanged are taken from it when the link targets are the same.
-    init(snapshot: Snapshot, config: SiteConfig, viewer: Int?, words: Words, previous: SiteContext? = nil) throws {
+    init(
+        snapshot: Snapshot, config: SiteConfig, viewer: Int?, words: Words, images: SiteImages = SiteImages(),
+        previous: SiteContext? = nil
+    ) throws {
         self.snapshot = snapshot
         self.config = config
+        self.images = images
+        avatars = snapshot.users.map { Self.avatar(of: $0, config.media, images) }
         let paths = SitePaths(snapshot: snapshot)
         self.paths = paths
         self.viewer = viewer
@@ -53,7 +63,7 @@ final class SiteContext: Sendable {
         captionLangs = snapshot.tweets.parallelMap { scripts.lang(of: $0.caption) }
         userLangs = snapshot.users.map { Self.langs(of: $0, scripts) }
         tagLangs = snapshot.tags.map { scripts.lang(of: $0.tag) }
-        let markdown = Self.markdown(snapshot, paths)
+        let markdown = Self.markdown(snapshot, paths, config.media, images)
         var targets = Hasher()
         for user in snapshot.users {
             targets.combine(user.username)
@@ -61,7 +71,7 @@ final class SiteContext: Sendable {
         }
         for tag in snapshot.tags { targets.combine(tag.tag) }
         linkTargets = targets.finalize()
-        if let previous, previous.linkTargets == linkTargets, previous.config == config {
+        if let previous, previous.linkTargets == linkTargets, previous.config == config, previous.images == images {
             let old = previous.snapshot
             let rendered = snapshot.tweets.parallelMap { tweet in
                 if let i = old.tweet(id: tweet.id), old.tweets[i].caption == tweet.caption {
@@ -96,9 +106,12 @@ final class SiteContext: Sendable {
 
     /// A copy of `previous` for a snapshot whose tweets at `changed` have new content and
     /// nothing else differs (`Snapshot.replacingContent`): only their Markdown is rendered.
-    init(previous: SiteContext, snapshot: Snapshot, changed: [Int]) {
+    init(previous: SiteContext, snapshot: Snapshot, changed: [Int], images: SiteImages? = nil) {
         self.snapshot = snapshot
         config = previous.config
+        // New copies only add to the old (a changed caption's new images): avatars and bios stay.
+        self.images = images ?? previous.images
+        avatars = previous.avatars
         paths = previous.paths  // the same names: only content changed
         viewer = previous.viewer
         viewerLiked = previous.viewerLiked
@@ -109,7 +122,7 @@ final class SiteContext: Sendable {
         scripts = previous.scripts
         userLangs = previous.userLangs
         tagLangs = previous.tagLangs
-        let markdown = Self.markdown(snapshot, paths)
+        let markdown = Self.markdown(snapshot, paths, config.media, self.images)
         var captions = previous.captions
         var excerpts = previous.excerpts
         var captionLangs = previous.captionLangs
@@ -138,12 +151,36 @@ final class SiteContext: Sendable {
             bio: user.bio.flatMap(scripts.lang))
     }
 
-    /// Markdown whose mentions link to profiles and hashtags to tag pages.
-    private static func markdown(_ snapshot: Snapshot, _ paths: SitePaths) -> MarkdownRenderer {
-        MarkdownRenderer(
+    /// Markdown whose mentions link to profiles and hashtags to tag pages, and whose images
+    /// are links (`link`), their copies or the placeholder (`mirror`), or the placeholder (`none`).
+    private static func markdown(
+        _ snapshot: Snapshot, _ paths: SitePaths, _ media: MediaMode, _ images: SiteImages
+    ) -> MarkdownRenderer {
+        let placeholder = InlineImage(src: SiteImages.placeholderPicture)
+        let image: (@Sendable (String) -> InlineImage)?
+        switch media {
+        case .link: image = nil
+        case .none: image = { _ in placeholder }
+        case .mirror:
+            image = { url in
+                images[url].map { InlineImage(src: $0.path, width: $0.width, height: $0.height) } ?? placeholder
+            }
+        }
+        return MarkdownRenderer(
             mentionURL: { name in snapshot.user(mentioned: name).map { SitePaths.href(paths.user($0)) } },
             // Only tags some tweet has have a page (a bio may name others).
-            tagURL: { tag in snapshot.tag(named: tag).map { SitePaths.href(paths.tag($0, page: 1)) } })
+            tagURL: { tag in snapshot.tag(named: tag).map { SitePaths.href(paths.tag($0, page: 1)) } },
+            image: image)
+    }
+
+    /// The picture of `user` as pages show it; nil: the placeholder.
+    private static func avatar(of user: User, _ media: MediaMode, _ images: SiteImages) -> String? {
+        guard let url = user.profileImageURL else { return nil }
+        switch media {
+        case .link: return url
+        case .mirror: return images[url]?.path
+        case .none: return nil
+        }
     }
 
     /// Characters of a caption in titles and feed entry titles.

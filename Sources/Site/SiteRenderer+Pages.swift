@@ -140,7 +140,12 @@ extension SiteRenderer {
     static let searchPageTags = 20
 
     private func notFoundPage(path: String) throws -> PageView {
-        var view = PageView(site: site, path: path, folder: "", kindFlag: "isNotFound", values: [:])
+        var values: [String: MustacheValue] = [:]
+        if let inlineStyle {
+            values["inlineStyle"] = .string(inlineStyle.css)
+            values["inlineStyleHash"] = .string(inlineStyle.hashSource)
+        }
+        var view = PageView(site: site, path: path, folder: "", kindFlag: "isNotFound", values: values)
         view.isServedAtAnyURL = true
         return try titled(view, "notFound")
     }

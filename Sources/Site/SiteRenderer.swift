@@ -22,15 +22,21 @@ public final class SiteRenderer: Sendable {
     let cardFingerprints: [Int]
     /// The search index's files (SPEC 8).
     public let search: SearchIndex
+    /// The theme's stylesheet for 404.html (see `InlineStyle`).
+    let inlineStyle: InlineStyle?
 
     /// - Parameter templates: the theme's templates with the texts of `config.language`
     ///   (`LocalizedTemplates.templates(for:)`).
+    /// - Parameter stylesheet: the theme's `static/style.css`, written into 404.html (see
+    ///   `InlineStyle`); nil: that page links it like the others.
+    /// - Parameter images: the copies of remote images, for `config.media == .mirror`.
     /// - Parameter previous: the renderer of the last build of a live preview with the same
     ///   templates: captions and cards whose inputs did not change are taken from it.
     /// - Parameter search: the snapshot's search index, if made already (a build times it apart).
     public init(
         snapshot: Snapshot, config: SiteConfig, templates: TemplateLibrary, templateFolder: String = "templates",
-        reusing previous: SiteRenderer? = nil, search: SearchIndex? = nil
+        stylesheet: String? = nil, images: SiteImages = SiteImages(), reusing previous: SiteRenderer? = nil,
+        search: SearchIndex? = nil
     ) throws(SiteError) {
         for name in Self.requiredTemplates where templates.template(named: name) == nil {
             throw .missingTemplate(name: name, folder: templateFolder)
@@ -49,12 +55,14 @@ public final class SiteRenderer: Sendable {
         let site: SiteContext
         do {
             site = try SiteContext(
-                snapshot: snapshot, config: config, viewer: viewer, words: words, previous: previous?.site)
+                snapshot: snapshot, config: config, viewer: viewer, words: words, images: images,
+                previous: previous?.site)
         } catch {
             throw SiteError(error)
         }
         self.site = site
         self.templates = templates
+        self.inlineStyle = stylesheet.map(InlineStyle.init(css:))
         let search = search ?? SearchIndex(snapshot: snapshot)
         self.search = search
         self.plan = SitePlan(snapshot: snapshot, paths: site.paths, config: config, search: search)
@@ -76,8 +84,9 @@ public final class SiteRenderer: Sendable {
 
     private init(
         plan: SitePlan, site: SiteContext, templates: TemplateLibrary, cards: CardCache, cardFingerprints: [Int],
-        search: SearchIndex
+        inlineStyle: InlineStyle?, search: SearchIndex
     ) {
+        self.inlineStyle = inlineStyle
         self.plan = plan
         self.search = search
         self.site = site
@@ -88,8 +97,12 @@ public final class SiteRenderer: Sendable {
 
     /// This renderer for `snapshot`, made from `self`'s by `Snapshot.replacingContent(of:)`:
     /// only the changed tweets' captions are rendered again (and their cards when next shown).
-    public func updatingContent(of changed: [Int], in snapshot: Snapshot) throws(SiteError) -> SiteRenderer {
-        let site = SiteContext(previous: self.site, snapshot: snapshot, changed: changed)
+    /// `images`: the copies now, when the changed captions may show new ones (a superset of
+    /// the old: avatars and bios keep theirs).
+    public func updatingContent(of changed: [Int], in snapshot: Snapshot, images: SiteImages? = nil) throws(SiteError)
+        -> SiteRenderer
+    {
+        let site = SiteContext(previous: self.site, snapshot: snapshot, changed: changed, images: images)
         var seeds = cards.rendered
         var fingerprints = self.cardFingerprints
         for t in changed {
@@ -103,7 +116,7 @@ public final class SiteRenderer: Sendable {
             ? plan : SitePlan(snapshot: snapshot, paths: site.paths, config: site.config, search: search)
         return SiteRenderer(
             plan: plan, site: site, templates: templates, cards: CardCache(seeds), cardFingerprints: fingerprints,
-            search: search)
+            inlineStyle: inlineStyle, search: search)
     }
 
     /// Tweet `t`'s card HTML.

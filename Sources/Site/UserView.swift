@@ -7,7 +7,7 @@ struct UserView: MustacheObject {
     let site: SiteContext
     let index: Int?
 
-    static let placeholderAvatar = "static/avatar.svg"
+    static let placeholderAvatar = SiteImages.placeholderAvatar
 
     func value(forKey key: String) -> MustacheValue? {
         guard let index else {
@@ -35,8 +35,8 @@ struct UserView: MustacheObject {
         case "favoritesURL": return .string(SitePaths.href(paths.favorites(index)))
         case "feedURL": return .string(Slug.percentEncoded(paths.userFeed(index)))
         case "absoluteURL": return .string(site.absoluteURL(paths.user(index)))
-        case "avatarURL": return .string(user.profileImageURL ?? Self.placeholderAvatar)
-        case "hasAvatar": return .bool(user.profileImageURL != nil)
+        case "avatarURL": return .string(site.avatars[index] ?? Self.placeholderAvatar)
+        case "hasAvatar": return .bool(site.avatars[index] != nil)
         case "bioHTML": return site.bios[index].map(MustacheValue.string)
         case "bioLang": return site.userLangs[index].bio.map(MustacheValue.string)
         case "hasBio": return .bool(site.bios[index].map { !$0.isEmpty } ?? false)

@@ -120,9 +120,24 @@ extension Arguments {
         } catch {
             throw UsageError(error.description)
         }
+        let mode = value(CommonOptions.media) ?? MediaMode.link.rawValue
+        guard let media = MediaMode(rawValue: mode) else {
+            let modes = MediaMode.allCases.map(\.rawValue)
+            throw UsageError(
+                "option '--media' (roost.json: media) takes \(modes.dropLast().joined(separator: ", ")) or \(modes.last!), not '\(mode)'"
+                    + Suggestion.hint(for: mode, among: modes))
+        }
         return SiteConfig(
             baseURL: base, pageSize: try integer(CommonOptions.pageSize, range: 1...10_000)!,
             viewer: value(CommonOptions.viewer), title: value(CommonOptions.title)!,
-            description: value(CommonOptions.description), language: value(CommonOptions.language)!)
+            description: value(CommonOptions.description), language: value(CommonOptions.language)!,
+            media: media)
+    }
+
+    /// Where and how `--media mirror` keeps images.
+    func mediaOptions() -> MediaOptions {
+        MediaOptions(
+            cache: value(CommonOptions.cache) ?? MediaOptions.defaultCache, offline: flag(CommonOptions.offline),
+            refresh: flag(CommonOptions.refreshMedia))
     }
 }

@@ -26,7 +26,8 @@ enum BuildCommand: Command {
     static let options = [
         CommonOptions.config, CommonOptions.store, CommonOptions.templates, CommonOptions.output,
         CommonOptions.baseURL, CommonOptions.pageSize, CommonOptions.viewer, CommonOptions.title,
-        CommonOptions.description, CommonOptions.language, CommonOptions.strict, shard, quiet,
+        CommonOptions.description, CommonOptions.language, CommonOptions.media, CommonOptions.cache,
+        CommonOptions.offline, CommonOptions.refreshMedia, CommonOptions.strict, shard, quiet,
     ]
 
     static func run(_ arguments: Arguments) throws -> Int32 {
@@ -44,7 +45,7 @@ enum BuildCommand: Command {
             output: arguments.value(CommonOptions.output)!,
             config: try arguments.siteConfig(),
             strict: arguments.flag(CommonOptions.strict),
-            shard: shardPart)
+            shard: shardPart, media: arguments.mediaOptions())
         let isQuiet = arguments.flag(quiet)
         let observer = ConsoleObserver(progressBar: !isQuiet)
         defer { observer.finish() }
@@ -70,8 +71,14 @@ enum BuildCommand: Command {
                 Console.error("warning: … and \(report.warnings.count - 10) more; 'roost check' lists them all")
             }
             let part = options.shard.map { " (shard \($0.description))" } ?? ""
+            if let media = report.media {
+                Console.out(
+                    "images: \(media.urls) (\(media.fromCache + media.notModified) from the cache, "
+                        + "\(media.downloaded) downloaded, \(media.failed) not mirrored)")
+            }
+            let images = report.media == nil ? "" : " (and \(report.mediaFiles) images in media/)"
             Console.out(
-                "\(options.output)\(part): \(report.pages) pages and \(report.staticFiles) static files; "
+                "\(options.output)\(part): \(report.pages) pages and \(report.staticFiles) static files\(images); "
                     + "\(summary.written) written, \(summary.unchanged) unchanged, \(summary.removed) removed "
                     + "in \(seconds) s")
         }

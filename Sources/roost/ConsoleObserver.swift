@@ -6,6 +6,7 @@ import Synchronization
 final class ConsoleObserver: BuildObserver {
     private let timer = Mutex(PhaseTimer())
     private let progress = Mutex<Progress?>(nil)
+    private let mediaProgress = Mutex<Progress?>(nil)
     private let progressBar: Bool
 
     init(progressBar: Bool) {
@@ -14,6 +15,18 @@ final class ConsoleObserver: BuildObserver {
 
     func phaseEnded(_ phase: String) {
         timer.withLock { $0.end(phase) }
+    }
+
+    /// Called on the mirroring thread as images are settled.
+    func mediaProgress(done: Int, total: Int) {
+        mediaProgress.withLock { progress in
+            if progress == nil { progress = Progress(total: total, enabled: progressBar, unit: "images") }
+            progress?.set(done)
+            if done >= total {
+                progress?.finish()
+                progress = nil
+            }
+        }
     }
 
     func renderingStarted(pages: Int) {
@@ -26,6 +39,10 @@ final class ConsoleObserver: BuildObserver {
 
     /// Clears the progress bar and prints the timings (once).
     func finish() {
+        mediaProgress.withLock {
+            $0?.finish()
+            $0 = nil
+        }
         progress.withLock {
             $0?.finish()
             $0 = nil

@@ -74,6 +74,20 @@ enum CommonOptions {
         "the language of the pages and of the theme's words (a table in the\ntheme's i18n/: en, ko)")
     static let config = Option.value(
         "config", "FILE", "the settings file (default: roost.json in the current folder, if there is one)")
+    static let media = Option.value(
+        "media", "MODE", default: "link", config: "media",
+        """
+        remote images (profile pictures, images in captions and bios):
+        link (point at them), mirror (download each once into media/
+        and point at the copy: the site makes no request to another
+        host) or none (the placeholder everywhere)
+        """)
+    static let cache = Option.value(
+        "cache", "DIR", default: ".roost-cache", config: "cache",
+        "where --media mirror keeps downloads (shared by build and serve)")
+    static let offline = Option.flag("offline", "--media mirror: use the cache alone, open no connection")
+    static let refreshMedia = Option.flag(
+        "refresh-media", "--media mirror: ask again for every cached image (ETag and\nLast-Modified)")
     static let strict = Option.flag("strict", "fail on warnings (dangling references), not only on errors")
     static let force = Option.flag("force", "replace the contents of a non-empty destination")
 }

@@ -8,18 +8,25 @@ import Glibc
 /// A progress bar on standard error, only on a terminal and only once a build has taken a second.
 final class Progress: Sendable {
     private let total: Int
+    /// What is counted: "pages", "images".
+    private let unit: String
     private let done = Atomic<Int>(0)
     private let finished = Atomic<Bool>(false)
     private let shown = Atomic<Bool>(false)
 
-    init(total: Int, enabled: Bool) {
+    init(total: Int, enabled: Bool, unit: String = "pages") {
         self.total = total
+        self.unit = unit
         guard enabled, isatty(STDERR_FILENO) == 1, total > 0 else { return }
         DispatchQueue.global().asyncAfter(deadline: .now() + 1) { [self] in tick() }
     }
 
     func advance() {
         done.add(1, ordering: .relaxed)
+    }
+
+    func set(_ count: Int) {
+        done.store(count, ordering: .relaxed)
     }
 
     private func tick() {
@@ -29,7 +36,7 @@ final class Progress: Sendable {
         let width = 30
         let filled = count * width / total
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        Console.error(partial: "\r\(bar) \(count)/\(total) pages")
+        Console.error(partial: "\r\(bar) \(count)/\(total) \(unit)")
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { [self] in tick() }
     }
 

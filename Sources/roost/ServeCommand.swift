@@ -23,12 +23,13 @@ enum ServeCommand: Command {
         """
 
     static let stores = Option.repeated(
-        "store", "PATH", default: "content", "a directory store or a single-file export")
+        "store", "PATH", default: "content", config: "store", "a directory store or a single-file export")
     static let port = Option.value("port", "N", default: "8000", "the port")
     static let host = Option.value("host", "ADDRESS", default: "127.0.0.1", "the address to listen on")
     static let options = [
         CommonOptions.config, stores, CommonOptions.templates, port, host, CommonOptions.pageSize,
         CommonOptions.viewer, CommonOptions.title, CommonOptions.description, CommonOptions.language,
+        CommonOptions.media, CommonOptions.cache, CommonOptions.offline, CommonOptions.refreshMedia,
     ]
 
     static func run(_ arguments: Arguments) throws -> Int32 {
@@ -36,7 +37,7 @@ enum ServeCommand: Command {
         let config = try arguments.siteConfig()
         let preview = LivePreview(
             stores: arguments.all(stores), templates: arguments.value(CommonOptions.templates),
-            config: config, host: arguments.value(host)!,
+            config: config, media: arguments.mediaOptions(), host: arguments.value(host)!,
             port: UInt16(try arguments.integer(port, range: 0...65535)!),
             log: { Console.out($0) })
         try preview.start()

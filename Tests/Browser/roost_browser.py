@@ -37,8 +37,9 @@ def build(store, *arguments):
     return output
 
 
-def chrome(width=1280, height=900, dark=False):
-    """A headless Chromium (selenium), `width`×`height`, in dark mode when asked. Quit it when done."""
+def chrome(width=1280, height=900, dark=False, network_log=False):
+    """A headless Chromium (selenium), `width`×`height`, in dark mode when asked. Quit it when done.
+    With `network_log`, `requested_urls(driver)` lists every URL the pages asked for."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     options = webdriver.ChromeOptions()
@@ -47,12 +48,26 @@ def chrome(width=1280, height=900, dark=False):
                      "--allow-file-access-from-files", f"--window-size={width},{height}",
                      "--force-device-scale-factor=1"):
         options.add_argument(argument)
+    if network_log:
+        options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(30)
     scheme = "dark" if dark else "light"
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
                            {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
     return driver
+
+
+def requested_urls(driver):
+    """The URLs requested since the last call (a `chrome(network_log=True)`), from the DevTools
+    network events: files, data: URLs and requests to other hosts alike."""
+    import json
+    urls = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message.get("method") == "Network.requestWillBeSent":
+            urls.append(message["params"]["request"]["url"])
+    return urls
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):

@@ -193,8 +193,9 @@ func isThemeSearchElement(_ tag: TestSupport.Tag) -> Bool {
     }
 }
 
-/// The scripts of the theme: every page's, and the search page's.
-let themeScripts: Set<String> = ["static/time.js", "static/search.js", "search/index.js"]
+/// The theme's scripts: relative dates, the placeholder of an image that fails to load, and
+/// the search page's.
+let themeScripts: Set<String> = ["static/time.js", "static/media.js", "static/search.js", "search/index.js"]
 
 /// Everything unsafe about one HTML page (one line per problem).
 func htmlProblems(_ html: String, path: String) -> [String] {
@@ -223,6 +224,7 @@ func htmlProblems(_ html: String, path: String) -> [String] {
         }
         switch tag.name {
         case "script":
+            // The theme's own files; nothing else may run.
             if tag.attribute("src") == nil { problems.append("\(at): inline script") }
             if let text = tag.rawText, !text.allSatisfy(\.isWhitespace) {
                 problems.append("\(at): script with content \"\(text.prefix(60))\"")

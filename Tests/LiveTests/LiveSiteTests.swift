@@ -20,7 +20,8 @@ struct LiveSiteTests {
     static func fullBuild(_ root: String, _ config: SiteConfig) throws -> [String: [UInt8]] {
         let snapshot = Snapshot(documents: try DocumentStore.read(at: root).documents)
         let renderer = try SiteRenderer(
-            snapshot: snapshot, config: config, templates: defaultTemplates(language: config.language))
+            snapshot: snapshot, config: config, templates: defaultTemplates(language: config.language),
+            stylesheet: defaultStylesheet)
         var pages: [String: [UInt8]] = [:]
         for page in renderer.plan.pages { pages[page.path] = try renderer.render(page) }
         return pages

@@ -1,6 +1,7 @@
 import Foundation
 import Support
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Media

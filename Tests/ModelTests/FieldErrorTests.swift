@@ -41,6 +41,25 @@ struct FieldErrorTests {
         let s = Snapshot(documents: [user("u", "u"), tweet("t1", by: "u", at: "2023-01-01T00:00:00Z", likes: -2)])
         #expect(s.warnings.map(\.description) == ["tweets/t1: field 'likes': stored likes is -2"])
     }
+
+    /// SPEC 9: `check` notes images without alt text; every image's URL is kept for mirroring.
+    @Test func imagesWithoutAltTextAreNotices() {
+        let s = Snapshot(documents: [
+            user("u", "u", bio: "me ![](https://x/b.png)", image: "https://x/me.png"),
+            tweet(
+                "t1", by: "u", at: "2023-01-01T00:00:00Z",
+                "![a cat](https://x/c.png) ![ ](https://x/d.png) ![a cat](https://x/c.png)"),
+        ])
+        let notices = s.diagnostics.filter { $0.kind == .imageWithoutAlt }.map(\.description).sorted()
+        #expect(
+            notices == [
+                "tweets/t1: field 'caption': image without alt text: https://x/d.png",
+                "users/u: field 'bio': image without alt text: https://x/b.png",
+            ])
+        #expect(s.errors.isEmpty && s.warnings.isEmpty)
+        #expect(s.tweets[0].images == ["https://x/c.png", "https://x/d.png"])
+        #expect(s.users[0].bioImages == ["https://x/b.png"])
+    }
 }
 
 @Suite("Timestamps: every form of SPEC 2.4")

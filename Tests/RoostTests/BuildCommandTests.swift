@@ -11,7 +11,8 @@ struct BuildCommandTests {
         let first = try RoostProcess.run(["build", "--output", out.path("a")])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(
-            first.stdout.contains("pages and 7 static files") && first.stdout.contains("0 unchanged"), "\(first.stdout)"
+            first.stdout.contains("pages and 10 static files") && first.stdout.contains("0 unchanged"),
+            "\(first.stdout)"
         )
         #expect(first.stderr.contains("warning: tweets/"), "dangling references are shown")
         let second = try RoostProcess.run(["build", "--output", out.path("a")])

@@ -35,6 +35,15 @@ struct ProjectFileCommandTests {
         #expect(other.contains("Mina&#39;s archive"))
     }
 
+    @Test func serveTakesTheStoreTheThemeAndTheLanguage() throws {
+        let work = try Self.project(#"{"title": "보관함", "store": "data", "templates": "theme", "language": "ko"}"#)
+        let server = try ServeTests.Server(arguments: [], in: work.url.appendingPathComponent("site"))
+        let (status, home) = try server.get("/")
+        #expect(status == 200, "\(home)")
+        #expect(home.contains("<html lang=\"ko\">") && home.contains("보관함"))
+        #expect(home.contains("data-tweet-id=\""), "the store from roost.json, not content/ next to it")
+    }
+
     @Test func mistakesNameTheKey() throws {
         let cases: [(String, String)] = [
             (#"{"pagesize": 3}"#, "unknown key 'pagesize'; did you mean 'pageSize'?"),
@@ -43,6 +52,8 @@ struct ProjectFileCommandTests {
             (#"["title"]"#, "expected a JSON object of settings"),
             ("{\n  \"title\": ,\n}", "roost.json:2:"),
             (#"{"baseURL": "example.com"}"#, "'example.com' is not a base URL"),
+            (#"{"media": "mirorr"}"#, "takes link, mirror or none, not 'mirorr'; did you mean 'mirror'?"),
+            (#"{"media": true}"#, "'media' must be a string, not"),
         ]
         for (settings, message) in cases {
             let work = try Self.project(settings)
@@ -50,6 +61,28 @@ struct ProjectFileCommandTests {
             #expect(result.status == 2, "\(settings): \(result.stderr)")
             #expect(result.stderr.contains(message), "\(settings): \(result.stderr)")
         }
+    }
+}
+
+extension ProjectFileCommandTests {
+    /// SPEC 9 and 10: `media` and `cache` (relative to the file) set `--media` and `--cache`.
+    @Test func mediaAndCacheKeys() throws {
+        let work = try Self.project(#"{"store": "data", "output": "out", "media": "none", "cache": "c"}"#)
+        let site = work.url.appendingPathComponent("site")
+        let none = try RoostProcess.run(["build", "--quiet"], in: site)
+        #expect(none.status == 0, "\(none.stderr)")
+        let home = try String(contentsOfFile: work.path("site/out/index.html"), encoding: .utf8)
+        #expect(!home.contains("firebasestorage") && home.contains("img-src 'self' data:;"))
+        #expect(!FileManager.default.fileExists(atPath: work.path("site/c")), "none touches no cache")
+
+        // The sample's pictures are on the internet: offline, each is a warning and the placeholder.
+        let mirror = try RoostProcess.run(
+            ["build", "--config", work.path("site/roost.json"), "--media", "mirror", "--offline"], in: work.url)
+        #expect(mirror.status == 0, "\(mirror.stderr)")
+        #expect(FileManager.default.fileExists(atPath: work.path("site/c/media")), "the cache is beside roost.json")
+        #expect(mirror.stderr.contains("field 'profileImageUrl': https://"), "\(mirror.stderr)")
+        #expect(mirror.stderr.contains("not in the media cache (offline)"))
+        #expect(mirror.stdout.contains("not mirrored"), "\(mirror.stdout)")
     }
 }
 

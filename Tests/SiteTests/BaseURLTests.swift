@@ -1,4 +1,5 @@
 import Site
+import TestSupport
 import Testing
 
 /// `baseURL` (SPEC 10): an absolute http(s) URL or a path starting with `/`, written as a valid URI.
@@ -33,5 +34,24 @@ struct BaseURLTests {
                 "http://\u{0644}\u{064A}\u{0647}\u{0645}\u{0627}\u{0628}\u{062A}\u{0643}\u{0644}\u{0645}\u{0648}\u{0634}\u{0639}\u{0631}\u{0628}\u{064A}\u{061F}.eg/"
             )
                 == "http://xn--egbpdaj6bu4bxfgehfvwxn.eg/")
+    }
+
+    /// SPEC 3: the h-entry's u-url, rel=canonical and the Atom entry's link name one URL.
+    @Test(arguments: ["https://example.com/sub/", "/sub/"])
+    func aTweetHasOneURL(_ base: String) throws {
+        let site = try render(
+            [user("uMina", "mina"), tweet("t1", by: "uMina", at: at(minute: 1))], config: SiteConfig(baseURL: base))
+        let url = base + "t/t1/"
+        let uURLs = site.htmlPaths.flatMap { path in
+            attributeValues(
+                "value",
+                in: site.files[path]!.components(separatedBy: "<data class=\"u-url\"").dropFirst()
+                    .map { String($0.prefix { $0 != ">" }) }.joined())
+        }
+        #expect(!uURLs.isEmpty)
+        #expect(Set(uURLs) == [url])
+        #expect(try site.page("t/t1/index.html").contains("<link rel=\"canonical\" href=\"\(url)\">"))
+        #expect(try site.page("feed.xml").contains("<link rel=\"alternate\" type=\"text/html\" href=\"\(url)\"/>"))
+        #expect(!site.htmlPaths.contains { site.files[$0]!.contains("class=\"u-url permalink\"") })
     }
 }

@@ -41,6 +41,14 @@ public func defaultTemplates(language: String) -> TemplateLibrary {
     }
 }
 
+/// The default theme's `static/style.css` (404.html carries it: see `SiteRenderer`'s `stylesheet`).
+public let defaultStylesheet: String = {
+    guard let data = FileManager.default.contents(atPath: packageRoot + "/templates/static/style.css") else {
+        fatalError("no templates/static/style.css in \(packageRoot)")
+    }
+    return String(decoding: data, as: UTF8.self)
+}()
+
 /// `static/…` paths of the theme's assets (copied to the output as they are).
 public let themeAssets: Set<String> = {
     let root = packageRoot + "/templates/static"

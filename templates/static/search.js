@@ -439,8 +439,10 @@
   }
 
   // The caption's tree (Sources/Site/CaptionTree.swift): only these tags and attributes.
-  var TAGS = { p: 1, strong: 1, em: 1, code: 1, pre: 1, a: 1, br: 1, ul: 1, ol: 1, li: 1, blockquote: 1, hr: 1, del: 1 };
-  var ATTRIBUTES = { href: 1, rel: 1, "class": 1, start: 1, lang: 1 };
+  var TAGS = { p: 1, strong: 1, em: 1, code: 1, pre: 1, a: 1, br: 1, ul: 1, ol: 1, li: 1, blockquote: 1, hr: 1, del: 1,
+    img: 1 };
+  var ATTRIBUTES = { href: 1, rel: 1, "class": 1, start: 1, lang: 1, src: 1, alt: 1, title: 1, width: 1, height: 1,
+    loading: 1, decoding: 1, referrerpolicy: 1 };
 
   function tree(node, parent) {
     if (typeof node === "string") return parent.appendChild(document.createTextNode(node));
@@ -452,7 +454,7 @@
       for (var name in attributes) {
         if (!attributes.hasOwnProperty(name) || !ATTRIBUTES.hasOwnProperty(name)) continue;
         var value = String(attributes[name]);
-        if (name === "href" && /^\s*(javascript|vbscript|data|file):/i.test(value)) continue;
+        if ((name === "href" || name === "src") && /^\s*(javascript|vbscript|data|file):/i.test(value)) continue;
         element.setAttribute(name, value);
       }
       start = 2;

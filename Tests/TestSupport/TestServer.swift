@@ -6,14 +6,14 @@ import Synchronization
 /// thread per connection, keep-alive for plain answers. It counts connections and requests,
 /// keeps each request's headers, and notes how many body bytes each streamed answer got out
 /// before the client hung up. It stops when told, when dropped, or after `lifetime` seconds.
-final class TestServer: Sendable {
-    struct Request: Sendable {
-        var path: String
+public final class TestServer: Sendable {
+    public struct Request: Sendable {
+        public var path: String
         /// Header names in lowercase.
-        var headers: [String: String]
+        public var headers: [String: String]
     }
 
-    enum Response: Sendable {
+    public enum Response: Sendable {
         /// A whole answer: status, headers (Content-Length is added), body.
         case answer(status: Int, headers: [(String, String)], body: [UInt8])
         /// Headers, then nothing for `seconds` (the client times out first).
@@ -26,34 +26,34 @@ final class TestServer: Sendable {
         /// A Content-Length of `announced`, then `body` (shorter), then the connection closed.
         case cut(announced: Int, body: [UInt8])
 
-        static func ok(_ body: [UInt8], type: String, headers: [(String, String)] = []) -> Response {
+        public static func ok(_ body: [UInt8], type: String, headers: [(String, String)] = []) -> Response {
             .answer(status: 200, headers: [("Content-Type", type)] + headers, body: body)
         }
 
-        static func redirect(_ location: String, status: Int = 302) -> Response {
+        public static func redirect(_ location: String, status: Int = 302) -> Response {
             .answer(status: status, headers: [("Location", location)], body: Array("moved".utf8))
         }
     }
 
     /// What the server saw.
-    struct Log: Sendable {
-        var connections = 0
-        var requests: [Request] = []
+    public struct Log: Sendable {
+        public var connections = 0
+        public var requests: [Request] = []
         /// Body bytes sent by each streamed answer, by path.
-        var streamed: [String: Int] = [:]
+        public var streamed: [String: Int] = [:]
         /// Paths of streamed answers the client stopped reading before the end.
-        var cutShort: Set<String> = []
+        public var cutShort: Set<String> = []
         /// Requests being answered now, and the most at once.
-        var inFlight = 0
-        var maxInFlight = 0
+        public var inFlight = 0
+        public var maxInFlight = 0
     }
 
-    let port: UInt16
+    public let port: UInt16
     private let listener: Int32
     private let state = Mutex((log: Log(), stopped: false))
     private let handler: @Sendable (Request) -> Response
 
-    init(lifetime: Double = 60, handler: @escaping @Sendable (Request) -> Response) throws {
+    public init(lifetime: Double = 60, handler: @escaping @Sendable (Request) -> Response) throws {
         self.handler = handler
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
@@ -83,11 +83,11 @@ final class TestServer: Sendable {
 
     deinit { stop() }
 
-    var base: String { "http://127.0.0.1:\(port)" }
+    public var base: String { "http://127.0.0.1:\(port)" }
 
-    var log: Log { state.withLock { $0.log } }
+    public var log: Log { state.withLock { $0.log } }
 
-    func stop() {
+    public func stop() {
         let first = state.withLock { s in
             defer { s.stopped = true }
             return !s.stopped
@@ -244,16 +244,16 @@ final class TestServer: Sendable {
     }
 }
 
-struct TestServerError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+public struct TestServerError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// Valid images made in code, each different, for tests that need many.
-enum TestImages {
+public enum TestImages {
     /// An RGB PNG of `width`×`height` pixels of one colour (`seed` picks it), with real CRCs
     /// and a zlib stream of stored blocks, so any decoder takes it.
-    static func png(width: Int, height: Int, seed: Int = 0) -> [UInt8] {
+    public static func png(width: Int, height: Int, seed: Int = 0) -> [UInt8] {
         var raw: [UInt8] = []
         let colour = [UInt8(truncatingIfNeeded: seed), UInt8(truncatingIfNeeded: seed >> 8), 0x80]
         for _ in 0..<height {
@@ -278,7 +278,7 @@ enum TestImages {
     }
 
     /// Image `n` of a large set: sizes from 1×1 to 64×64 and a colour from `n`, so no two alike.
-    static func numbered(_ n: Int) -> [UInt8] {
+    public static func numbered(_ n: Int) -> [UInt8] {
         png(width: 1 + n % 64, height: 1 + (n / 64) % 64, seed: n)
     }
 
