@@ -23,8 +23,10 @@ let package = Package(
         .target(name: "Markdown", dependencies: ["CCmark", "Support"]),
         // Templates: a Mustache engine written from the specification.
         .target(name: "Mustache", dependencies: ["Support"]),
+        // The search index (SPEC 8): the word rule, folding, term shards as script files.
+        .target(name: "Search", dependencies: ["JSON", "Model", "Markdown", "Support"]),
         // Stage 3 and 4: the site plan (pages and URLs) and rendering.
-        .target(name: "Site", dependencies: ["JSON", "Store", "Model", "Markdown", "Mustache", "Support"]),
+        .target(name: "Site", dependencies: ["JSON", "Store", "Model", "Markdown", "Mustache", "Search", "Support"]),
         // Stage 5: writing the site: only changed files, atomically, with a manifest and a lock.
         .target(name: "Output", dependencies: ["Support"]),
         // The default theme and the sample store, compiled into the binary from templates/ and
@@ -35,7 +37,9 @@ let package = Package(
         // The build as a library: theme, inputs token, plan, parallel render, commit.
         .target(
             name: "Build",
-            dependencies: ["JSON", "Store", "Model", "Mustache", "Site", "Output", "DefaultSite", "Media", "Support"]),
+            dependencies: [
+                "JSON", "Store", "Model", "Mustache", "Search", "Site", "Output", "DefaultSite", "Media", "Support",
+            ]),
         // An HTTP server on Debian's libmicrohttpd, file watching, live reload: knows no site.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "Preview", dependencies: ["CMicroHTTPD", "Support"]),
@@ -62,6 +66,7 @@ let package = Package(
         .testTarget(name: "ModelTests", dependencies: ["Model", "Store", "TestSupport"]),
         .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache", "TestSupport"]),
+        .testTarget(name: "SearchTests", dependencies: ["Search", "Model", "Store", "TestSupport"]),
         .testTarget(name: "SiteTests", dependencies: ["Site", "Model", "Store", "TestSupport"]),
         .testTarget(name: "OutputTests", dependencies: ["Output", "TestSupport"]),
         .testTarget(

@@ -1,6 +1,7 @@
 import Dispatch
 import Model
 import Output
+import Search
 import Site
 import Store
 import Synchronization
@@ -59,9 +60,12 @@ public struct SiteBuild: Sendable {
             observer.phaseEnded("mirror images")
         }
 
+        let search = SearchIndex(snapshot: snapshot)
+        observer.phaseEnded("search index")
         let renderer = try SiteRenderer(
             snapshot: snapshot, config: options.config, templates: templates,
-            templateFolder: theme.origin, stylesheet: theme.stylesheet, images: media?.images ?? SiteImages())
+            templateFolder: theme.origin, stylesheet: theme.stylesheet, images: media?.images ?? SiteImages(),
+            search: search)
         observer.phaseEnded("captions")  // (cards are rendered with the first page that shows them)
 
         let writer = try openedWriter ?? SiteWriter(outputDirectory: options.output)

@@ -264,6 +264,19 @@ public final class LiveSite: Sendable {
                 }
                 let renderer = try previous.renderer.updatingContent(
                     of: changedTweets, in: snapshot, images: mirrored?.images)
+                if renderer.plan.pages != previous.renderer.plan.pages {
+                    // New words cut the search index's shards elsewhere: new files, so the plan is new.
+                    let fingerprints = renderer.pageFingerprintsByPath()
+                    let pages = Dictionary(uniqueKeysWithValues: renderer.plan.pages.map { ($0.path, $0) })
+                    let old = previous.fingerprints.byPath
+                    var changed = fingerprints.byPath.compactMap { old[$0.key] == $0.value ? nil : $0.key }
+                    changed += old.keys.filter { fingerprints.byPath[$0] == nil }
+                    return finished(
+                        Rendering(
+                            renderer: renderer, pages: pages, assets: assets, fingerprints: fingerprints,
+                            mirrored: mirrored),
+                        changed.sorted())
+                }
                 var fingerprints = previous.fingerprints
                 let changed = renderer.updateFingerprints(&fingerprints, changed: changedTweets).sorted()
                 return finished(

@@ -10,6 +10,29 @@ public enum PlainText {
         return collector.result
     }
 
+    /// All of the text (`excerpt`'s rules, no limit) and the mentions (`HashtagsAndMentions`'
+    /// rule: as written, without "@", unique, first occurrence first), from one parse: what
+    /// search indexes of a caption (SPEC 8).
+    public static func searchable(_ markdown: String) -> (text: String, mentions: [String]) {
+        var collector = PlainTextCollector(limit: Int.max)
+        var mentions: [String] = []
+        var seen: Set<String> = []
+        var linkDepth = 0
+        Cmark.walk(markdown) { event in
+            collector.handle(event)
+            switch event {
+            case .enter(.link), .enter(.image): linkDepth += 1
+            case .exit(.link), .exit(.image): linkDepth -= 1
+            case .enter(.text(let text)) where linkDepth == 0:
+                Tokenizer.segments(of: text) { segment in
+                    if case .mention(let name) = segment, seen.insert(name).inserted { mentions.append(name) }
+                }
+            default: break
+            }
+        }
+        return (collector.result, mentions)
+    }
+
     /// Unicode's White_Space property, spelled out: asking `properties` costs a table look-up
     /// per scalar, most of the excerpt's time.
     @inline(__always)
@@ -36,7 +59,7 @@ struct PlainTextCollector {
     }
 
     /// No Character is made of more scalars than this allows for.
-    private var enough: Int { limit * 4 + 8 }
+    private var enough: Int { limit > Int.max / 8 ? Int.max : limit * 4 + 8 }
 
     mutating func handle(_ event: MarkdownEvent) {
         switch event {

@@ -1,4 +1,5 @@
 import Model
+import Search
 import Support
 
 /// Fingerprints of what cards and pages show, computed from the model without rendering:
@@ -116,6 +117,13 @@ extension SiteRenderer {
         let inputs = fingerprints.inputs
         var candidates = Set<Int32>()
         for t in changed { candidates.formUnion(fingerprints.pagesShowing[t]) }
+        // The term shards hold every tweet's words: a content edit may change any of them.
+        for (p, page) in plan.pages.enumerated() {
+            switch page.kind {
+            case .searchFile(.terms), .searchFile(.manifest): candidates.insert(Int32(p))
+            default: break
+            }
+        }
         var updated: [String] = []
         for p in candidates.sorted() {
             let page = plan.pages[Int(p)]
@@ -238,6 +246,17 @@ extension SiteRenderer {
             }
             for u in Self.mostActive(snapshot).prefix(Self.statsListLength) { h.combine(inputs.users[u]) }
             combine(site.archive.monthlyCounts(of: snapshot.tweets.indices))
+        case .search:
+            // The tag links of the page (`searchPage`).
+            for tag in snapshot.tags {
+                h.combine(tag.tag)
+                h.combine(tag.tweets.count)
+            }
+        case .searchFile(let file):
+            searchFileFingerprint(file, into: &h)
+            if case .docs(let bucket) = file {
+                for n in docNumbers(bucket) { shows(search.tweet(number: n)) }
+            }
         }
         return h.finalize()
     }

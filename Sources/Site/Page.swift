@@ -25,6 +25,10 @@ public struct Page: Sendable, Hashable {
         case archiveMonth(year: Int, month: Int, page: Int)
         /// `/tags/`, `/top/`, `/stats/` (SPEC 7).
         case tagIndex, top, stats
+        /// `search/index.html`: the search page (SPEC 8).
+        case search
+        /// A script file of the search index (`SearchIndex`, `SearchData`).
+        case searchFile(SearchFile)
     }
 
     public let kind: Kind
@@ -38,4 +42,18 @@ public enum ProfileTab: String, Sendable, Hashable, CaseIterable {
 
     /// The folder under `u/{handle}/`: empty for the Tweets tab.
     var folder: String { self == .tweets ? "" : rawValue + "/" }
+}
+
+/// The script files of search, besides the page.
+public enum SearchFile: Sendable, Hashable {
+    /// `search/index.js`: counts and the shard list.
+    case manifest
+    /// `search/days.js`: the first tweet of each day.
+    case days
+    /// A term shard (index into `SearchIndex.shards`).
+    case terms(Int)
+    /// Result cards' data of a bucket of tweet numbers.
+    case docs(Int)
+    /// Users' data of a bucket of user numbers.
+    case users(Int)
 }

@@ -1,4 +1,5 @@
 import Model
+import Search
 
 /// Every page of the site, in a fixed order (SPEC 3).
 public struct SitePlan: Sendable {
@@ -12,7 +13,7 @@ public struct SitePlan: Sendable {
     /// The sitemap protocol's limit of URLs per file.
     public static let sitemapLimit = 50_000
 
-    init(snapshot: Snapshot, paths: SitePaths, archive: ArchiveIndex, config: SiteConfig) {
+    init(snapshot: Snapshot, paths: SitePaths, archive: ArchiveIndex, config: SiteConfig, search: SearchIndex) {
         let size = config.pageSize
         var pages: [Page] = []
         func pageCount(_ items: Int) -> Int { max(1, (items + size - 1) / size) }
@@ -52,6 +53,18 @@ public struct SitePlan: Sendable {
         add(.tagIndex, SitePaths.tagIndex)
         add(.top, SitePaths.top)
         add(.stats, SitePaths.stats)
+        add(.search, SearchIndex.folder)
+        pages.append(Page(kind: .searchFile(.manifest), path: SearchIndex.manifestPath))
+        pages.append(Page(kind: .searchFile(.days), path: SearchIndex.daysPath))
+        for (i, shard) in search.shards.enumerated() {
+            pages.append(Page(kind: .searchFile(.terms(i)), path: shard.path))
+        }
+        for b in 0..<search.docBuckets {
+            pages.append(Page(kind: .searchFile(.docs(b)), path: SearchIndex.docsPath(b)))
+        }
+        for b in 0..<search.userBuckets {
+            pages.append(Page(kind: .searchFile(.users(b)), path: SearchIndex.usersPath(b)))
+        }
         pages.append(Page(kind: .atom(user: nil), path: "feed.xml"))
         pages.append(Page(kind: .notFound, path: "404.html"))
         let htmlPages = pages.count { $0.path.hasSuffix(SitePaths.index) }

@@ -1,5 +1,6 @@
 import Model
 import Mustache
+import Search
 
 /// The template and context of each kind of HTML page.
 extension SiteRenderer {
@@ -12,7 +13,8 @@ extension SiteRenderer {
         case .favorites(let user): ("favorites", try favoritesPage(user, path: page.path))
         case .tag(let index, let number): ("tag", try tagPage(index, number, path: page.path))
         case .notFound: ("404", try notFoundPage(path: page.path))
-        case .atom, .sitemap, .sitemapPart: preconditionFailure("not an HTML page: \(page.path)")
+        case .search: ("search", try searchPage(path: page.path))
+        case .atom, .sitemap, .sitemapPart, .searchFile: preconditionFailure("not an HTML page: \(page.path)")
         default: preconditionFailure("no view for \(page.path)")
         }
     }
@@ -157,6 +159,33 @@ extension SiteRenderer {
                 ]),
             "tag")
     }
+
+    /// The search page: the form, and what shows without JavaScript (links to the most used tags).
+    private func searchPage(path: String) throws -> PageView {
+        let tags = site.snapshot.tags.indices.sorted {
+            let (a, b) = (site.snapshot.tags[$0], site.snapshot.tags[$1])
+            return a.tweets.count != b.tweets.count ? a.tweets.count > b.tweets.count : $0 < $1
+        }.prefix(Self.searchPageTags)
+        let tagValues: [MustacheValue] = tags.map { i in
+            [
+                "tag": .string(site.snapshot.tags[i].tag),
+                "tagLang": site.tagLangs[i].map(MustacheValue.string) ?? .null,
+                "url": .string(SitePaths.href(site.paths.tag(i, page: 1))),
+                "tweetCount": .int(site.snapshot.tags[i].tweets.count),
+            ]
+        }
+        return try titled(
+            PageView(
+                site: site, path: path, folder: SearchIndex.folder, kindFlag: "isSearch",
+                values: [
+                    "tags": .list(tagValues), "hasTags": .bool(!tagValues.isEmpty),
+                    "pageSize": .int(site.config.pageSize),
+                ]),
+            "search")
+    }
+
+    /// Tags the search page links for browsers without JavaScript.
+    static let searchPageTags = 20
 
     private func notFoundPage(path: String) throws -> PageView {
         var values: [String: MustacheValue] = [:]

@@ -1,5 +1,6 @@
 import Model
 import Mustache
+import Search
 import Support
 
 /// Renders the pages of a plan with the theme's templates. Immutable and thread-safe:
@@ -8,7 +9,7 @@ public final class SiteRenderer: Sendable {
     /// The templates every theme has (docs/templates.md).
     public static let requiredTemplates = [
         "layout", "feed", "tweet", "profile", "favorites", "tag", "404", "atom", "partials/card", "archive",
-        "archive-year", "archive-month", "tags", "top", "stats",
+        "archive-year", "archive-month", "tags", "top", "stats", "search",
     ]
 
     public let plan: SitePlan
@@ -20,6 +21,8 @@ public final class SiteRenderer: Sendable {
     let cards: CardCache
     /// What each card shows (see Fingerprints.swift).
     let cardFingerprints: [Int]
+    /// The search index's files (SPEC 8).
+    public let search: SearchIndex
     /// The theme's stylesheet for 404.html (see `InlineStyle`).
     let inlineStyle: InlineStyle?
 
@@ -30,9 +33,11 @@ public final class SiteRenderer: Sendable {
     /// - Parameter images: the copies of remote images, for `config.media == .mirror`.
     /// - Parameter previous: the renderer of the last build of a live preview with the same
     ///   templates: captions and cards whose inputs did not change are taken from it.
+    /// - Parameter search: the snapshot's search index, if made already (a build times it apart).
     public init(
         snapshot: Snapshot, config: SiteConfig, templates: TemplateLibrary, templateFolder: String = "templates",
-        stylesheet: String? = nil, images: SiteImages = SiteImages(), reusing previous: SiteRenderer? = nil
+        stylesheet: String? = nil, images: SiteImages = SiteImages(), reusing previous: SiteRenderer? = nil,
+        search: SearchIndex? = nil
     ) throws(SiteError) {
         for name in Self.requiredTemplates where templates.template(named: name) == nil {
             throw .missingTemplate(name: name, folder: templateFolder)
@@ -59,7 +64,10 @@ public final class SiteRenderer: Sendable {
         self.site = site
         self.templates = templates
         self.inlineStyle = stylesheet.map(InlineStyle.init(css:))
-        self.plan = SitePlan(snapshot: snapshot, paths: site.paths, archive: site.archive, config: config)
+        let search = search ?? SearchIndex(snapshot: snapshot)
+        self.search = search
+        self.plan = SitePlan(
+            snapshot: snapshot, paths: site.paths, archive: site.archive, config: config, search: search)
         let fingerprints = Array(snapshot.tweets.indices).parallelMap(site.cardFingerprint)
         self.cardFingerprints = fingerprints
         var seeds = [String?](repeating: nil, count: snapshot.tweets.count)
@@ -78,10 +86,11 @@ public final class SiteRenderer: Sendable {
 
     private init(
         plan: SitePlan, site: SiteContext, templates: TemplateLibrary, cards: CardCache, cardFingerprints: [Int],
-        inlineStyle: InlineStyle?
+        inlineStyle: InlineStyle?, search: SearchIndex
     ) {
         self.inlineStyle = inlineStyle
         self.plan = plan
+        self.search = search
         self.site = site
         self.templates = templates
         self.cards = cards
@@ -102,9 +111,16 @@ public final class SiteRenderer: Sendable {
             fingerprints[t] = site.cardFingerprint(t)
             seeds[t] = nil
         }
+        // New words make new keys, which may cut the term shards elsewhere: the plan follows.
+        let search = SearchIndex(snapshot: snapshot)
+        let plan =
+            search.shards.map(\.path) == self.search.shards.map(\.path)
+            ? plan
+            : SitePlan(
+                snapshot: snapshot, paths: site.paths, archive: site.archive, config: site.config, search: search)
         return SiteRenderer(
             plan: plan, site: site, templates: templates, cards: CardCache(seeds), cardFingerprints: fingerprints,
-            inlineStyle: inlineStyle)
+            inlineStyle: inlineStyle, search: search)
     }
 
     /// Tweet `t`'s card HTML.
@@ -124,6 +140,8 @@ public final class SiteRenderer: Sendable {
                 return Sitemap(site: site, plan: plan).render(page.kind)
             case .atom(let user):
                 return try templates.render("atom", AtomFeedView.page(site: site, user: user))
+            case .searchFile(let file):
+                return searchFile(file)
             default:
                 let (template, view) = try pageView(page)
                 return try templates.render(template, view)

@@ -13,8 +13,10 @@ struct Words: Sendable {
     static let required =
         [
             "title.feed", "title.tweet", "title.profile", "title.replies", "title.likes", "title.favorites",
-            "title.tag", "title.notFound", "description.feed", "description.profile", "description.favorites",
-            "description.tag", "description.notFound", "empty.tweets", "empty.replies", "empty.likes",
+            "title.tag", "title.notFound", "title.search", "description.feed", "description.profile",
+            "description.favorites",
+            "description.tag", "description.notFound", "description.search", "empty.tweets", "empty.replies",
+            "empty.likes",
             "tab.tweets", "tab.replies", "tab.likes", "tab.favorites", "unknownUser", "date",
             "title.archive", "title.archiveYear", "title.archiveMonth", "title.tagIndex", "title.top", "title.stats",
             "description.archive", "description.archiveYear", "description.archiveMonth", "description.tagIndex",

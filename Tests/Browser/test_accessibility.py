@@ -27,6 +27,7 @@ PAGES = [
     ("tags", "tags/index.html"),
     ("top", "top/index.html"),
     ("stats", "stats/index.html"),
+    ("search", "search/index.html?q=swift"),
     ("404", "404.html"),
 ]
 

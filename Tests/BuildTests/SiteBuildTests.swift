@@ -150,7 +150,7 @@ struct SiteBuildTests {
         let log = recorder.log.withLock { $0 }
         #expect(
             log.phases == [
-                "stamp inputs", "read and decode store", "derive", "captions", "fingerprints",
+                "stamp inputs", "read and decode store", "derive", "search index", "captions", "fingerprints",
                 "render and stage", "commit",
             ])
         #expect(log.total == report.pages && log.pages == report.pages)

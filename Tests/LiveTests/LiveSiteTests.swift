@@ -190,6 +190,40 @@ struct LiveSiteTests {
     }
 }
 
+@Suite("LiveSite: search follows edits")
+struct LiveSearchTests {
+    /// The term shard listed for `key` in the served `search/index.js` (the last first key ≤ it).
+    static func shard(for key: String, _ live: LiveSite) -> String {
+        let manifest = String(decoding: live.file(at: "search/index.js") ?? [], as: UTF8.self)
+        let list = manifest.split(separator: "\"shards\":[")[1].dropLast(5)  // `]});` and the newline
+        let items = list.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+        var path = ""
+        for i in stride(from: 0, to: items.count, by: 2)
+        where items[i].utf16.lexicographicallyPrecedes(key.utf16) || items[i] == key {
+            path = "search/" + items[i + 1]
+        }
+        return String(decoding: live.file(at: path) ?? [], as: UTF8.self)
+    }
+
+    @Test func aCaptionEditIsFoundByItsNewWords() throws {
+        let store = try TemporaryFolder()
+        try store.write("users/u1.json", #"{"username": "mina"}"#)
+        try store.write("tweets/t1.json", #"{"caption": "first", "timestamp": "2023-01-01T00:00:00Z", "uid": "u1"}"#)
+        let live = LiveSite(store: store.path(), templates: packageRoot + "/templates", config: SiteConfig())
+        #expect(live.loadAll().error == nil)
+        #expect(live.file(at: "search/index.html") != nil)
+        #expect(!Self.shard(for: "서울에서", live).contains("\"서울에서\""))
+
+        try store.write(
+            "tweets/t1.json", #"{"caption": "서울에서 hello", "timestamp": "2023-01-01T00:00:00Z", "uid": "u1"}"#)
+        let update = live.apply([store.change("tweets/t1.json", .modified)])
+        #expect(update.error == nil)
+        #expect(Self.shard(for: "서울에서", live).contains("\"서울에서\""))
+        #expect(update.changedPages.contains { $0.hasPrefix("search/k/") }, "\(update.changedPages)")
+        #expect(update.changedPages.contains("search/d/0.js"))
+    }
+}
+
 /// A random edit's choices, replayable from the seed.
 extension SeededGenerator {
     mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }

@@ -11,7 +11,7 @@ struct BuildCommandTests {
         let first = try RoostProcess.run(["build", "--output", out.path("a")])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(
-            first.stdout.contains("pages and 10 static files") && first.stdout.contains("0 unchanged"),
+            first.stdout.contains("pages and 11 static files") && first.stdout.contains("0 unchanged"),
             "\(first.stdout)"
         )
         #expect(first.stderr.contains("warning: tweets/"), "dangling references are shown")

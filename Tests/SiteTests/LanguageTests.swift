@@ -41,6 +41,8 @@ import Testing
         for pattern in [
             #"(?s)<div class="e-content caption"[^>]*>.*?</div>"#,
             #"(?s)<div class="p-note profile-bio"[^>]*>.*?</div>"#, #"(?s)<script[^>]*>.*?</script>"#,
+            // What a reader types (the search page's operators) is syntax, not the page's language.
+            #"(?s)<code>.*?</code>"#,
         ] {
             html = html.replacingOccurrences(of: pattern, with: " ", options: [.regularExpression])
         }

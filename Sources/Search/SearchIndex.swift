@@ -1,0 +1,172 @@
+import Markdown
+import Model
+import Support
+
+/// The search index of a snapshot (SPEC 8), as the files the search page loads with
+/// `<script src>` (no `fetch`, so it works from `file://`): each calls one function of the
+/// global `roostSearch` that `static/search.js` defines.
+///
+/// - `search/index.js`: counts and the list of term shards with the first key of each.
+/// - `search/k/{name}.js`: the term shards: sorted keys, each with the tweets and users it
+///   matches (`PostingCode`). Keys are folded words (`SearchText`) and operator keys: `@name`
+///   (mentions), `#tag`, `>handle` (the author), `!reply`. A query term's words are found
+///   in the shards its prefix range falls in, so a query loads only its terms' shards.
+///   Shards are cut by size where a key's hash says so (content-defined), so an edit changes
+///   the shard of its keys and not every shard after it; a shard is named by its first key.
+/// - `search/days.js`: the first tweet number of each day that has tweets (`since:`, `until:`).
+///
+/// Tweets are numbered oldest first (number `n` is `snapshot.tweets[count - 1 - n]`), so that
+/// new tweets take new numbers and the postings of old ones stay as they were; results are
+/// shown by descending number, which is the feed's order. Users are numbered as in the snapshot.
+public struct SearchIndex: Sendable {
+    public static let folder = "search/"
+    public static let manifestPath = folder + "index.js"
+    public static let daysPath = folder + "days.js"
+
+    /// One term shard: its file and bytes.
+    public struct Shard: Sendable, Equatable {
+        public let path: String
+        public let firstKey: String
+        public let bytes: [UInt8]
+    }
+
+    public let shards: [Shard]
+    public let tweetCount: Int
+    public let userCount: Int
+    /// `search/index.js`.
+    public let manifest: [UInt8]
+    /// `search/days.js`.
+    public let days: [UInt8]
+
+    /// A shard is cut once it holds this many bytes, where a key's hash allows (1 in 4)…
+    static let minimumShardBytes = 8 * 1024
+    /// …and always before it would pass this many.
+    static let maximumShardBytes = 24 * 1024
+
+    public init(snapshot: Snapshot) {
+        let tweetCount = snapshot.tweets.count
+        let userCount = snapshot.users.count
+        let userWords: [[String]] = snapshot.users.map { user in
+            Array(Set(SearchText.words(user.fullname + " " + user.username + " " + user.handle)))
+        }
+        let fromKeys: [[String]] = snapshot.users.map { user in
+            Array(Set([">" + SearchText.fold(user.username), ">" + SearchText.fold(user.handle)]))
+        }
+        // Each tweet's keys, on all cores (parsing and folding is the work).
+        let tweetKeys: [[String]] = Array(snapshot.tweets.indices).parallelMap { t in
+            let tweet = snapshot.tweets[t]
+            let (text, mentions) = PlainText.searchable(tweet.caption)
+            var keys = Set(SearchText.words(text))
+            if let author = snapshot.tweetRelations[t].author {
+                keys.formUnion(userWords[author])
+                keys.formUnion(fromKeys[author])
+            }
+            for name in mentions { keys.insert("@" + SearchText.fold(name)) }
+            for tag in tweet.hashtags { keys.insert("#" + SearchText.fold(tag)) }
+            if tweet.isReply { keys.insert("!reply") }
+            return Array(keys)
+        }
+        var slot: [String: Int] = [:]
+        var keys: [String] = []
+        var tweets: [[Int32]] = []
+        var users: [[Int32]] = []
+        func entry(_ key: String) -> Int {
+            if let s = slot[key] { return s }
+            slot[key] = keys.count
+            keys.append(key)
+            tweets.append([])
+            users.append([])
+            return keys.count - 1
+        }
+        for n in 0..<tweetCount {
+            for key in tweetKeys[tweetCount - 1 - n] { tweets[entry(key)].append(Int32(n)) }
+        }
+        for (u, words) in userWords.enumerated() {
+            for key in words { users[entry(key)].append(Int32(u)) }
+        }
+        // JavaScript compares strings by UTF-16 code units: the shards are in that order.
+        let utf16 = keys.map { Array($0.utf16) }
+        let order = keys.indices.sorted { utf16[$0].lexicographicallyPrecedes(utf16[$1]) }
+
+        var shards: [Shard] = []
+        var names: Set<String> = []
+        var body: [UInt8] = []
+        var first: String?
+        func close() {
+            guard let key = first else { return }
+            var name = StableHash.hex(StableHash.fnv1a(key)).prefix(12)
+            while names.contains(String(name)) { name += "x" }
+            names.insert(String(name))
+            let path = Self.folder + "k/" + name + ".js"
+            var bytes = Array("roostSearch.terms(".utf8)
+            JSONText.append(path, to: &bytes)
+            bytes += Array(",[".utf8) + body + Array("]);\n".utf8)
+            shards.append(Shard(path: path, firstKey: key, bytes: bytes))
+            body = []
+            first = nil
+        }
+        for i in order {
+            var item: [UInt8] = []
+            JSONText.append(keys[i], to: &item)
+            item += Array(",\"".utf8) + PostingCode.encode(tweets[i], count: tweetCount)
+            item += Array("\",\"".utf8) + PostingCode.encode(users[i], count: userCount) + [UInt8(ascii: "\"")]
+            let cut =
+                body.count + item.count > Self.maximumShardBytes
+                || (body.count >= Self.minimumShardBytes
+                    && StableHash.splitMix64Finalize(StableHash.fnv1a(keys[i])) & 3 == 0)
+            if cut, !body.isEmpty { close() }
+            if first == nil {
+                // The first shard starts at the empty key, so every key has a shard.
+                first = shards.isEmpty ? "" : keys[i]
+            } else {
+                body.append(UInt8(ascii: ","))
+            }
+            body += item
+        }
+        if first == nil, shards.isEmpty { first = "" }
+        close()
+
+        var manifest = Array("roostSearch.index({\"tweets\":\(tweetCount),\"users\":\(userCount),".utf8)
+        manifest += Array("\"docBucket\":\(Self.docBucket),\"userBucket\":\(Self.userBucket),\"shards\":[".utf8)
+        for (i, shard) in shards.enumerated() {
+            if i > 0 { manifest.append(UInt8(ascii: ",")) }
+            JSONText.append(shard.firstKey, to: &manifest)
+            manifest.append(UInt8(ascii: ","))
+            JSONText.append(String(shard.path.dropFirst(Self.folder.count)), to: &manifest)
+        }
+        manifest += Array("]});\n".utf8)
+
+        var days = Array("roostSearch.days([".utf8)
+        var lastDay: Int64?
+        for n in 0..<tweetCount {
+            let seconds = snapshot.tweets[tweetCount - 1 - n].timestamp.seconds
+            let day = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
+            if day != lastDay {
+                if lastDay != nil { days.append(UInt8(ascii: ",")) }
+                days += Array("\(day),\(n)".utf8)
+                lastDay = day
+            }
+        }
+        days += Array("]);\n".utf8)
+
+        self.shards = shards
+        self.tweetCount = tweetCount
+        self.userCount = userCount
+        self.manifest = manifest
+        self.days = days
+    }
+
+    /// Result cards' data: tweets by number, this many per file (`search/d/{bucket}.js`).
+    public static let docBucket = 4
+    /// Users' data by number, this many per file (`search/u/{bucket}.js`).
+    public static let userBucket = 32
+
+    public var docBuckets: Int { (tweetCount + Self.docBucket - 1) / Self.docBucket }
+    public var userBuckets: Int { (userCount + Self.userBucket - 1) / Self.userBucket }
+    public static func docsPath(_ bucket: Int) -> String { folder + "d/\(bucket).js" }
+    public static func usersPath(_ bucket: Int) -> String { folder + "u/\(bucket).js" }
+
+    /// The tweet number of `snapshot.tweets[index]`, and back (the same formula).
+    public func number(ofTweet index: Int) -> Int { tweetCount - 1 - index }
+    public func tweet(number: Int) -> Int { tweetCount - 1 - number }
+}
