@@ -1,3 +1,5 @@
+import Support
+
 /// Why a remote image is not mirrored: the reason of a warning that names the document,
 /// field and URL (`MediaWarning`), after which the page shows the placeholder.
 public indirect enum MediaFailure: Error, Sendable, Hashable, CustomStringConvertible {
@@ -80,17 +82,7 @@ public indirect enum MediaFailure: Error, Sendable, Hashable, CustomStringConver
 
     /// `2026-11-30` (UTC).
     static func date(_ seconds: Int64) -> String {
-        let days = Int((seconds >= 0 ? seconds : seconds - 86399) / 86400)
-        // Civil from days (the proleptic Gregorian calendar, days since 1970-01-01).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = CivilDate.date(days: CivilDate.day(ofSeconds: seconds))
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return "\(year)-\(two(month))-\(two(day))"
     }

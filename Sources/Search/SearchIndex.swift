@@ -137,10 +137,10 @@ public struct SearchIndex: Sendable {
         manifest += Array("]});\n".utf8)
 
         var days = Array("roostSearch.days([".utf8)
-        var lastDay: Int64?
+        var lastDay: Int?
         for n in 0..<tweetCount {
             let seconds = snapshot.tweets[tweetCount - 1 - n].timestamp.seconds
-            let day = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
+            let day = CivilDate.day(ofSeconds: seconds)
             if day != lastDay {
                 if lastDay != nil { days.append(UInt8(ascii: ",")) }
                 days += Array("\(day),\(n)".utf8)

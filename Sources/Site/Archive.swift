@@ -1,5 +1,6 @@
 import Model
 import Store
+import Support
 
 /// A month of the calendar, in UTC (SPEC 7: dates are grouped in UTC).
 struct Month: Hashable, Comparable, Sendable {
@@ -12,18 +13,10 @@ struct Month: Hashable, Comparable, Sendable {
         self.month = month
     }
 
-    /// The UTC month of `t` (days to civil date: Howard Hinnant's `civil_from_days`).
+    /// The UTC month of `t`.
     init(_ t: Timestamp) {
-        let seconds = Int(t.seconds)
-        let days = seconds >= 0 ? seconds / 86_400 : -((-seconds + 86_399) / 86_400)
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let month = mp < 10 ? mp + 3 : mp - 9
-        self.init(year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month: month)
+        let date = CivilDate.date(days: CivilDate.day(ofSeconds: t.seconds))
+        self.init(year: date.year, month: date.month)
     }
 
     static func < (a: Month, b: Month) -> Bool { (a.year, a.month) < (b.year, b.month) }

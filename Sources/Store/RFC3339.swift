@@ -1,3 +1,5 @@
+import Support
+
 /// RFC 3339 timestamps ↔ `Timestamp`, without Foundation's formatters (which lose nanoseconds).
 public enum RFC3339 {
     /// Parses `2021-11-05T09:30:00Z`, `2021-11-05T09:30:00.123456789Z`, `2021-11-05T18:30:00+09:00`
@@ -68,7 +70,7 @@ public enum RFC3339 {
             return nil
         }
         guard i == b.count else { return nil }
-        let days = daysFromCivil(year, month, day)
+        let days = CivilDate.days(year: year, month: month, day: day)
         let seconds = days * 86400 + hour * 3600 + minute * 60 + second - offset
         return Timestamp(seconds: Int64(seconds), nanoseconds: Int32(nanos))
     }
@@ -86,7 +88,7 @@ public enum RFC3339 {
             rem += 86400
             days -= 1
         }
-        let (y, m, d) = civilFromDays(Int(days))
+        let (y, m, d) = CivilDate.date(days: Int(days))
         var out: [UInt8] = []
         out.reserveCapacity(30)
         func put(_ v: Int, _ width: Int) {
@@ -125,28 +127,5 @@ public enum RFC3339 {
         case 4, 6, 9, 11: return 30
         default: return 31
         }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(_ year: Int, _ m: Int, _ d: Int) -> Int {
-        let y = m <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146097 + doe - 719468
-    }
-
-    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
-        let z = days + 719468
-        let era = (z >= 0 ? z : z - 146096) / 146097
-        let doe = z - era * 146097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
-        let y = yoe + era * 400
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (m <= 2 ? y + 1 : y, m, d)
     }
 }

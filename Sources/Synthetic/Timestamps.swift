@@ -1,3 +1,5 @@
+import Support
+
 /// Timestamps in the forms a Firestore export holds (SPEC 2.4): mostly RFC 3339 strings,
 /// some `{"_seconds", "_nanoseconds"}` objects.
 enum TimestampForm {
@@ -35,7 +37,7 @@ extension Array where Element == UInt8 {
             let local = seconds + offset
             let days = local >= 0 ? local / 86400 : (local - 86399) / 86400
             let secondOfDay = local - days * 86400
-            let (year, month, day) = civilDate(daysSinceEpoch: days)
+            let (year, month, day) = CivilDate.date(days: days)
             append(0x22)
             appendPadded(year, width: 4)
             append(0x2D)
@@ -59,18 +61,4 @@ extension Array where Element == UInt8 {
             append(0x22)
         }
     }
-}
-
-/// The proleptic Gregorian date of a day counted from 1970-01-01, by 400-year cycles
-/// (146,097 days each) counted from 0000-03-01, so that February ends a year.
-func civilDate(daysSinceEpoch: Int) -> (year: Int, month: Int, day: Int) {
-    let fromMarch0000 = daysSinceEpoch + 719_468
-    let cycle = (fromMarch0000 >= 0 ? fromMarch0000 : fromMarch0000 - 146_096) / 146_097
-    let dayOfCycle = fromMarch0000 - cycle * 146_097
-    let yearOfCycle = (dayOfCycle - dayOfCycle / 1460 + dayOfCycle / 36524 - dayOfCycle / 146_096) / 365
-    let dayOfYear = dayOfCycle - (365 * yearOfCycle + yearOfCycle / 4 - yearOfCycle / 100)
-    let shiftedMonth = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-    let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-    return (yearOfCycle + cycle * 400 + (month <= 2 ? 1 : 0), month, day)
 }
