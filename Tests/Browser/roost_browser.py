@@ -77,11 +77,15 @@ def requested_urls(driver):
 class _Handler(http.server.SimpleHTTPRequestHandler):
     prefix = "/"
 
+    def send_head(self):
+        # Outside the sub-path nothing is served (as a host serving the site under /sub/).
+        if not urllib.parse.urlsplit(self.path).path.startswith(self.prefix):
+            self.send_error(404)
+            return None
+        return super().send_head()
+
     def translate_path(self, path):
-        parsed = urllib.parse.urlsplit(path).path
-        if not parsed.startswith(self.prefix):
-            return os.path.join(self.directory, "\0missing")
-        return super().translate_path("/" + parsed[len(self.prefix):])
+        return super().translate_path("/" + urllib.parse.urlsplit(path).path[len(self.prefix):])
 
     def log_message(self, *arguments):
         pass
