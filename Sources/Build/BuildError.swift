@@ -10,6 +10,8 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
     case outputInsideInput(output: String, input: String, kind: String)
     /// `--media mirror`: the cache folder cannot be made or written.
     case mediaCache(String)
+    /// The build cache (`DocumentCache`) cannot be written; the build goes on without it.
+    case cache(String)
 
     public var description: String {
         switch self {
@@ -24,6 +26,9 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
                 + "(--output public)"
         case .mediaCache(let reason):
             return "the media cache cannot be used: \(reason) (choose another folder with --cache DIR)"
+        case .cache(let reason):
+            return "the build cache cannot be written: \(reason) (choose another folder with --cache DIR, "
+                + "or build with --no-cache)"
         }
     }
 }

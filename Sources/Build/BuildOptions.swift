@@ -16,15 +16,20 @@ public struct BuildOptions: Sendable {
     public var strict: Bool
     /// Write only this part of the site.
     public var shard: Shard?
-    /// The cache of `config.media == .mirror`.
+    /// The cache of `config.media == .mirror`; its folder also holds the build cache.
     public var media: MediaOptions
+    /// Read the store through the build cache (`--no-cache` turns it off): files unchanged
+    /// since the last build are not read and decoded again. Off by default in the library,
+    /// so a program embedding Roost decides where caches go; `roost build` turns it on.
+    public var usesCache: Bool
 
     public init(
         store: String = "content", templates: String? = nil, output: String = "public",
         config: SiteConfig = SiteConfig(), strict: Bool = false, shard: Shard? = nil,
-        media: MediaOptions = MediaOptions()
+        media: MediaOptions = MediaOptions(), usesCache: Bool = false
     ) {
         self.media = media
+        self.usesCache = usesCache
         self.store = store
         self.templates = templates
         self.output = output

@@ -27,4 +27,7 @@ public struct BuildReport: Sendable {
     public var mediaFiles = 0
     /// What mirroring did (from the cache, downloaded, failed), with `--media mirror`.
     public var media: MediaStatistics? = nil
+    /// With the build cache: how many store files were read and decoded, and how many were
+    /// taken from the cache (a single-file store counts as one file).
+    public var storeFiles: (read: Int, cached: Int)? = nil
 }

@@ -49,7 +49,18 @@ public struct SiteBuild: Sendable {
             }
             openedWriter = writer
         }
-        let (snapshot, _) = try Snapshot.read(at: options.store, phases: observer.phaseEnded)
+        let snapshot: Snapshot
+        var cacheNotices: [String] = []
+        var storeFiles: (read: Int, cached: Int)?
+        if options.usesCache {
+            let read = try CachedStoreRead(
+                store: options.store, cacheFolder: options.media.cache, phases: observer.phaseEnded)
+            snapshot = read.snapshot
+            storeFiles = (read.readFiles, read.reusedFiles)
+            if let problem = read.problem { cacheNotices.append(problem) }
+        } else {
+            snapshot = try Snapshot.read(at: options.store, phases: observer.phaseEnded).0
+        }
         var warnings = try check(snapshot.diagnostics)
 
         var media: MirroredMedia?
@@ -100,9 +111,10 @@ public struct SiteBuild: Sendable {
         observer.phaseEnded("commit")
         var report = BuildReport(
             outcome: .built(summary), pages: pages.count, staticFiles: staticFiles.count,
-            warnings: warnings, notices: notices, elapsed: ContinuousClock.now - start)
+            warnings: warnings, notices: notices + cacheNotices, elapsed: ContinuousClock.now - start)
         report.mediaFiles = mediaFiles
         report.media = media?.statistics
+        report.storeFiles = storeFiles
         return report
     }
 

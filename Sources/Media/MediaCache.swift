@@ -78,7 +78,7 @@ public final class MediaCache: Sendable {
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
         self.folder = path.isEmpty ? "." : path
         for sub in ["", "/media", "/urls", "/tmp"] {
-            let error = Self.makeDirectories(self.folder + sub)
+            let error = makeDirectories(self.folder + sub)
             if error != 0 { throw MediaCacheError(path: self.folder + sub, reason: errnoText(error)) }
         }
         removeStaleTemporaries()
@@ -148,7 +148,7 @@ public final class MediaCache: Sendable {
     /// first. For writing a site without `SiteWriter`; a build passes `bytes(of:)` to its writer.
     public func copy(_ image: MediaImage, toOutput output: String) throws(MediaCacheError) {
         let folder = output + "/media"
-        let error = Self.makeDirectories(folder)
+        let error = makeDirectories(folder)
         if error != 0 { throw MediaCacheError(path: folder, reason: errnoText(error)) }
         let target = folder + "/" + image.fileName
         var st = stat()
@@ -215,7 +215,7 @@ public final class MediaCache: Sendable {
         let temporary = temporaryFolder.map { "\($0)/.roost-media-\(name)" } ?? "\(folder)/tmp/\(name)"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw MediaCacheError(path: temporary, reason: errnoText()) }
-        let error = bytes.withUnsafeBytes { Self.writeAll(fd, $0) }
+        let error = bytes.withUnsafeBytes { writeAll(fd, $0) }
         close(fd)
         if error != 0 {
             unlink(temporary)
@@ -241,19 +241,6 @@ public final class MediaCache: Sendable {
         }
     }
 
-    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
-        var offset = 0
-        while offset < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            offset += n
-        }
-        return 0
-    }
-
     static func readFile(_ path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
@@ -269,22 +256,6 @@ public final class MediaCache: Sendable {
             offset += n
         }
         return result
-    }
-
-    private static func makeDirectories(_ path: String) -> Int32 {
-        if mkdir(path, 0o755) == 0 { return 0 }
-        var error = errno
-        if error == ENOENT, let slash = path.lastIndex(of: "/"), slash != path.startIndex {
-            let parent = makeDirectories(String(path[..<slash]))
-            if parent != 0 { return parent }
-            if mkdir(path, 0o755) == 0 { return 0 }
-            error = errno
-        }
-        if error == EEXIST {
-            var st = stat()
-            return stat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFDIR ? 0 : ENOTDIR
-        }
-        return error
     }
 
     // MARK: Entries as JSON

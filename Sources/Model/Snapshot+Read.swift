@@ -21,9 +21,7 @@ extension Snapshot {
             decoded = try DirectoryStore.read(root: path, transform: DecodedDocument.init).values
             format = .directory
         } else {
-            let store = try DocumentStore.read(at: path)  // one JSON tree: parsed whole anyway
-            format = store.format
-            decoded = store.documents.parallelMap(DecodedDocument.init)
+            (format, decoded) = try DecodedDocument.read(singleFile: path)
         }
         let source = Source(format: format, documentCount: decoded.count)
         phases("read and decode store")
@@ -31,5 +29,13 @@ extension Snapshot {
         decoded = []
         phases("derive")
         return (snapshot, source)
+    }
+}
+
+extension DecodedDocument {
+    /// Every document of the single-file store at `path`, decoded.
+    public static func read(singleFile path: String) throws(StoreError) -> (StoreFormat, [DecodedDocument]) {
+        let store = try DocumentStore.read(at: path)  // one JSON tree: parsed whole anyway
+        return (store.format, store.documents.parallelMap(DecodedDocument.init))
     }
 }

@@ -22,23 +22,6 @@ func lstatAt(_ dirFD: Int32, _ path: String) -> (stat?, Int32) {
 
 func isType(_ st: stat, _ type: mode_t) -> Bool { st.st_mode & fileTypeMask == type }
 
-/// Writes all of `bytes` to `fd`, retrying short writes and EINTR.
-func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
-    guard var pointer = bytes.baseAddress else { return 0 }
-    var remaining = bytes.count
-    while remaining > 0 {
-        let n = write(fd, pointer, remaining)
-        if n < 0 {
-            if errno == EINTR { continue }
-            return errno
-        }
-        if n == 0 { return EIO }
-        pointer += n
-        remaining -= n
-    }
-    return 0
-}
-
 /// The whole content of a regular file, or nil with the errno.
 func readFile(_ dirFD: Int32, _ name: String) -> ([UInt8]?, Int32) {
     let fd = openat(dirFD, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
@@ -71,18 +54,4 @@ func removeTree(_ dirFD: Int32, _ name: String) {
         close(fd)
     }
     unlinkat(dirFD, name, AT_REMOVEDIR)
-}
-
-/// `mkdir -p`; returns 0 or the errno of the first failure.
-func makeDirectories(_ path: String) -> Int32 {
-    if mkdir(path, 0o755) == 0 { return 0 }
-    let error = errno
-    if error == EEXIST { return 0 }  // whether it is a folder is checked when it is opened
-    guard error == ENOENT, let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), slash != path.utf8.startIndex else {
-        return error
-    }
-    let parentError = makeDirectories(String(path[..<slash]))
-    if parentError != 0 { return parentError }
-    if mkdir(path, 0o755) == 0 || errno == EEXIST { return 0 }
-    return errno
 }

@@ -72,7 +72,30 @@ public enum DirectoryStore {
     /// The root and the top-level collection folders are listed on the calling thread;
     /// the files found there and every document folder below (a subtree each) are then
     /// read on all cores, files opened relative to their open folder.
-    public static func read<T>(root: String, transform: @Sendable (Document) -> T) throws(StoreError)
+    public static func read<T>(root: String, transform: @escaping @Sendable (Document) -> T) throws(StoreError)
+        -> (values: [T], missingParents: [DocumentPath], ignored: [StoreNote])
+    {
+        try read(root: root, reading: Reading(reuse: nil, transform: { document, _ in transform(document) }))
+    }
+
+    /// Like `read(root:transform:)`, but each document file is stamped first (`FileStamp`,
+    /// one `fstatat`) and `reusing` is asked for a value already made from that file as it
+    /// is now (a cache keyed by the path relative to `root` and the stamp); only the files it
+    /// has none for are read, and `transform` gets their stamp as it was before reading.
+    public static func read<T>(
+        root: String, reusing: @escaping @Sendable (_ file: String, FileStamp) -> T?,
+        transform: @escaping @Sendable (Document, FileStamp?) -> T
+    ) throws(StoreError) -> (values: [T], missingParents: [DocumentPath], ignored: [StoreNote]) {
+        try read(root: root, reading: Reading(reuse: reusing, transform: transform))
+    }
+
+    /// How the walk turns a document file into a caller's value.
+    struct Reading<T>: @unchecked Sendable {  // (the closures are @Sendable; only T is generic)
+        let reuse: (@Sendable (String, FileStamp) -> T?)?
+        let transform: @Sendable (Document, FileStamp?) -> T
+    }
+
+    private static func read<T>(root: String, reading: Reading<T>) throws(StoreError)
         -> (values: [T], missingParents: [DocumentPath], ignored: [StoreNote])
     {
         var top = Partial<T>()
@@ -80,11 +103,11 @@ public enum DirectoryStore {
         var units: [Unit] = []
         let collections = scan(
             Folder(relative: "", segments: [], key: ""), root: root, buffer: nil,
-            deferred: &deferred, into: &top, transform: transform)
+            deferred: &deferred, into: &top, reading: reading)
         for collection in collections {
             let documentFolders = scan(
                 collection, root: root, buffer: nil, deferred: &deferred, into: &top,
-                transform: transform)
+                reading: reading)
             units.append(contentsOf: documentFolders.map(Unit.subtree))
         }
         let chunk = 256
@@ -100,10 +123,18 @@ public enum DirectoryStore {
             case .files(let entries):
                 for entry in entries {
                     let full = joinPath(root, entry.relative)
+                    var stamp: FileStamp?
+                    if let reuse = reading.reuse {
+                        stamp = FileStamp.of(full)
+                        if let stamp, let value = reuse(entry.relative, stamp) {
+                            partial.documents.append((entry.sortKey, value))
+                            continue
+                        }
+                    }
                     do throws(StoreError) {
                         let document = try decode(
                             buffer.readFile(full, noFollow: true), entry: entry, full: full, buffer: buffer)
-                        partial.documents.append((entry.sortKey, transform(document)))
+                        partial.documents.append((entry.sortKey, reading.transform(document, stamp)))
                     } catch {
                         partial.errors.append((entry.sortKey, error))
                     }
@@ -115,7 +146,7 @@ public enum DirectoryStore {
                     stack.append(
                         contentsOf: scan(
                             next, root: root, buffer: buffer, deferred: &none, into: &partial,
-                            transform: transform))
+                            reading: reading))
                 }
             }
             return partial
@@ -133,15 +164,15 @@ public enum DirectoryStore {
         if let first = all.errors.min(by: { $0.key < $1.key }) {
             throw first.error
         }
-        all.documents.sort { $0.key < $1.key }
+        // Sorted by position: moving the documents themselves while sorting would copy each
+        // (and retain every string in it) many times over.
+        let documents = all.documents
+        all.documents = []
+        var order = Array(documents.indices)
+        order.sort { documents[$0].key < documents[$1].key }
         all.missing.sort()
         all.ignored.sort { $0.path < $1.path }
-        var values: [T] = []
-        values.reserveCapacity(all.documents.count)
-        for k in all.documents.indices {
-            values.append(all.documents[k].document)
-        }
-        all.documents = []
+        let values = order.map { documents[$0].document }
         return (values, all.missing, all.ignored)
     }
 
@@ -197,7 +228,7 @@ public enum DirectoryStore {
     private static func scan<T>(
         _ folder: Folder, root: String, buffer: ReadBuffer?,
         deferred: inout [Entry], into partial: inout Partial<T>,
-        transform: (Document) -> T
+        reading: Reading<T>
     ) -> [Folder] {
         let dirPath = folder.relative.isEmpty ? root : joinPath(root, folder.relative)
         // The root may be a symbolic link the user named; nothing below it is followed.
@@ -231,7 +262,7 @@ public enum DirectoryStore {
                 if let buffer {
                     read(
                         entry, name: listed.name, in: opened.raw, root: root, buffer: buffer, into: &partial,
-                        transform: transform)
+                        reading: reading)
                 } else {
                     deferred.append(entry)
                 }
@@ -299,12 +330,20 @@ public enum DirectoryStore {
     /// Reads the document file `name` of the open folder `fd` into `partial`.
     private static func read<T>(
         _ entry: Entry, name: String, in fd: Int32, root: String, buffer: ReadBuffer,
-        into partial: inout Partial<T>, transform: (Document) -> T
+        into partial: inout Partial<T>, reading: Reading<T>
     ) {
         let full = joinPath(root, entry.relative)
+        var stamp: FileStamp?
+        if let reuse = reading.reuse {
+            stamp = FileStamp.of(name, in: fd)
+            if let stamp, let value = reuse(entry.relative, stamp) {
+                partial.documents.append((entry.sortKey, value))
+                return
+            }
+        }
         do throws(StoreError) {
             let document = try decode(buffer.readFile(in: fd, name: name), entry: entry, full: full, buffer: buffer)
-            partial.documents.append((entry.sortKey, transform(document)))
+            partial.documents.append((entry.sortKey, reading.transform(document, stamp)))
         } catch {
             partial.errors.append((entry.sortKey, error))
         }

@@ -29,11 +29,8 @@ enum Destination {
 
     /// `mkdir -p`.
     private static func makeFolders(_ path: String) throws(GenerateError) {
-        var prefix = path.hasPrefix("/") ? "/" : ""
-        for part in path.split(separator: "/") {
-            prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + part
-            if mkdir(prefix, 0o755) != 0 && errno != EEXIST { throw .failed(path: prefix, reason: errnoText()) }
-        }
+        let code = makeDirectories(path)
+        if code != 0 { throw .failed(path: path, reason: errnoText(code)) }
     }
 
     /// The names in folder `fd`, without `.` and `..`.

@@ -400,18 +400,7 @@ struct OutputFile {
     }
 
     private mutating func writeAll(_ bytes: ArraySlice<UInt8>) throws(GenerateError) {
-        let code = bytes.withUnsafeBytes { raw -> Int32 in
-            var done = 0
-            while done < raw.count {
-                let n = systemWrite(fd, raw.baseAddress! + done, raw.count - done)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                done += n
-            }
-            return 0
-        }
+        let code = bytes.withUnsafeBytes { Support.writeAll(fd, $0) }
         if code != 0 { throw .failed(path: name, reason: errnoText(code)) }
         written += bytes.count
     }

@@ -158,33 +158,19 @@ struct StoreWriter {
         let out = withCName(name) { openat(fd, $0, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644) }
         if out < 0 { throw failure(folder, name) }
         defer { close(out) }
-        var written = 0
-        let ok = bytes.withUnsafeBytes { raw -> Bool in
-            while written < raw.count {
-                let n = systemWrite(out, raw.baseAddress! + written, raw.count - written)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                written += n
-            }
-            return true
-        }
-        if !ok { throw failure(folder, name) }
+        let code = bytes.withUnsafeBytes { writeAll(out, $0) }
+        if code != 0 { throw failure(folder, name, code) }
         tally.files += 1
         tally.bytes += bytes.count
     }
 
-    private func failure(_ folder: String, _ name: [UInt8]) -> GenerateError {
-        .failed(path: root + "/" + folder + "/" + String(decoding: name.dropLast(), as: UTF8.self), reason: errnoText())
+    private func failure(_ folder: String, _ name: [UInt8], _ code: Int32 = errno) -> GenerateError {
+        .failed(
+            path: root + "/" + folder + "/" + String(decoding: name.dropLast(), as: UTF8.self), reason: errnoText(code))
     }
 }
 
 /// Calls `body` with `name` (NUL-terminated bytes) as a C string.
 @inline(__always) func withCName<R>(_ name: [UInt8], _ body: (UnsafePointer<CChar>) -> R) -> R {
     name.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) } }
-}
-
-@inline(__always) func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(fd, pointer, count)
 }

@@ -23,11 +23,14 @@ enum BuildCommand: Command {
         the whole site
         """)
     static let quiet = Option.flag("quiet", "print nothing but errors")
+    static let noCache = Option.flag(
+        "no-cache",
+        "read and decode every store file again, as a first build does;\nthe build cache is neither used nor written")
     static let options = [
         CommonOptions.config, CommonOptions.store, CommonOptions.templates, CommonOptions.output,
         CommonOptions.baseURL, CommonOptions.pageSize, CommonOptions.viewer, CommonOptions.title,
         CommonOptions.description, CommonOptions.language, CommonOptions.media, CommonOptions.cache,
-        CommonOptions.offline, CommonOptions.refreshMedia, CommonOptions.strict, shard, quiet,
+        CommonOptions.offline, CommonOptions.refreshMedia, CommonOptions.strict, shard, noCache, quiet,
     ]
 
     static func run(_ arguments: Arguments) throws -> Int32 {
@@ -45,7 +48,7 @@ enum BuildCommand: Command {
             output: arguments.value(CommonOptions.output)!,
             config: try arguments.siteConfig(),
             strict: arguments.flag(CommonOptions.strict),
-            shard: shardPart, media: arguments.mediaOptions())
+            shard: shardPart, media: arguments.mediaOptions(), usesCache: !arguments.flag(noCache))
         let isQuiet = arguments.flag(quiet)
         let observer = ConsoleObserver(progressBar: !isQuiet)
         defer { observer.finish() }
@@ -75,6 +78,11 @@ enum BuildCommand: Command {
                 Console.out(
                     "images: \(media.urls) (\(media.fromCache + media.notModified) from the cache, "
                         + "\(media.downloaded) downloaded, \(media.failed) not mirrored)")
+            }
+            if let files = report.storeFiles, files.cached > 0 {
+                Console.out(
+                    "store: \(files.read) \(files.read == 1 ? "file" : "files") read, \(files.cached) unchanged "
+                        + "taken from the build cache")
             }
             let images = report.media == nil ? "" : " (and \(report.mediaFiles) images in media/)"
             Console.out(

@@ -1,0 +1,141 @@
+import Model
+import Site
+import Store
+import Support
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reading the store through the build cache (`DocumentCache`): the files whose stamp is
+/// the one the cache recorded are taken from it, the others are read and decoded, and the
+/// cache is written again for the next build when anything moved. The snapshot is the one
+/// `Snapshot.read` makes: it does not depend on the order of the documents.
+struct CachedStoreRead {
+    let snapshot: Snapshot
+    /// Store files (a single-file store is one) taken from the cache, and read.
+    let reusedFiles: Int
+    let readFiles: Int
+    /// Why the cache could not be written, when it could not (the build goes on without it).
+    let problem: String?
+
+    /// Which binary wrote a cache: another Roost, or this one rebuilt, may decode differently.
+    static let writer: String = {
+        var text = "roost \(RoostVersion.current) format \(DocumentCache.format)"
+        var exe = stat()
+        if stat("/proc/self/exe", &exe) == 0 {
+            text += " binary \(exe.st_size) \(exe.st_mtim.tv_sec).\(exe.st_mtim.tv_nsec) \(exe.st_ino)"
+        }
+        return text
+    }()
+
+    /// What the walk makes of one store file.
+    private struct Item: Sendable {
+        let document: DecodedDocument
+        /// The cache's entry it came from, or the file it was read from now and its stamp.
+        let origin: Origin
+    }
+
+    private enum Origin: Sendable {
+        case cached(Int)
+        case read(file: String, stamp: FileStamp?)
+    }
+
+    init(store: String, cacheFolder: String, phases: (String) -> Void) throws(StoreError) {
+        let isDirectory = DocumentStore.isDirectoryStore(store)
+        let identity = StoreIdentity(store: store, isDirectory: isDirectory)
+        let path = DocumentCache.path(folder: cacheFolder, identity: identity)
+        let readStart = Self.now()
+        let cache = DocumentCache.load(path: path, identity: identity, writer: Self.writer)
+        var save: (DocumentCacheWriter) throws(BuildError) -> Void
+        var count = 0
+        var unchanged: Bool
+        let decoded: [DecodedDocument]
+        // A file changed in the same clock tick as it was stamped might keep its stamp (git's
+        // "racily clean" files): such files are left out of the cache and read again next time.
+        let settled = { (stamp: FileStamp?) in stamp.map { $0.newest < readStart - BuildInputs.racyWindow } ?? false }
+        if isDirectory {
+            try StoreShape.check(store)
+            let items = try DirectoryStore.read(
+                root: store,
+                reusing: { file, stamp in
+                    guard let cache, let k = cache.entry(file: file, stamp: stamp),
+                        let documents = cache.documents(of: k),
+                        documents.count == 1
+                    else { return nil }
+                    return Item(document: documents[0], origin: .cached(k))
+                },
+                transform: { document, stamp in
+                    Item(document: DecodedDocument(document), origin: .read(file: document.source, stamp: stamp))
+                }
+            ).values
+            var reused = 0
+            for item in items {
+                switch item.origin {
+                case .cached:
+                    reused += 1
+                    count += 1
+                case .read(_, let stamp): if settled(stamp) { count += 1 }
+                }
+            }
+            (reusedFiles, readFiles) = (reused, items.count - reused)
+            unchanged = reused == items.count && reused == (cache?.count ?? -1)
+            decoded = items.map(\.document)
+            save = { (writer: DocumentCacheWriter) throws(BuildError) in
+                for item in items {
+                    switch item.origin {
+                    case .cached(let k):
+                        try writer.add(
+                            file: cache!.file(of: k), stamp: cache!.stamp(of: k),
+                            encoded: cache!.encodedDocuments(of: k))
+                    case .read(let file, let stamp):
+                        if let stamp, settled(stamp) {
+                            try writer.add(file: file, stamp: stamp, documents: [item.document])
+                        }
+                    }
+                }
+            }
+        } else {
+            let stamp = FileStamp.of(store)
+            if let stamp, let cache, cache.count == 1, cache.stamp(of: 0) == stamp,
+                let documents = cache.documents(of: 0)
+            {
+                decoded = documents
+                (reusedFiles, readFiles, unchanged) = (1, 0, true)
+            } else {
+                decoded = try DecodedDocument.read(singleFile: store).1
+                (reusedFiles, readFiles, unchanged) = (0, 1, false)
+                count = settled(stamp) ? 1 : 0
+            }
+            save = { (writer: DocumentCacheWriter) throws(BuildError) in
+                if let stamp, settled(stamp) { try writer.add(file: "", stamp: stamp, documents: decoded) }
+            }
+        }
+        phases("read and decode store")
+        snapshot = Snapshot(decoded: decoded)
+        phases("derive")
+        var problem: String?
+        if !unchanged {
+            do throws(BuildError) {
+                let writer = try DocumentCacheWriter(path: path, identity: identity, writer: Self.writer, count: count)
+                do throws(BuildError) {
+                    try save(writer)
+                } catch {
+                    writer.abandon()
+                    throw error
+                }
+                try writer.finish()
+            } catch {
+                problem = error.description
+            }
+            phases("write cache")
+        }
+        self.problem = problem
+    }
+
+    private static func now() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    }
+}

@@ -1,0 +1,145 @@
+/// A compact binary form for caches that a later run reads back: little-endian integers,
+/// LEB128 lengths, UTF-8 strings. Written and read by the same Roost binary only (a cache
+/// records which one wrote it), so there is no schema evolution to care about.
+package struct ByteWriter: Sendable {
+    package private(set) var bytes: [UInt8] = []
+
+    package init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+
+    package mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+
+    package mutating func append(_ byte: UInt8) { bytes.append(byte) }
+
+    /// An unsigned LEB128 number: one byte below 128.
+    package mutating func append(length: Int) {
+        var v = UInt64(max(0, length))
+        while v >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
+            v >>= 7
+        }
+        bytes.append(UInt8(v))
+    }
+
+    package mutating func append(_ value: Int64) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    package mutating func append(_ value: UInt64) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    package mutating func append(_ value: Double) { append(value.bitPattern) }
+
+    package mutating func append(_ value: Bool) { bytes.append(value ? 1 : 0) }
+
+    package mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            append(length: utf8.count)
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
+    /// A presence byte, then the string.
+    package mutating func append(_ text: String?) {
+        append(text != nil)
+        if let text { append(text) }
+    }
+
+    package mutating func append(_ texts: [String]) {
+        append(length: texts.count)
+        for text in texts { append(text) }
+    }
+
+    package mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
+}
+
+/// Reads what `ByteWriter` wrote. Every read checks its bounds and throws `ByteReader.Malformed`
+/// past the end, so damaged bytes give an error, never a crash.
+package struct ByteReader {
+    package struct Malformed: Error {
+        package init() {}
+    }
+
+    private let base: UnsafeRawBufferPointer
+    package private(set) var offset: Int
+
+    /// `bytes` must outlive the reader.
+    package init(_ bytes: UnsafeRawBufferPointer, offset: Int = 0) {
+        base = bytes
+        self.offset = offset
+    }
+
+    package var isAtEnd: Bool { offset == base.count }
+
+    package mutating func byte() throws(Malformed) -> UInt8 {
+        guard offset < base.count else { throw Malformed() }
+        defer { offset += 1 }
+        return base[offset]
+    }
+
+    package mutating func length() throws(Malformed) -> Int {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let b = try byte()
+            guard shift < 63 else { throw Malformed() }
+            value |= UInt64(b & 0x7F) << shift
+            if b < 0x80 { break }
+            shift += 7
+        }
+        guard value <= UInt64(base.count) else { throw Malformed() }  // no length exceeds the data
+        return Int(value)
+    }
+
+    package mutating func uint64() throws(Malformed) -> UInt64 {
+        guard base.count - offset >= 8 else { throw Malformed() }
+        var value: UInt64 = 0
+        withUnsafeMutableBytes(of: &value) {
+            $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: base[offset..<offset + 8]))
+        }
+        offset += 8
+        return UInt64(littleEndian: value)
+    }
+
+    package mutating func int64() throws(Malformed) -> Int64 { Int64(bitPattern: try uint64()) }
+
+    package mutating func double() throws(Malformed) -> Double { Double(bitPattern: try uint64()) }
+
+    package mutating func bool() throws(Malformed) -> Bool {
+        switch try byte() {
+        case 0: false
+        case 1: true
+        default: throw Malformed()
+        }
+    }
+
+    package mutating func string() throws(Malformed) -> String {
+        let count = try length()
+        guard base.count - offset >= count else { throw Malformed() }
+        let utf8 = UnsafeRawBufferPointer(rebasing: base[offset..<offset + count])
+        offset += count
+        // (A cache is checksummed whole before it is read: bad UTF-8 here would be our own bug,
+        // and decoding repairs it rather than trapping.)
+        return String(decoding: utf8, as: UTF8.self)
+    }
+
+    package mutating func optionalString() throws(Malformed) -> String? {
+        try bool() ? try string() : nil
+    }
+
+    package mutating func strings() throws(Malformed) -> [String] {
+        let count = try length()
+        var texts: [String] = []
+        texts.reserveCapacity(min(count, 1024))
+        for _ in 0..<count { texts.append(try string()) }
+        return texts
+    }
+
+    /// The next `count` bytes, unread.
+    package mutating func bytes(_ count: Int) throws(Malformed) -> UnsafeRawBufferPointer {
+        guard count >= 0, base.count - offset >= count else { throw Malformed() }
+        defer { offset += count }
+        return UnsafeRawBufferPointer(rebasing: base[offset..<offset + count])
+    }
+}

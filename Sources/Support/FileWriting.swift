@@ -1,0 +1,41 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes all of `bytes` to `fd`, through short writes and interruptions; 0 or the errno.
+package func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+    guard var pointer = bytes.baseAddress else { return 0 }
+    var remaining = bytes.count
+    while remaining > 0 {
+        let n = write(fd, pointer, remaining)
+        if n < 0 {
+            if errno == EINTR { continue }
+            return errno
+        }
+        if n == 0 { return EIO }
+        pointer += n
+        remaining -= n
+    }
+    return 0
+}
+
+/// `mkdir -p`: 0, or the errno of the first failure (ENOTDIR when something else is in the way).
+package func makeDirectories(_ path: String) -> Int32 {
+    if mkdir(path, 0o755) == 0 { return 0 }
+    var error = errno
+    if error == ENOENT, let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), slash != path.utf8.startIndex {
+        let parent = makeDirectories(String(path[..<slash]))
+        if parent != 0 { return parent }
+        if mkdir(path, 0o755) == 0 { return 0 }
+        error = errno
+    }
+    if error == EEXIST {
+        var st = stat()
+        return stat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFDIR ? 0 : ENOTDIR
+    }
+    return error
+}

@@ -1,0 +1,279 @@
+import Foundation
+import JSON
+import Model
+import Site
+import Store
+import TestSupport
+import Testing
+
+@testable import Build
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The build cache: a rebuild reads only the store files that changed, and its site is the
+/// one a clean build makes, byte for byte; a cache that is not exactly what this Roost wrote
+/// for this store is ignored.
+@Suite("Build cache")
+struct BuildCacheTests {
+    let work: TemporaryFolder
+
+    init() throws {
+        work = try sampleSiteCopy()
+        // Files changed less than a second before a build are not cached (their time stamps
+        // cannot be trusted yet): let the copy settle.
+        Thread.sleep(forTimeInterval: 1.2)
+    }
+
+    @discardableResult
+    func cachedBuild(_ output: String, store: String = "store") throws -> BuildReport {
+        try SiteBuild(
+            BuildOptions(
+                store: work.path(store), templates: work.path("templates"), output: work.path(output),
+                media: MediaOptions(cache: work.path("cache")), usesCache: true)
+        ).run()
+    }
+
+    /// A clean build (no cache) into a fresh folder, compared with `output`.
+    func expectEqualsCleanBuild(
+        _ output: String, store: String = "store", sourceLocation: SourceLocation = #_sourceLocation
+    )
+        throws
+    {
+        let clean = "clean-\(UUID().uuidString)"
+        try SiteBuild(
+            BuildOptions(store: work.path(store), templates: work.path("templates"), output: work.path(clean))
+        ).run()
+        #expect(differing(work, output, clean).isEmpty, sourceLocation: sourceLocation)
+        try FileManager.default.removeItem(atPath: work.path(clean))
+    }
+
+    func files(_ folder: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: work.path(folder)).sorted()
+    }
+
+    func storeFiles(_ collection: String) throws -> [String] {
+        try files("store/" + collection).filter { $0.hasSuffix(".json") }
+    }
+
+    func edit(_ file: String, _ change: (inout [String: Any]) -> Void) throws {
+        let path = work.path("store/" + file)
+        var object =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as! [String: Any]
+        change(&object)
+        try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]).write(to: URL(fileURLWithPath: path))
+    }
+
+    @Test func aSecondBuildReadsOnlyWhatChanged() throws {
+        let first = try cachedBuild("site")
+        let total = try #require(first.storeFiles).read
+        #expect(first.storeFiles?.cached == 0 && total > 100)
+        #expect(try files("cache").contains { $0.hasPrefix("store-") && $0.hasSuffix(".cache") })
+
+        // Settled files are cached: after an edit, only the edited file is read again.
+        let tweet = try storeFiles("tweets")[3]
+        try edit("tweets/" + tweet) { $0["caption"] = "Edited through the cache #cached" }
+        let second = try cachedBuild("site")
+        #expect(second.storeFiles?.read == 1)
+        #expect(second.storeFiles?.cached == total - 1)
+        try expectEqualsCleanBuild("site")
+    }
+
+    /// Random edits of every kind, each rebuilt through the cache and compared with a clean build.
+    @Test func randomEditsThroughTheCacheEqualCleanBuilds() throws {
+        var random = SeededGenerator(seed: 16)
+        try cachedBuild("site")
+        for round in 0..<8 {
+            let tweets = try storeFiles("tweets")
+            let users = try storeFiles("users")
+            let tweet = tweets.randomElement(using: &random)!
+            let user = users.randomElement(using: &random)!
+            let uid = String(user.dropLast(5))
+            switch Int.random(in: 0..<7, using: &random) {
+            case 0:
+                try edit("tweets/" + tweet) { $0["caption"] = "Round \(round): #edited with @\(uid.prefix(3))" }
+            case 1:
+                try edit("users/" + user) { $0["fullname"] = "Renamed \(round)" }
+            case 2:  // a like added
+                try FileManager.default.createDirectory(
+                    atPath: work.path("store/users/\(uid)/user-likes"), withIntermediateDirectories: true)
+                _ = try work.write("store/users/\(uid)/user-likes/\(tweet)", "{}")
+            case 3:  // a tweet deleted
+                try FileManager.default.removeItem(atPath: work.path("store/tweets/" + tweet))
+            case 4:  // a tweet added, replying to another
+                _ = try work.write(
+                    "store/tweets/added\(round).json",
+                    #"{"caption": "Added \#(round) #new", "timestamp": "2024-0\#(round % 9 + 1)-02T10:00:00Z", "uid": "\#(uid)", "replyTo": "\#(tweet.dropLast(5))"}"#
+                )
+            case 5:  // a broken document, then mended: the build fails and the cache stays right
+                let path = "tweets/" + tweet
+                let saved = try String(contentsOfFile: work.path("store/" + path), encoding: .utf8)
+                _ = try work.write("store/" + path, "{ not json")
+                #expect(throws: (any Error).self) { try cachedBuild("site") }
+                _ = try work.write("store/" + path, saved)
+            default:  // the same bytes written again: a new stamp, the same document
+                let path = work.path("store/tweets/" + tweet)
+                try Data(contentsOf: URL(fileURLWithPath: path)).write(to: URL(fileURLWithPath: path))
+            }
+            if round == 4 { Thread.sleep(forTimeInterval: 1.1) }  // settle: later rounds reuse these too
+            let report = try cachedBuild("site")
+            #expect((report.storeFiles?.cached ?? 0) > 0, "round \(round): nothing taken from the cache")
+            try expectEqualsCleanBuild("site")
+        }
+    }
+
+    @Test(arguments: ["flip a byte", "cut short", "empty", "hand edit"])
+    func aDamagedCacheIsIgnored(damage: String) throws {
+        try cachedBuild("site")
+        let name = try #require(try files("cache").first { $0.hasSuffix(".cache") })
+        let path = work.path("cache/" + name)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        switch damage {
+        case "flip a byte": bytes[bytes.count / 2] ^= 0x20
+        case "cut short": bytes.removeLast(bytes.count / 3)
+        case "empty": bytes = []
+        default:
+            // A caption changed in the cache, keeping its length: the site must not show it.
+            let tweet = try storeFiles("tweets")[0]
+            let object =
+                try JSONSerialization.jsonObject(
+                    with: Data(contentsOf: URL(fileURLWithPath: work.path("store/tweets/" + tweet))))
+                as! [String: Any]
+            let caption = Array((object["caption"] as! String).utf8)
+            let start = try #require(bytes.firstRange(of: caption)).lowerBound
+            for k in 0..<min(8, caption.count) { bytes[start + k] = UInt8(ascii: "X") }
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let report = try cachedBuild("again")
+        #expect(report.storeFiles?.cached == 0)
+        try expectEqualsCleanBuild("again")
+        // …and it is written again, whole.
+        #expect(try cachedBuild("third").storeFiles?.read == 0)
+    }
+
+    /// Two stores share the cache folder; each one's cache given to the other is refused.
+    @Test func anotherStoresCacheIsIgnored() throws {
+        try work.copy(work.path("store"), to: "other")
+        try edit("tweets/" + (try storeFiles("tweets")[0])) { $0["caption"] = "Only in the first store" }
+        Thread.sleep(forTimeInterval: 1.1)
+        try cachedBuild("a")
+        try cachedBuild("b", store: "other")
+        let caches = try files("cache").filter { $0.hasSuffix(".cache") }
+        try #require(caches.count == 2)
+        let (first, second) = (work.path("cache/" + caches[0]), work.path("cache/" + caches[1]))
+        try FileManager.default.moveItem(atPath: first, toPath: first + ".swap")
+        try FileManager.default.moveItem(atPath: second, toPath: first)
+        try FileManager.default.moveItem(atPath: first + ".swap", toPath: second)
+        for (output, store) in [("a", "store"), ("b", "other")] {
+            let report = try cachedBuild(output + "2", store: store)
+            #expect(report.storeFiles?.cached == 0)
+            try expectEqualsCleanBuild(output + "2", store: store)
+        }
+    }
+
+    @Test func aSingleFileStoreIsCachedWhole() throws {
+        let export = """
+            {"__collections__": {
+              "users": {"u1": {"username": "ada", "__collections__": {}}},
+              "tweets": {"t1": {"caption": "Hello #cache", "timestamp": "2024-01-01T00:00:00Z", "uid": "u1",
+                                "__collections__": {}}}
+            }}
+            """
+        _ = try work.write("export.json", export)
+        Thread.sleep(forTimeInterval: 1.1)
+        #expect(try cachedBuild("single", store: "export.json").storeFiles?.read == 1)
+        let again = try cachedBuild("single2", store: "export.json")
+        #expect(again.storeFiles?.read == 0 && again.storeFiles?.cached == 1)
+        try expectEqualsCleanBuild("single2", store: "export.json")
+        _ = try work.write("export.json", export.replacingOccurrences(of: "Hello", with: "Bye"))
+        #expect(try cachedBuild("single2", store: "export.json").storeFiles?.read == 1)
+        try expectEqualsCleanBuild("single2", store: "export.json")
+    }
+
+    /// The cache folder cannot be made: the build goes on, and says so.
+    @Test func anUnwritableCacheIsANoticeNotAFailure() throws {
+        _ = try work.write("cache", "a file where the folder should be")
+        let report = try cachedBuild("site")
+        #expect(report.notices.contains { $0.contains("build cache cannot be written") })
+        try expectEqualsCleanBuild("site")
+    }
+}
+
+/// A build killed while it writes the cache leaves the old cache or none, never a torn one,
+/// and the next build is right. The writes run in a child process: this test binary, running
+/// only `cacheWritingChild`.
+@Suite struct BuildCacheKillTests {
+    static let childVariable = "ROOST_CACHE_KILL_CHILD"
+
+    /// Not a test of its own: writes the cache of the store again and again, with a tweet's
+    /// caption changed in each round, until killed.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[childVariable] != nil))
+    func cacheWritingChild() throws {
+        let folder = ProcessInfo.processInfo.environment[Self.childVariable]!
+        let identity = StoreIdentity(store: folder + "/store", isDirectory: true)
+        let path = DocumentCache.path(folder: folder + "/cache", identity: identity)
+        let tweet = try #require(
+            Snapshot.read(at: folder + "/store").0.tweets.first.map { tweet in
+                DecodedDocument(
+                    Document(
+                        path: DocumentPath(["tweets", tweet.id]),
+                        fields: Fields(json: [
+                            ("caption", .string(tweet.caption)), ("uid", .string(tweet.authorUID)),
+                            ("timestamp", .string("2024-01-01T00:00:00Z")),
+                        ]), source: "tweets/\(tweet.id).json"))
+            })
+        for round in 0... {
+            let writer = try DocumentCacheWriter(
+                path: path, identity: identity, writer: CachedStoreRead.writer, count: 20_000)
+            for k in 0..<20_000 {
+                try writer.add(
+                    file: "tweets/\(k).json", stamp: FileStamp(size: Int64(round), modified: 1, changed: 1, inode: 1),
+                    documents: [tweet])
+            }
+            try writer.finish()
+        }
+    }
+
+    @Test func aKilledCacheWriteLeavesNoTornCache() throws {
+        let work = try sampleSiteCopy()
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        try #require(length > 0)
+        let executable = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let identity = StoreIdentity(store: work.path("store"), isDirectory: true)
+        let cachePath = DocumentCache.path(folder: work.path("cache"), identity: identity)
+        var killedWhileWriting = 0
+        try build(work, "clean")  // (a clean site to compare with at the end)
+        for delay in [400, 600, 800, 1_000, 1_200, 1_400, 1_600, 1_800] {
+            let child = Process()
+            child.executableURL = URL(fileURLWithPath: executable)
+            child.arguments = ["--testing-library", "swift-testing", "--filter", "cacheWritingChild"]
+            child.environment = ProcessInfo.processInfo.environment.merging([Self.childVariable: work.path()]) { $1 }
+            child.standardOutput = FileHandle.nullDevice
+            child.standardError = FileHandle.nullDevice
+            try child.run()
+            usleep(UInt32(delay) * 1_000)
+            kill(child.processIdentifier, SIGKILL)
+            child.waitUntilExit()
+            #expect(child.terminationReason == .uncaughtSignal)
+            let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: work.path("cache"))) ?? []
+            if leftovers.contains(where: { $0.contains(".tmp-") }) { killedWhileWriting += 1 }
+            // The cache under its own name is always whole: this binary accepts it.
+            if FileManager.default.fileExists(atPath: cachePath) {
+                #expect(DocumentCache.load(path: cachePath, identity: identity, writer: CachedStoreRead.writer) != nil)
+            }
+        }
+        // (Timing decides where each kill lands; most land while the cache is being written.)
+        print("killed while writing the cache: \(killedWhileWriting) of 8")
+        let report = try SiteBuild(
+            BuildOptions(
+                store: work.path("store"), templates: work.path("templates"), output: work.path("site"),
+                media: MediaOptions(cache: work.path("cache")), usesCache: true)
+        ).run()
+        #expect(report.storeFiles != nil)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: work.path("cache"))
+        #expect(!leftovers.contains { $0.contains(".tmp-") }, "a dead build's file is still there: \(leftovers)")
+        #expect(differing(work, "site", "clean").isEmpty)
+    }
+}
