@@ -43,7 +43,14 @@ public enum DirectoryStore {
 
     /// What one unit of work found: each document as the caller's `T`.
     struct Partial<T> {
-        var documents: [(key: String, document: T)] = []
+        /// Each document's sort key and value, apart: sorting compares keys alone.
+        var keys: [String] = []
+        var documents: [T] = []
+
+        mutating func append(_ key: String, _ document: T) {
+            keys.append(key)
+            documents.append(document)
+        }
         var missing: [DocumentPath] = []
         var ignored: [StoreNote] = []
         /// Errors with the sort key of the file or folder, so the first in path order is reported.
@@ -121,23 +128,23 @@ public enum DirectoryStore {
             let buffer = ReadBuffer()
             switch work[k] {
             case .files(let entries):
+                // Entries of one or two collection folders: each opened once, files read and
+                // stamped relative to it (no path lookup from the root per file).
+                var folder = (name: "", fd: Int32(-1))
+                defer { if folder.fd >= 0 { close(folder.fd) } }
                 for entry in entries {
-                    let full = joinPath(root, entry.relative)
-                    var stamp: FileStamp?
-                    if let reuse = reading.reuse {
-                        stamp = FileStamp.of(full)
-                        if let stamp, let value = reuse(entry.relative, stamp) {
-                            partial.documents.append((entry.sortKey, value))
+                    let slash = entry.relative.utf8.lastIndex(of: UInt8(ascii: "/"))!
+                    let dir = String(entry.relative[..<slash])
+                    let name = String(entry.relative[entry.relative.utf8.index(after: slash)...])
+                    if dir != folder.name || folder.fd < 0 {
+                        if folder.fd >= 0 { close(folder.fd) }
+                        folder = (dir, open(joinPath(root, dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW))
+                        if folder.fd < 0 {
+                            partial.errors.append((entry.sortKey, .unreadable(path: joinPath(root, dir), reason: errnoText())))
                             continue
                         }
                     }
-                    do throws(StoreError) {
-                        let document = try decode(
-                            buffer.readFile(full, noFollow: true), entry: entry, full: full, buffer: buffer)
-                        partial.documents.append((entry.sortKey, reading.transform(document, stamp)))
-                    } catch {
-                        partial.errors.append((entry.sortKey, error))
-                    }
+                    read(entry, name: name, in: folder.fd, root: root, buffer: buffer, into: &partial, reading: reading)
                 }
             case .subtree(let folder):
                 var stack = [folder]
@@ -156,6 +163,7 @@ public enum DirectoryStore {
         for k in results.indices {
             var p = Partial<T>()
             swap(&p, &results[k])  // frees each part as it is merged
+            all.keys.append(contentsOf: p.keys)
             all.documents.append(contentsOf: p.documents)
             all.missing.append(contentsOf: p.missing)
             all.ignored.append(contentsOf: p.ignored)
@@ -166,13 +174,14 @@ public enum DirectoryStore {
         }
         // Sorted by position: moving the documents themselves while sorting would copy each
         // (and retain every string in it) many times over.
-        let documents = all.documents
-        all.documents = []
-        var order = Array(documents.indices)
-        order.sort { documents[$0].key < documents[$1].key }
+        let keys = all.keys
+        var order = Array(keys.indices)
+        order.sort { keys[$0] < keys[$1] }
         all.missing.sort()
         all.ignored.sort { $0.path < $1.path }
-        let values = order.map { documents[$0].document }
+        let documents = all.documents
+        all.documents = []
+        let values = order.map { documents[$0] }
         return (values, all.missing, all.ignored)
     }
 
@@ -337,13 +346,13 @@ public enum DirectoryStore {
         if let reuse = reading.reuse {
             stamp = FileStamp.of(name, in: fd)
             if let stamp, let value = reuse(entry.relative, stamp) {
-                partial.documents.append((entry.sortKey, value))
+                partial.append(entry.sortKey, value)
                 return
             }
         }
         do throws(StoreError) {
             let document = try decode(buffer.readFile(in: fd, name: name), entry: entry, full: full, buffer: buffer)
-            partial.documents.append((entry.sortKey, reading.transform(document, stamp)))
+            partial.append(entry.sortKey, reading.transform(document, stamp))
         } catch {
             partial.errors.append((entry.sortKey, error))
         }
