@@ -140,7 +140,8 @@ public enum DirectoryStore {
                         if folder.fd >= 0 { close(folder.fd) }
                         folder = (dir, open(joinPath(root, dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW))
                         if folder.fd < 0 {
-                            partial.errors.append((entry.sortKey, .unreadable(path: joinPath(root, dir), reason: errnoText())))
+                            partial.errors.append(
+                                (entry.sortKey, .unreadable(path: joinPath(root, dir), reason: errnoText())))
                             continue
                         }
                     }
