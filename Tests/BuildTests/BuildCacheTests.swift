@@ -84,13 +84,15 @@ struct BuildCacheTests {
     @Test func randomEditsThroughTheCacheEqualCleanBuilds() throws {
         var random = SeededGenerator(seed: 16)
         try cachedBuild("site")
-        for round in 0..<8 {
+        // Every kind once, in a shuffled order, then a few more at random.
+        let kinds = Array(0..<8).shuffled(using: &random) + (0..<4).map { _ in Int.random(in: 0..<8, using: &random) }
+        for (round, kind) in kinds.enumerated() {
             let tweets = try storeFiles("tweets")
             let users = try storeFiles("users")
             let tweet = tweets.randomElement(using: &random)!
             let user = users.randomElement(using: &random)!
             let uid = String(user.dropLast(5))
-            switch Int.random(in: 0..<7, using: &random) {
+            switch kind {
             case 0:
                 try edit("tweets/" + tweet) { $0["caption"] = "Round \(round): #edited with @\(uid.prefix(3))" }
             case 1:
@@ -112,11 +114,15 @@ struct BuildCacheTests {
                 _ = try work.write("store/" + path, "{ not json")
                 #expect(throws: (any Error).self) { try cachedBuild("site") }
                 _ = try work.write("store/" + path, saved)
+            case 6:  // a template: every card changes, the store does not
+                let card = work.path("templates/partials/card.mustache")
+                try (try String(contentsOfFile: card, encoding: .utf8) + "<!-- round \(round) -->\n").write(
+                    toFile: card, atomically: true, encoding: .utf8)
             default:  // the same bytes written again: a new stamp, the same document
                 let path = work.path("store/tweets/" + tweet)
                 try Data(contentsOf: URL(fileURLWithPath: path)).write(to: URL(fileURLWithPath: path))
             }
-            if round == 4 { Thread.sleep(forTimeInterval: 1.1) }  // settle: later rounds reuse these too
+            if round == 6 { Thread.sleep(forTimeInterval: 1.1) }  // settle: later rounds reuse these too
             let report = try cachedBuild("site")
             #expect((report.storeFiles?.cached ?? 0) > 0, "round \(round): nothing taken from the cache")
             try expectEqualsCleanBuild("site")
