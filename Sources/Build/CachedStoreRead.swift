@@ -19,16 +19,6 @@ struct CachedStoreRead {
     /// Why the cache could not be written, when it could not (the build goes on without it).
     let problem: String?
 
-    /// Which binary wrote a cache: another Roost, or this one rebuilt, may decode differently.
-    static let writer: String = {
-        var text = "roost \(RoostVersion.current) format \(DocumentCache.format)"
-        var exe = stat()
-        if stat("/proc/self/exe", &exe) == 0 {
-            text += " binary \(exe.st_size) \(exe.st_mtim.tv_sec).\(exe.st_mtim.tv_nsec) \(exe.st_ino)"
-        }
-        return text
-    }()
-
     /// What the walk makes of one store file.
     private struct Item: Sendable {
         let document: DecodedDocument
@@ -46,7 +36,7 @@ struct CachedStoreRead {
         let identity = StoreIdentity(store: store, isDirectory: isDirectory)
         let path = DocumentCache.path(folder: cacheFolder, identity: identity)
         let readStart = Self.now()
-        let cache = DocumentCache.load(path: path, identity: identity, writer: Self.writer)
+        let cache = DocumentCache.load(path: path, identity: identity, writer: CacheFile.writer)
         var save: (DocumentCacheWriter) throws(BuildError) -> Void
         var count = 0
         var unchanged: Bool
@@ -117,7 +107,8 @@ struct CachedStoreRead {
         var problem: String?
         if !unchanged {
             do throws(BuildError) {
-                let writer = try DocumentCacheWriter(path: path, identity: identity, writer: Self.writer, count: count)
+                let writer = try DocumentCacheWriter(
+                    path: path, identity: identity, writer: CacheFile.writer, count: count)
                 do throws(BuildError) {
                     try save(writer)
                 } catch {

@@ -6,21 +6,16 @@ import Support
 import Glibc
 #endif
 
-/// The build cache (docs/cache.md): every store file's decoded documents, in binary, keyed by
-/// the file's path and stamp. A rebuild reads and decodes only the files whose stamp moved.
+/// The build cache of the store (docs/architecture.md, "The build cache"): every store file's
+/// decoded documents, in binary, keyed by the file's path and stamp. A rebuild reads and
+/// decodes only the files whose stamp moved.
 ///
-/// One file per store, `store-<hash of its real path>.cache` in the cache folder:
-///
-///     magic, format, writer (Roost's version and binary), store (real path and kind),
-///     entry count, entries (file, stamp, encoded document), checksum of all before it
-///
-/// It is never trusted blindly: a file from another Roost binary or another store, cut short
-/// (a build killed while writing it: it is written beside and renamed into place, so that
-/// would take a crash of the machine), or edited by hand (the checksum) is ignored whole,
-/// and the store is read as if there were no cache.
-final class DocumentCache: @unchecked Sendable {  // immutable once loaded; `mapping` is only read
-    static let magic = Array("ROOST-DOCUMENT-CACHE\n".utf8)
-    static let format: UInt64 = 1
+/// One `CacheFile` per store, `store-<hash of its real path>.cache` in the cache folder; its
+/// header names the Roost binary and the store, its body holds the entries (file, stamp,
+/// encoded documents). A file from another binary or store, cut short or edited by hand is
+/// ignored whole, and the store is read as if there were no cache.
+final class DocumentCache: Sendable {
+    static let format = "documents 1"
 
     /// One file's documents in the cache.
     struct Entry {
@@ -31,16 +26,18 @@ final class DocumentCache: @unchecked Sendable {  // immutable once loaded; `map
         var file: Range<Int>
     }
 
-    private let mapping: UnsafeRawBufferPointer
+    private let file: CacheFile
+    private var mapping: UnsafeRawBufferPointer { file.mapping }
     private let entries: [Entry]
     /// FNV-1a of the file path → entry index (a path whose hash is taken by another misses).
     private let index: [UInt64: Int32]
 
     var count: Int { entries.count }
 
-    private init(mapping: UnsafeRawBufferPointer, entries: [Entry]) {
-        self.mapping = mapping
+    private init(file: CacheFile, entries: [Entry]) {
+        self.file = file
         self.entries = entries
+        let mapping = file.mapping
         var index: [UInt64: Int32] = [:]
         index.reserveCapacity(entries.count)
         for (k, entry) in entries.enumerated() {
@@ -50,43 +47,27 @@ final class DocumentCache: @unchecked Sendable {  // immutable once loaded; `map
         self.index = index
     }
 
-    deinit { munmap(UnsafeMutableRawPointer(mutating: mapping.baseAddress), mapping.count) }
-
     /// Where the cache of the store `identity` lives in `folder`.
     static func path(folder: String, identity: StoreIdentity) -> String {
         (folder.hasSuffix("/") ? folder : folder + "/") + "store-" + StableHash.hex(StableHash.fnv1a(identity.path))
             + ".cache"
     }
 
-    /// The cache at `path` if it is whole and was written by this binary for `identity`; nil otherwise.
-    static func load(path: String, identity: StoreIdentity, writer: String) -> DocumentCache? {
-        guard let file = FileDescriptor(open(path, O_RDONLY | O_CLOEXEC)) else { return nil }
-        var st = stat()
-        guard fstat(file.raw, &st) == 0, st.st_size > 16, st.st_size < Int.max / 2 else { return nil }
-        let size = Int(st.st_size)
-        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, file.raw, 0), base != MAP_FAILED else {
-            return nil
-        }
-        let mapping = UnsafeRawBufferPointer(start: base, count: size)
-        guard let entries = try? parse(mapping, identity: identity, writer: writer) else {
-            munmap(base, size)
-            return nil
-        }
-        return DocumentCache(mapping: mapping, entries: entries)
+    /// What the header of the cache of `identity` written by `writer` says.
+    static func header(identity: StoreIdentity, writer: String) -> [String] {
+        [format, writer, identity.path, identity.kind]
     }
 
-    private static func parse(_ bytes: UnsafeRawBufferPointer, identity: StoreIdentity, writer: String)
-        throws(ByteReader.Malformed) -> [Entry]
-    {
-        let body = bytes.count - 8
-        var tail = ByteReader(bytes, offset: body)
-        guard try tail.uint64() == checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<body])) else {
-            throw ByteReader.Malformed()
-        }
-        var reader = ByteReader(UnsafeRawBufferPointer(rebasing: bytes[0..<body]))
-        guard try reader.bytes(magic.count).elementsEqual(magic), try reader.uint64() == format,
-            try reader.string() == writer, try reader.string() == identity.path, try reader.string() == identity.kind
-        else { throw ByteReader.Malformed() }
+    /// The cache at `path` if it is whole and was written by this binary for `identity`; nil otherwise.
+    static func load(path: String, identity: StoreIdentity, writer: String) -> DocumentCache? {
+        guard let file = CacheFile.open(path, header: header(identity: identity, writer: writer)),
+            let entries = try? parse(file)
+        else { return nil }
+        return DocumentCache(file: file, entries: entries)
+    }
+
+    private static func parse(_ file: CacheFile) throws(ByteReader.Malformed) -> [Entry] {
+        var reader = file.reader
         let count = try reader.length()
         var entries: [Entry] = []
         entries.reserveCapacity(count)
@@ -144,20 +125,6 @@ final class DocumentCache: @unchecked Sendable {  // immutable once loaded; `map
     /// The encoded documents of entry `k`, as stored (to write them again unchanged).
     func encodedDocuments(of k: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: mapping[entries[k].documents])
-    }
-
-    /// Eight bytes at a time, then the rest and the length: a torn or edited file fails it.
-    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var h = StableHasher()
-        let words = bytes.count / 8
-        for k in 0..<words {
-            h.combine(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: k * 8, as: UInt64.self)))
-        }
-        var last: UInt64 = 0
-        for (k, byte) in bytes[(words * 8)...].enumerated() { last |= UInt64(byte) << (8 * UInt64(k)) }
-        h.combine(last)
-        h.combine(bytes.count)
-        return UInt64(bitPattern: Int64(h.finalize()))
     }
 }
 

@@ -231,7 +231,7 @@ struct BuildCacheTests {
             })
         for round in 0... {
             let writer = try DocumentCacheWriter(
-                path: path, identity: identity, writer: CachedStoreRead.writer, count: 20_000)
+                path: path, identity: identity, writer: CacheFile.writer, count: 20_000)
             for k in 0..<20_000 {
                 try writer.add(
                     file: "tweets/\(k).json", stamp: FileStamp(size: Int64(round), modified: 1, changed: 1, inode: 1),
@@ -267,7 +267,7 @@ struct BuildCacheTests {
             if leftovers.contains(where: { $0.contains(".tmp-") }) { killedWhileWriting += 1 }
             // The cache under its own name is always whole: this binary accepts it.
             if FileManager.default.fileExists(atPath: cachePath) {
-                #expect(DocumentCache.load(path: cachePath, identity: identity, writer: CachedStoreRead.writer) != nil)
+                #expect(DocumentCache.load(path: cachePath, identity: identity, writer: CacheFile.writer) != nil)
             }
         }
         // (Timing decides where each kill lands; most land while the cache is being written.)

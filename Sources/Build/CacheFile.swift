@@ -1,0 +1,185 @@
+import Site
+import Support
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One file of the build cache, as the build caches share it:
+///
+///     magic, header strings (who wrote it, for what), body, checksum of all before it
+///
+/// Read by mapping it; trusted only whole: a file cut short (a crash of the machine), edited
+/// by hand, or whose header differs (another Roost binary, another store, other settings)
+/// is no cache at all.
+final class CacheFile: @unchecked Sendable {  // read-only once made
+    static let magic = Array("ROOST-CACHE\n".utf8)
+
+    /// Which binary writes: another Roost, or this one rebuilt, may decode or render differently.
+    static let writer: String = {
+        var text = "roost \(RoostVersion.current)"
+        var exe = stat()
+        if stat("/proc/self/exe", &exe) == 0 {
+            text += " binary \(exe.st_size) \(exe.st_mtim.tv_sec).\(exe.st_mtim.tv_nsec) \(exe.st_ino)"
+        }
+        return text
+    }()
+
+    /// The whole file, mapped.
+    let mapping: UnsafeRawBufferPointer
+    /// Where the body starts and ends in `mapping`.
+    let body: Range<Int>
+
+    private init(mapping: UnsafeRawBufferPointer, body: Range<Int>) {
+        self.mapping = mapping
+        self.body = body
+    }
+
+    deinit { munmap(UnsafeMutableRawPointer(mutating: mapping.baseAddress), mapping.count) }
+
+    /// A reader of the body.
+    var reader: ByteReader {
+        ByteReader(UnsafeRawBufferPointer(rebasing: mapping[..<body.upperBound]), offset: body.lowerBound)
+    }
+
+    /// The file at `path` when it is whole and its header is `header`; nil otherwise.
+    static func open(_ path: String, header: [String]) -> CacheFile? {
+        guard let file = FileDescriptor(Glibc.open(path, O_RDONLY | O_CLOEXEC)) else { return nil }
+        var st = stat()
+        guard fstat(file.raw, &st) == 0, st.st_size > 8, st.st_size < Int.max / 2 else { return nil }
+        let size = Int(st.st_size)
+        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, file.raw, 0), base != MAP_FAILED else { return nil }
+        let mapping = UnsafeRawBufferPointer(start: base, count: size)
+        let end = size - 8
+        var tail = ByteReader(mapping, offset: end)
+        var reader = ByteReader(UnsafeRawBufferPointer(rebasing: mapping[..<end]))
+        do {
+            guard try tail.uint64() == checksum(UnsafeRawBufferPointer(rebasing: mapping[..<end])),
+                try reader.bytes(magic.count).elementsEqual(magic), try reader.strings() == header
+            else { throw ByteReader.Malformed() }
+        } catch {
+            munmap(base, size)
+            return nil
+        }
+        return CacheFile(mapping: mapping, body: reader.offset..<end)
+    }
+
+    /// Eight bytes at a time, then the rest and the length: a torn or edited file fails it.
+    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var sum = Checksum()
+        sum.add(bytes)
+        return sum.finish(tail: UnsafeRawBufferPointer(rebasing: bytes[(bytes.count / 8 * 8)...]))
+    }
+
+    /// The checksum, over bytes given in parts of whole words.
+    struct Checksum {
+        private var hasher = StableHasher()
+        private var count = 0
+
+        /// Adds the whole words of `bytes` (the rest is for `finish`).
+        mutating func add(_ bytes: UnsafeRawBufferPointer) {
+            let words = bytes.count / 8
+            for k in 0..<words {
+                hasher.combine(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: k * 8, as: UInt64.self)))
+            }
+            count += words * 8
+        }
+
+        func finish(tail: UnsafeRawBufferPointer) -> UInt64 {
+            var hasher = hasher
+            var last: UInt64 = 0
+            for (k, byte) in tail.enumerated() { last |= UInt64(byte) << (8 * UInt64(k)) }
+            hasher.combine(last)
+            hasher.combine(count + tail.count)
+            return UInt64(bitPattern: Int64(hasher.finalize()))
+        }
+    }
+}
+
+/// Writes a `CacheFile`: streamed through a small buffer (a million documents are never
+/// encoded in memory at once) to a file of its own beside it, checksummed as it goes, and
+/// renamed over the old one only when whole, so a killed build leaves the old file or none.
+/// Not synced to disk: a file torn by a crash of the machine fails its checksum.
+final class CacheFileWriter {
+    private let path: String
+    private let temporary: String
+    private let file: Int32
+    private(set) var out = ByteWriter(capacity: 1 << 20)
+    private var checksum = CacheFile.Checksum()
+
+    init(path: String, header: [String]) throws(BuildError) {
+        self.path = path
+        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        if !folder.isEmpty {
+            let code = makeDirectories(folder)
+            if code != 0 { throw .cache("cannot make the folder \(folder): \(errnoText(code))") }
+        }
+        Self.removeAbandoned(besides: path)
+        temporary = path + ".tmp-\(getpid())"
+        file = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard file >= 0 else { throw .cache("cannot write \(temporary): \(errnoText())") }
+        out.append(CacheFile.magic)
+        out.append(header)
+    }
+
+    deinit { if file >= 0 { close(file) } }
+
+    /// Appends to the body with `body`, writing the buffer out when it is large.
+    func append(_ body: (inout ByteWriter) -> Void) throws(BuildError) {
+        body(&out)
+        if out.bytes.count >= 1 << 20 { try flush(all: false) }
+    }
+
+    /// Writes the checksum and renames the file into place.
+    func finish() throws(BuildError) {
+        do throws(BuildError) {
+            try flush(all: true)
+            guard rename(temporary, path) == 0 else {
+                throw .cache("cannot rename \(temporary) to \(path): \(errnoText())")
+            }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    /// Gives up: the old file, if any, stays.
+    func abandon() { unlink(temporary) }
+
+    /// Hashes and writes the whole words of the buffer; with `all`, the rest and the checksum too.
+    private func flush(all: Bool) throws(BuildError) {
+        let bytes = out.bytes
+        let whole = bytes.count / 8 * 8
+        bytes.withUnsafeBytes { checksum.add(UnsafeRawBufferPointer(rebasing: $0[..<whole])) }
+        if all {
+            var sum = ByteWriter()
+            sum.append(bytes.withUnsafeBytes { checksum.finish(tail: UnsafeRawBufferPointer(rebasing: $0[whole...])) })
+            try write(bytes[...])
+            try write(sum.bytes[...])
+            out.removeAll()
+        } else {
+            try write(bytes[..<whole])
+            let rest = Array(bytes[whole...])
+            out.removeAll()
+            out.append(rest)
+        }
+    }
+
+    private func write(_ bytes: ArraySlice<UInt8>) throws(BuildError) {
+        let code = bytes.withUnsafeBytes { writeAll(file, $0) }
+        if code != 0 { throw .cache("cannot write \(temporary): \(errnoText(code))") }
+    }
+
+    /// Files left beside `path` by builds that were killed while writing it.
+    private static func removeAbandoned(besides path: String) {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[..<$0]) } ?? "."
+        let prefix = String(path[(slash.map { path.index(after: $0) } ?? path.startIndex)...]) + ".tmp-"
+        guard let fd = FileDescriptor(Glibc.open(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC))
+        else { return }
+        _ = DirectoryListing.forEach(in: fd.raw, dotNames: false) { entry in
+            guard entry.name.hasPrefix(prefix), let pid = Int32(entry.name.dropFirst(prefix.count)) else { return }
+            if kill(pid, 0) != 0 && errno == ESRCH { unlinkat(fd.raw, entry.name, 0) }
+        }
+    }
+}
