@@ -16,6 +16,8 @@ struct CachedStoreRead {
     /// Store files (a single-file store is one) taken from the cache, and read.
     let reusedFiles: Int
     let readFiles: Int
+    /// Which store was read.
+    let identity: StoreIdentity
     /// Why the cache could not be written, when it could not (the build goes on without it).
     let problem: String?
 
@@ -34,6 +36,7 @@ struct CachedStoreRead {
     init(store: String, cacheFolder: String, phases: (String) -> Void) throws(StoreError) {
         let isDirectory = DocumentStore.isDirectoryStore(store)
         let identity = StoreIdentity(store: store, isDirectory: isDirectory)
+        self.identity = identity
         let path = DocumentCache.path(folder: cacheFolder, identity: identity)
         let readStart = Self.now()
         let cache = DocumentCache.load(path: path, identity: identity, writer: CacheFile.writer)

@@ -52,12 +52,15 @@ public struct SiteBuild: Sendable {
         let snapshot: Snapshot
         var cacheNotices: [String] = []
         var storeFiles: (read: Int, cached: Int)?
+        var captionCache: (path: String, identity: StoreIdentity, cache: CaptionCache?)?
         if options.usesCache {
             let read = try CachedStoreRead(
                 store: options.store, cacheFolder: options.media.cache, phases: observer.phaseEnded)
             snapshot = read.snapshot
             storeFiles = (read.readFiles, read.reusedFiles)
             if let problem = read.problem { cacheNotices.append(problem) }
+            let path = CaptionCache.path(folder: options.media.cache, identity: read.identity)
+            captionCache = (path, read.identity, CaptionCache.load(path: path, identity: read.identity))
         } else {
             snapshot = try Snapshot.read(at: options.store, phases: observer.phaseEnded).0
         }
@@ -71,13 +74,28 @@ public struct SiteBuild: Sendable {
             observer.phaseEnded("mirror images")
         }
 
-        let search = SearchIndex(snapshot: snapshot)
+        let known = captionCache?.cache
+        let captionKeys = snapshot.tweets.parallelMap { known?.keys($0.caption) ?? SearchIndex.captionKeys($0.caption) }
+        let search = SearchIndex(snapshot: snapshot, captionKeys: captionKeys)
         observer.phaseEnded("search index")
         let renderer = try SiteRenderer(
             snapshot: snapshot, config: options.config, templates: templates,
             templateFolder: theme.origin, stylesheet: theme.stylesheet, images: media?.images ?? SiteImages(),
-            search: search)
+            search: search, renders: known?.renders)
         observer.phaseEnded("captions")  // (cards are rendered with the first page that shows them)
+        if let (path, identity, cache) = captionCache {
+            let captions = snapshot.tweets.map(\.caption)
+            if !(cache?.holdsExactly(Set(captions), context: renderer.captionContext) ?? false) {
+                do throws(BuildError) {
+                    try CaptionCache.write(
+                        path: path, identity: identity, context: renderer.captionContext, captions: captions,
+                        keys: captionKeys, renders: renderer.captionRender(ofTweet:))
+                } catch {
+                    cacheNotices.append(error.description)
+                }
+                observer.phaseEnded("write caption cache")
+            }
+        }
 
         let writer = try openedWriter ?? SiteWriter(outputDirectory: options.output)
         // Pages whose fingerprint matches the last build's are kept without rendering them.

@@ -43,7 +43,18 @@ public struct SearchIndex: Sendable {
     /// …and always before it would pass this many.
     static let maximumShardBytes = 24 * 1024
 
-    public init(snapshot: Snapshot) {
+    /// The keys a caption gives its tweet: its words and its `@mentions` (the author's, the
+    /// hashtags' and `is:reply` are added by the index). The slow part of indexing, made once
+    /// per caption text; a build cache may keep them between builds.
+    public static func captionKeys(_ caption: String) -> [String] {
+        let (text, mentions) = PlainText.searchable(caption)
+        var keys = Set(SearchText.words(text))
+        for name in mentions { keys.insert("@" + SearchText.fold(name)) }
+        return keys.sorted()
+    }
+
+    /// - Parameter captionKeys: `captionKeys(_:)` of each tweet's caption, if known already.
+    public init(snapshot: Snapshot, captionKeys known: [[String]]? = nil) {
         let tweetCount = snapshot.tweets.count
         let userCount = snapshot.users.count
         let userWords: [[String]] = snapshot.users.map { user in
@@ -55,13 +66,11 @@ public struct SearchIndex: Sendable {
         // Each tweet's keys, on all cores (parsing and folding is the work).
         let tweetKeys: [[String]] = Array(snapshot.tweets.indices).parallelMap { t in
             let tweet = snapshot.tweets[t]
-            let (text, mentions) = PlainText.searchable(tweet.caption)
-            var keys = Set(SearchText.words(text))
+            var keys = Set(known?[t] ?? Self.captionKeys(tweet.caption))
             if let author = snapshot.tweetRelations[t].author {
                 keys.formUnion(userWords[author])
                 keys.formUnion(fromKeys[author])
             }
-            for name in mentions { keys.insert("@" + SearchText.fold(name)) }
             for tag in tweet.hashtags { keys.insert("#" + SearchText.fold(tag)) }
             if tweet.isReply { keys.insert("!reply") }
             return Array(keys)

@@ -20,6 +20,9 @@ final class SiteContext: Sendable {
     let viewerLiked: [Bool]
     /// What mention and hashtag links in Markdown depend on: every username and handle, every tag.
     let linkTargets: Int
+    /// What a caption's HTML depends on besides its text, the same in every run: the link
+    /// targets, the media mode and the mirrored copies, Roost's version (`CaptionRenders`).
+    let captionContext: UInt64
     /// The words Roost puts on pages, in the site's language.
     let words: Words
     /// How pages show each tweet's time (`Words.date`).
@@ -54,7 +57,7 @@ final class SiteContext: Sendable {
     ///   whose text is unchanged are taken from it when the link targets are the same.
     init(
         snapshot: Snapshot, config: SiteConfig, viewer: Int?, words: Words, images: SiteImages = SiteImages(),
-        previous: SiteContext? = nil
+        previous: SiteContext? = nil, renders: CaptionRenders? = nil
     ) throws {
         self.snapshot = snapshot
         self.config = config
@@ -80,6 +83,8 @@ final class SiteContext: Sendable {
         }
         for tag in snapshot.tags { targets.combine(tag.tag) }
         linkTargets = targets.finalize()
+        let captionContext = Self.captionContext(snapshot, config.media, images)
+        self.captionContext = captionContext
         if let previous, previous.linkTargets == linkTargets, previous.config == config, previous.images == images {
             let old = previous.snapshot
             let rendered = snapshot.tweets.parallelMap { tweet in
@@ -100,7 +105,10 @@ final class SiteContext: Sendable {
                 }
             }
         } else {
-            let rendered = snapshot.tweets.parallelMap { markdown.render($0.caption, excerptLimit: Self.excerptLimit) }
+            let rendered = snapshot.tweets.parallelMap { tweet in
+                if let known = renders?(tweet.caption, captionContext) { return (known.html, known.excerpt) }
+                return markdown.render(tweet.caption, excerptLimit: Self.excerptLimit)
+            }
             captions = rendered.map(\.0)
             excerpts = rendered.map(\.1)
             bios = snapshot.users.map { $0.bio.map(markdown.render) }
@@ -125,6 +133,7 @@ final class SiteContext: Sendable {
         viewer = previous.viewer
         viewerLiked = previous.viewerLiked
         linkTargets = previous.linkTargets
+        captionContext = previous.captionContext
         bios = previous.bios
         words = previous.words
         dates = previous.dates  // the same times: only content changed
@@ -145,6 +154,29 @@ final class SiteContext: Sendable {
         self.captions = captions
         self.excerpts = excerpts
         self.captionLangs = captionLangs
+    }
+
+    /// See `captionContext`: every input of `markdown(…)` but the snapshot's tweets.
+    private static func captionContext(_ snapshot: Snapshot, _ media: MediaMode, _ images: SiteImages) -> UInt64 {
+        var h = StableHasher()
+        h.combine(RoostVersion.current)
+        h.combine(snapshot.users.count)
+        for user in snapshot.users {
+            h.combine(user.username)
+            h.combine(user.handle)
+        }
+        h.combine(snapshot.tags.count)
+        for tag in snapshot.tags { h.combine(tag.tag) }
+        h.combine(media.rawValue)
+        if media == .mirror {
+            for (url, copy) in images.copies.sorted(by: { $0.key < $1.key }) {
+                h.combine(url)
+                h.combine(copy.path)
+                h.combine(copy.width ?? -1)
+                h.combine(copy.height ?? -1)
+            }
+        }
+        return UInt64(bitPattern: Int64(h.finalize()))
     }
 
     /// SPEC 7: most used first, ties by tag in code point order (the order of `tags`).

@@ -34,10 +34,12 @@ public final class SiteRenderer: Sendable {
     /// - Parameter previous: the renderer of the last build of a live preview with the same
     ///   templates: captions and cards whose inputs did not change are taken from it.
     /// - Parameter search: the snapshot's search index, if made already (a build times it apart).
+    /// - Parameter renders: captions rendered by an earlier build (a build cache), used when
+    ///   their context is this one's (`captionContext`).
     public init(
         snapshot: Snapshot, config: SiteConfig, templates: TemplateLibrary, templateFolder: String = "templates",
         stylesheet: String? = nil, images: SiteImages = SiteImages(), reusing previous: SiteRenderer? = nil,
-        search: SearchIndex? = nil
+        search: SearchIndex? = nil, renders: CaptionRenders? = nil
     ) throws(SiteError) {
         for name in Self.requiredTemplates where templates.template(named: name) == nil {
             throw .missingTemplate(name: name, folder: templateFolder)
@@ -57,7 +59,7 @@ public final class SiteRenderer: Sendable {
         do {
             site = try SiteContext(
                 snapshot: snapshot, config: config, viewer: viewer, words: words, images: images,
-                previous: previous?.site)
+                previous: previous?.site, renders: renders)
         } catch {
             throw SiteError(error)
         }
@@ -121,6 +123,14 @@ public final class SiteRenderer: Sendable {
         return SiteRenderer(
             plan: plan, site: site, templates: templates, cards: CardCache(seeds), cardFingerprints: fingerprints,
             inlineStyle: inlineStyle, search: search)
+    }
+
+    /// What a caption's HTML depends on besides its text (see `CaptionRenders`).
+    public var captionContext: UInt64 { site.captionContext }
+
+    /// Tweet `t`'s caption as rendered for this build.
+    public func captionRender(ofTweet t: Int) -> CaptionRender {
+        CaptionRender(html: site.captions[t], excerpt: site.excerpts[t])
     }
 
     /// Tweet `t`'s card HTML.

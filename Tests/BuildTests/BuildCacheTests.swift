@@ -129,33 +129,55 @@ struct BuildCacheTests {
         }
     }
 
+    /// A caption's HTML depends on more than its text: a mention links only to a user who
+    /// exists. A user renamed to the mentioned name makes the unchanged caption link.
+    @Test func aCachedCaptionFollowsTheUsersItMentions() throws {
+        let tweet = try storeFiles("tweets")[2]
+        try edit("tweets/" + tweet) { $0["caption"] = "Waiting for @zed_arrives to join" }
+        Thread.sleep(forTimeInterval: 1.1)
+        try cachedBuild("site")
+        let user = try storeFiles("users")[1]
+        try edit("users/" + user) { $0["username"] = "zed_arrives" }
+        let report = try cachedBuild("site")
+        #expect((report.storeFiles?.cached ?? 0) > 0)
+        try expectEqualsCleanBuild("site")
+        let page = try String(
+            contentsOfFile: work.path("site/t/\(tweet.dropLast(5))/index.html"), encoding: .utf8)
+        #expect(page.contains("u/zed_arrives/"))
+    }
+
+    /// Both cache files (documents and captions) damaged the same way.
     @Test(arguments: ["flip a byte", "cut short", "empty", "hand edit"])
     func aDamagedCacheIsIgnored(damage: String) throws {
         try cachedBuild("site")
-        let name = try #require(try files("cache").first { $0.hasSuffix(".cache") })
-        let path = work.path("cache/" + name)
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        switch damage {
-        case "flip a byte": bytes[bytes.count / 2] ^= 0x20
-        case "cut short": bytes.removeLast(bytes.count / 3)
-        case "empty": bytes = []
-        default:
-            // A caption changed in the cache, keeping its length: the site must not show it.
-            let tweet = try storeFiles("tweets")[0]
-            let object =
-                try JSONSerialization.jsonObject(
-                    with: Data(contentsOf: URL(fileURLWithPath: work.path("store/tweets/" + tweet))))
-                as! [String: Any]
-            let caption = Array((object["caption"] as! String).utf8)
-            let start = try #require(bytes.firstRange(of: caption)).lowerBound
-            for k in 0..<min(8, caption.count) { bytes[start + k] = UInt8(ascii: "X") }
+        let names = try files("cache").filter { $0.hasSuffix(".cache") }
+        #expect(names.contains { $0.hasPrefix("store-") } && names.contains { $0.hasPrefix("captions-") })
+        let tweet = try storeFiles("tweets")[0]
+        let object =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: work.path("store/tweets/" + tweet))))
+            as! [String: Any]
+        let caption = Array((object["caption"] as! String).utf8)
+        for name in names {
+            let path = work.path("cache/" + name)
+            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            switch damage {
+            case "flip a byte": bytes[bytes.count / 2] ^= 0x20
+            case "cut short": bytes.removeLast(bytes.count / 3)
+            case "empty": bytes = []
+            default:
+                // A caption changed in the cache, keeping its length: the site must not show it.
+                let start = try #require(bytes.firstRange(of: caption)).lowerBound
+                for k in 0..<min(8, caption.count) { bytes[start + k] = UInt8(ascii: "X") }
+            }
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
         }
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
         let report = try cachedBuild("again")
         #expect(report.storeFiles?.cached == 0)
         try expectEqualsCleanBuild("again")
         // …and it is written again, whole.
         #expect(try cachedBuild("third").storeFiles?.read == 0)
+        try expectEqualsCleanBuild("third")
     }
 
     /// Two stores share the cache folder; each one's cache given to the other is refused.
@@ -165,7 +187,7 @@ struct BuildCacheTests {
         Thread.sleep(forTimeInterval: 1.1)
         try cachedBuild("a")
         try cachedBuild("b", store: "other")
-        let caches = try files("cache").filter { $0.hasSuffix(".cache") }
+        let caches = try files("cache").filter { $0.hasPrefix("store-") && $0.hasSuffix(".cache") }
         try #require(caches.count == 2)
         let (first, second) = (work.path("cache/" + caches[0]), work.path("cache/" + caches[1]))
         try FileManager.default.moveItem(atPath: first, toPath: first + ".swap")

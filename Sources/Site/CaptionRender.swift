@@ -1,0 +1,16 @@
+/// A caption as pages show it: its HTML, and its first words as plain text (titles, feed
+/// entries). Made once per caption text and link targets (`SiteRenderer.captionContext`);
+/// a build cache may keep it between builds.
+public struct CaptionRender: Sendable, Equatable {
+    public var html: String
+    public var excerpt: String
+
+    public init(html: String, excerpt: String) {
+        self.html = html
+        self.excerpt = excerpt
+    }
+}
+
+/// Captions rendered before, by text, for the context they were rendered in: nil when the
+/// caption is not known or the context differs.
+public typealias CaptionRenders = @Sendable (_ caption: String, _ context: UInt64) -> CaptionRender?
