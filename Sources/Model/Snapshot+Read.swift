@@ -8,8 +8,9 @@ extension Snapshot {
         public let documentCount: Int
     }
 
-    /// Reads the store at `path` and derives its snapshot. Each document of a directory store
-    /// is decoded as soon as it is read and dropped, so a large store is never held twice.
+    /// Reads the store at `path` and derives its snapshot. Each document is decoded as soon as
+    /// it is read and dropped (a single file as it is parsed, see `SingleFileStore`), so a
+    /// large store is never held twice.
     /// `phases` is told when each step ends ("read and decode store", "derive"), for timings.
     public static func read(at path: String, phases: (String) -> Void = { _ in }) throws(StoreError) -> (
         Snapshot, Source
@@ -21,9 +22,7 @@ extension Snapshot {
             decoded = try DirectoryStore.read(root: path, transform: DecodedDocument.init).values
             format = .directory
         } else {
-            let store = try DocumentStore.read(at: path)  // one JSON tree: parsed whole anyway
-            format = store.format
-            decoded = store.documents.parallelMap(DecodedDocument.init)
+            (format, decoded, _) = try DocumentStore.readSingleFile(at: path, transform: DecodedDocument.init)
         }
         let source = Source(format: format, documentCount: decoded.count)
         phases("read and decode store")

@@ -38,19 +38,30 @@ enum PathOrder {
     /// themselves, but not documents: sorted, without duplicates. `holders` is empty or has
     /// one flag per document. Input already in order is left as it is (checked in one pass).
     static func arrange(_ documents: inout [Document], holders: [Bool] = []) -> [DocumentPath] {
-        precondition(holders.isEmpty || holders.count == documents.count)
-        precondition(documents.count < Int(Int32.max))
-        var bytes = KeyBytes(capacity: max(64, documents.count * 48))
-        var keys = collectKeys(of: documents, holders: holders, into: &bytes)
+        var paths = documents.map(\.path)
+        return arrange(&documents, paths: &paths, holders: holders)
+    }
+
+    /// `arrange(_:holders:)` for values of any kind made from documents with these `paths`
+    /// (one per value, both moved and removed alike).
+    static func arrange<T>(_ values: inout [T], paths: inout [DocumentPath], holders: [Bool] = []) -> [DocumentPath] {
+        precondition(holders.isEmpty || holders.count == paths.count)
+        precondition(values.count == paths.count)
+        precondition(paths.count < Int(Int32.max))
+        var bytes = KeyBytes(capacity: max(64, paths.count * 48))
+        var keys = collectKeys(of: paths, holders: holders, into: &bytes)
         let order = KeyOrder(base: bytes.base, joined: keys.joined)
         // Exports are often in order already (REST lists are sorted by name).
         if !order.isSorted(keys.slots) { keys.slots.sort(by: order.less) }
-        moveIntoPlace(&documents, &keys.slots)
+        moveIntoPlace(&values, &paths, &keys.slots)
         let missing =
             keys.segmentHasNUL
-            ? missingParentsByLookup(keys.slots, documents)
-            : missingParents(keys.slots, documents, bytes.base)
-        if keys.holderCount > 0 { removeHolders(&documents, keys.slots, count: keys.holderCount) }
+            ? missingParentsByLookup(keys.slots, paths)
+            : missingParents(keys.slots, paths, bytes.base)
+        if keys.holderCount > 0 {
+            removeHolders(&values, keys.slots, count: keys.holderCount)
+            removeHolders(&paths, keys.slots, count: keys.holderCount)
+        }
         return missing
     }
 
@@ -67,13 +78,13 @@ enum PathOrder {
 
     /// Each document's key (its segments joined by NUL) copied into `bytes`, and its slot.
     private static func collectKeys(
-        of documents: [Document], holders: [Bool],
+        of paths: [DocumentPath], holders: [Bool],
         into bytes: inout KeyBytes
     ) -> Keys {
         var keys = Keys()
-        keys.slots.reserveCapacity(documents.count)
-        for k in documents.indices {
-            let segments = documents[k].path.segments
+        keys.slots.reserveCapacity(paths.count)
+        for k in paths.indices {
+            let segments = paths[k].segments
             let start = bytes.count
             var high: UInt8 = 0
             for (s, segment) in segments.enumerated() {
@@ -97,25 +108,28 @@ enum PathOrder {
         return keys
     }
 
-    /// Each document to its place: cycles of swaps, no copies (`index` is then spent, and
-    /// `slots[k]` describes `documents[k]`).
-    private static func moveIntoPlace(_ documents: inout [Document], _ slots: inout [Slot]) {
-        documents.withUnsafeMutableBufferPointer { docs in
-            for i in 0..<docs.count where slots[i].index >= 0 {
-                var current = i
-                while true {
-                    let next = Int(slots[current].index)
-                    slots[current].index = -1
-                    if next == i { break }
-                    docs.swapAt(current, next)
-                    current = next
+    /// Each value and path to its place: cycles of swaps, no copies (`index` is then spent,
+    /// and `slots[k]` describes `values[k]`).
+    private static func moveIntoPlace<T>(_ values: inout [T], _ paths: inout [DocumentPath], _ slots: inout [Slot]) {
+        values.withUnsafeMutableBufferPointer { docs in
+            paths.withUnsafeMutableBufferPointer { paths in
+                for i in 0..<docs.count where slots[i].index >= 0 {
+                    var current = i
+                    while true {
+                        let next = Int(slots[current].index)
+                        slots[current].index = -1
+                        if next == i { break }
+                        docs.swapAt(current, next)
+                        paths.swapAt(current, next)
+                        current = next
+                    }
                 }
             }
         }
     }
 
-    /// Removes the flagged entries (`slots[k]` describes `documents[k]`), keeping the order.
-    private static func removeHolders(_ documents: inout [Document], _ slots: [Slot], count: Int) {
+    /// Removes the flagged entries (`slots[k]` describes `values[k]`), keeping the order.
+    private static func removeHolders<T>(_ documents: inout [T], _ slots: [Slot], count: Int) {
         documents.withUnsafeMutableBufferPointer { docs in
             var kept = 0
             for i in 0..<docs.count where !slots[i].holder {
@@ -249,7 +263,7 @@ enum PathOrder {
     /// one tells which of its ancestors are there. Each missing one is reported once, as the
     /// first document below it spells it (what a walk up from each document in turn gives).
     private static func missingParents(
-        _ slots: [Slot], _ documents: [Document],
+        _ slots: [Slot], _ paths: [DocumentPath],
         _ base: UnsafePointer<UInt8>
     ) -> [DocumentPath] {
         var stack: [Frame] = []
@@ -265,8 +279,8 @@ enum PathOrder {
                     if f.count < count && base[slot.start + f.count] != 0 { return false }
                     return memcmp(base + f.start, base + slot.start, f.count) == 0
                 }
-                let mine = documents[index].path.segments
-                let theirs = documents[f.index].path.segments
+                let mine = paths[index].segments
+                let theirs = paths[f.index].segments
                 for k in 0..<f.depth where mine[k] != theirs[k] { return false }
                 return true
             }
@@ -291,14 +305,14 @@ enum PathOrder {
                         length += 1
                     }
                     stack.insert(Frame(start: slot.start, count: length, depth: d, ascii: ascii, index: index), at: k)
-                    missing.append(DocumentPath(Array(documents[index].path.segments[0..<d])))
+                    missing.append(DocumentPath(Array(paths[index].segments[0..<d])))
                     k += 1
                 }
                 d += 2
             }
             if let top = stack.last, top.depth == depth { continue }  // the same path again
             stack.append(Frame(start: slot.start, count: count, depth: depth, ascii: ascii, index: index))
-            if slot.holder { missing.append(documents[index].path) }
+            if slot.holder { missing.append(paths[index]) }
         }
         var inOrder = true
         for k in missing.indices.dropFirst() where !(missing[k - 1] < missing[k]) {
@@ -314,12 +328,12 @@ enum PathOrder {
 
     /// What `missingParents` finds, by lookups in a set: when an ID holds NUL, the joined
     /// key no longer puts all of a path's descendants right after it.
-    private static func missingParentsByLookup(_ slots: [Slot], _ documents: [Document]) -> [DocumentPath] {
+    private static func missingParentsByLookup(_ slots: [Slot], _ paths: [DocumentPath]) -> [DocumentPath] {
         var present = Set<DocumentPath>(minimumCapacity: slots.count)
-        for (k, slot) in slots.enumerated() where !slot.holder { present.insert(documents[k].path) }
+        for (k, slot) in slots.enumerated() where !slot.holder { present.insert(paths[k]) }
         var missing = Set<DocumentPath>()
         for (k, slot) in slots.enumerated() {
-            let path = documents[k].path
+            let path = paths[k]
             var p = slot.holder ? path : path.parent
             while let q = p, !present.contains(q) {
                 if !missing.insert(q).inserted { break }
