@@ -43,13 +43,21 @@ extension SingleFileStore {
             }
         }
         var decoder = SingleFileDecoder(file: file)
-        var values: [T] = []
-        var paths: [DocumentPath] = []
+        // The values in batches, joined at the end: one array grown by doubling would be
+        // copied whole, the old and the new one in memory together.
+        var batches: [[T]] = []
+        // Room for the keys of a file of generated documents (~110 bytes each): unused room
+        // costs address space only.
+        var size = stat()
+        var keys = PathOrder.Collector(capacity: fstat(fd, &size) == 0 ? Int(size.st_size) / 100 : 0)
         var pending: StoreError?
         func flush() {
             let batch = decoder.takeDocuments()
-            paths.append(contentsOf: batch.lazy.map(\.path))
-            values.append(contentsOf: batch.parallelMap(transform))
+            let first = keys.count
+            for (k, document) in batch.enumerated() {
+                keys.append(document.path.segments, holder: decoder.holders.isEmpty ? false : decoder.holders[first + k])
+            }
+            batches.append(batch.parallelMap(transform))
         }
         do throws(JSONError) {
             try reader.beginText()
@@ -91,7 +99,15 @@ extension SingleFileStore {
         if failure.code != 0 { throw .unreadable(path: file, reason: errnoText(failure.code)) }
         if let pending { throw pending }
         flush()
-        let missing = PathOrder.arrange(&values, paths: &paths, holders: decoder.holders)
+        if keys.segmentHasNUL { return nil }  // hostile IDs: `PathOrder` needs the paths
+        var values: [T] = []
+        values.reserveCapacity(keys.count)
+        for k in batches.indices {
+            values.append(contentsOf: batches[k])
+            batches[k] = []
+        }
+        var none: [DocumentPath] = []
+        let missing = keys.arrange(&values, &none)
         return (.nodeFirestoreImportExport, values, missing)
     }
 }
