@@ -67,6 +67,9 @@ enum PathOrder {
 
         var count: Int { keys.slots.count }
 
+        /// After `arrange`: false when two of the keys are the same path.
+        private(set) var distinct = true
+
         /// Some ID holds NUL: only `arrange` with the paths can find the missing parents.
         var segmentHasNUL: Bool { keys.segmentHasNUL }
 
@@ -103,6 +106,10 @@ enum PathOrder {
             let order = KeyOrder(base: bytes.base, joined: keys.joined)
             // Exports are often in order already (REST lists are sorted by name).
             if !order.isSorted(keys.slots) { keys.slots.sort(by: order.less) }
+            for k in keys.slots.indices.dropFirst() where order.same(keys.slots[k - 1], keys.slots[k]) {
+                distinct = false
+                break
+            }
             moveIntoPlace(&values, &paths, &keys.slots)
             let missing: [DocumentPath]
             if keys.segmentHasNUL {
@@ -259,6 +266,14 @@ enum PathOrder {
         func key(_ s: Slot) -> String {
             if s.joined >= 0 { return joined[Int(s.joined)] }
             return String(decoding: UnsafeBufferPointer(start: base + s.start, count: Int(s.count)), as: UTF8.self)
+        }
+
+        /// True when the two keys are the same path (canonically equivalent).
+        func same(_ a: Slot, _ b: Slot) -> Bool {
+            if a.joined < 0 && b.joined < 0 {
+                return a.count == b.count && a.prefix == b.prefix && memcmp(base + a.start, base + b.start, Int(a.count)) == 0
+            }
+            return key(a) == key(b)
         }
 
         func less(_ a: Slot, _ b: Slot) -> Bool {

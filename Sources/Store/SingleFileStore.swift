@@ -183,7 +183,7 @@ struct SingleFileDecoder {
     /// not yet taken (`takeDocuments`).
     private(set) var documents: [Document] = []
     /// Documents taken so far.
-    private var taken = 0
+    private(set) var taken = 0
     /// Empty, or one flag per document made (taken or not): true for a
     /// node-firestore-import-export missing parent (an object holding only subcollections),
     /// which is not a document.
