@@ -26,8 +26,7 @@ extension Snapshot {
         }
         let source = Source(format: format, documentCount: decoded.count)
         phases("read and decode store")
-        let snapshot = Snapshot(decoded: decoded)
-        decoded = []
+        let snapshot = Snapshot(decoded: consume decoded)
         phases("derive")
         return (snapshot, source)
     }
