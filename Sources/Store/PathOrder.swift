@@ -271,7 +271,8 @@ enum PathOrder {
         /// True when the two keys are the same path (canonically equivalent).
         func same(_ a: Slot, _ b: Slot) -> Bool {
             if a.joined < 0 && b.joined < 0 {
-                return a.count == b.count && a.prefix == b.prefix && memcmp(base + a.start, base + b.start, Int(a.count)) == 0
+                return a.count == b.count && a.prefix == b.prefix
+                    && memcmp(base + a.start, base + b.start, Int(a.count)) == 0
             }
             return key(a) == key(b)
         }

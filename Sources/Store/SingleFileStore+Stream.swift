@@ -28,7 +28,9 @@ extension SingleFileStore {
     /// only: each top-level document's group (it and the documents below it) is put in
     /// order when it is read, then the groups are put in the order of their top-level paths
     /// (a path's descendants sort right after it and before any other path that follows it).
-    static func readStreaming<T>(file: String, transform: @Sendable (Document) -> T) throws(StoreError)
+    static func readStreaming<T>(
+        file: String, chunk: Int = 1 << 20, transform: @Sendable (Document) -> T
+    ) throws(StoreError)
         -> (format: StoreFormat, values: [T], missingParents: [DocumentPath])?
     {
         let fd = open(file, O_RDONLY | O_CLOEXEC)
@@ -38,7 +40,7 @@ extension SingleFileStore {
         }
         defer { close(fd) }
         let failure = ReadFailure()
-        var reader = JSONReader { buffer in
+        var reader = JSONReader(chunk: chunk) { buffer in
             while true {
                 let n = posixRead(fd, buffer.baseAddress, buffer.count)
                 if n >= 0 { return n }
