@@ -50,19 +50,47 @@ public enum JSONParser {
     }
 }
 
-private let utf8BOM: (UInt8, UInt8, UInt8) = (0xEF, 0xBB, 0xBF)
+let utf8BOM: (UInt8, UInt8, UInt8) = (0xEF, 0xBB, 0xBF)
 
-private struct Parser {
+/// Where `base[0]` is in the whole text: `JSONReader` parses a window of it.
+struct TextOrigin {
+    var offset = 0
+    var line = 1
+    var column = 1
+
+    /// Moves past `bytes` (counting lines and scalars as `JSONParser.location` does).
+    mutating func advance(over bytes: UnsafeBufferPointer<UInt8>) {
+        offset += bytes.count
+        var lastNewline = -1
+        var newlines = 0
+        for k in bytes.indices where bytes[k] == 0x0A {
+            newlines += 1
+            lastNewline = k
+        }
+        var scalars = 0
+        for b in bytes[(lastNewline + 1)...] where b & 0xC0 != 0x80 { scalars += 1 }
+        if newlines > 0 {
+            line += newlines
+            column = 1 + scalars
+        } else {
+            column += scalars
+        }
+    }
+}
+
+struct Parser {
     let base: UnsafePointer<UInt8>
     let count: Int
     var i = 0
     var depth = 0
     /// Reused for strings with escapes.
     var scratch: [UInt8] = []
+    let origin: TextOrigin
 
-    init(base: UnsafePointer<UInt8>, count: Int) {
+    init(base: UnsafePointer<UInt8>, count: Int, origin: TextOrigin = TextOrigin()) {
         self.base = base
         self.count = count
+        self.origin = origin
     }
 
     // MARK: errors
@@ -70,7 +98,9 @@ private struct Parser {
     func error(_ message: String, at offset: Int, kind: JSONError.Kind = .syntax) -> JSONError {
         let (line, column) = JSONParser.location(
             ofOffset: offset, in: UnsafeRawBufferPointer(start: base, count: count))
-        return JSONError(kind: kind, message: message, line: line, column: column, offset: offset)
+        return JSONError(
+            kind: kind, message: message, line: origin.line + line - 1,
+            column: line == 1 ? origin.column + column - 1 : column, offset: origin.offset + offset)
     }
 
     func invalidUTF8(at offset: Int) -> JSONError {

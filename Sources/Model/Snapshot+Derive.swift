@@ -10,10 +10,11 @@ extension Snapshot {
         self.init(decoded: documents.parallelMap(DecodedDocument.init))
     }
 
-    /// Derives everything from decoded documents, in any order.
-    public init(decoded: [DecodedDocument]) {
+    /// Derives everything from decoded documents, in any order. Given the only reference
+    /// (`consume`), the documents are freed once sorted by kind, before the rest is derived.
+    public init(decoded: consuming [DecodedDocument]) {
         var derivation = Derivation()
-        let found = derivation.sortByKind(decoded)
+        let found = derivation.sortByKind(consume decoded)
         derivation.indexUsers(found.users)
         derivation.orderTweets(found.tweets)
         derivation.linkTweets()
@@ -59,15 +60,32 @@ private struct Derivation {
         unusable.contains(path) ? "\(path) has errors and is left out" : "\(path) does not exist"
     }
 
-    /// The decoded entities by kind, in the documents' order; their diagnostics noted.
-    mutating func sortByKind(_ decoded: [DecodedDocument])
+    /// The decoded entities by kind, in the documents' order; their diagnostics noted. Each
+    /// kind's array is made its size at once: growing by doubling copies it, and with a large
+    /// store's documents still in memory that copy would be the peak.
+    mutating func sortByKind(_ decoded: consuming [DecodedDocument])
         -> (users: [User], tweets: [Tweet], likes: [Like], favorites: [FavoritePlace])
     {
+        var counts = (users: 0, tweets: 0, likes: 0, favorites: 0)
+        for k in decoded.indices {
+            switch decoded[k].entity {
+            case .user?: counts.users += 1
+            case .tweet?: counts.tweets += 1
+            case .like?: counts.likes += 1
+            case .favorite?: counts.favorites += 1
+            case nil: break
+            }
+        }
         var users: [User] = []
         var tweets: [Tweet] = []
         var likes: [Like] = []
         var favorites: [FavoritePlace] = []
-        for document in decoded {
+        users.reserveCapacity(counts.users)
+        tweets.reserveCapacity(counts.tweets)
+        likes.reserveCapacity(counts.likes)
+        favorites.reserveCapacity(counts.favorites)
+        for k in decoded.indices {
+            let document = decoded[k]
             diagnostics += document.diagnostics
             switch document.entity {
             case .user(let user)?: users.append(user)

@@ -8,8 +8,9 @@ extension Snapshot {
         public let documentCount: Int
     }
 
-    /// Reads the store at `path` and derives its snapshot. Each document of a directory store
-    /// is decoded as soon as it is read and dropped, so a large store is never held twice.
+    /// Reads the store at `path` and derives its snapshot. Each document is decoded as soon as
+    /// it is read and dropped (a single file as it is parsed, see `SingleFileStore`), so a
+    /// large store is never held twice.
     /// `phases` is told when each step ends ("read and decode store", "derive"), for timings.
     public static func read(at path: String, phases: (String) -> Void = { _ in }) throws(StoreError) -> (
         Snapshot, Source
@@ -25,17 +26,16 @@ extension Snapshot {
         }
         let source = Source(format: format, documentCount: decoded.count)
         phases("read and decode store")
-        let snapshot = Snapshot(decoded: decoded)
-        decoded = []
+        let snapshot = Snapshot(decoded: consume decoded)
         phases("derive")
         return (snapshot, source)
     }
 }
 
 extension DecodedDocument {
-    /// Every document of the single-file store at `path`, decoded.
+    /// Every document of the single-file store at `path`, decoded as it is parsed.
     public static func read(singleFile path: String) throws(StoreError) -> (StoreFormat, [DecodedDocument]) {
-        let store = try DocumentStore.read(at: path)  // one JSON tree: parsed whole anyway
-        return (store.format, store.documents.parallelMap(DecodedDocument.init))
+        let (format, decoded, _) = try DocumentStore.readSingleFile(at: path, transform: DecodedDocument.init)
+        return (format, decoded)
     }
 }

@@ -85,6 +85,23 @@ public struct DocumentStore: Sendable {
         }
     }
 
+    /// Reads the single-file store at `path` as `read(at:)` does, turning each document into a
+    /// `T` as soon as it is read (see `SingleFileStore.read(file:transform:)`).
+    public static func readSingleFile<T>(at path: String, transform: @Sendable (Document) -> T) throws(StoreError)
+        -> (format: StoreFormat, values: [T], missingParents: [DocumentPath])
+    {
+        let (kind, code) = fileKind(path, follow: true)
+        switch kind {
+        case .regular:
+            return try SingleFileStore.read(file: path, transform: transform)
+        case .missing:
+            if code == ENOENT || code == ENOTDIR { throw .notFound(path: path) }
+            throw .unreadable(path: path, reason: errnoText(code))
+        case .directory, .symlink, .other:
+            throw .unreadable(path: path, reason: "not a regular file")
+        }
+    }
+
     /// True when `path` is a folder (following a symbolic link): a directory store.
     public static func isDirectoryStore(_ path: String) -> Bool {
         fileKind(path, follow: true).0 == .directory

@@ -112,3 +112,8 @@ func splitSlashes(_ s: String) -> [String] {
 func posixWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
     write(fd, pointer, count)
 }
+
+/// read(2), named apart from the `read` methods of the store types.
+func posixRead(_ fd: Int32, _ pointer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(fd, pointer, count)
+}

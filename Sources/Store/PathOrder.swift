@@ -38,42 +38,45 @@ enum PathOrder {
     /// themselves, but not documents: sorted, without duplicates. `holders` is empty or has
     /// one flag per document. Input already in order is left as it is (checked in one pass).
     static func arrange(_ documents: inout [Document], holders: [Bool] = []) -> [DocumentPath] {
-        precondition(holders.isEmpty || holders.count == documents.count)
-        precondition(documents.count < Int(Int32.max))
-        var bytes = KeyBytes(capacity: max(64, documents.count * 48))
-        var keys = collectKeys(of: documents, holders: holders, into: &bytes)
-        let order = KeyOrder(base: bytes.base, joined: keys.joined)
-        // Exports are often in order already (REST lists are sorted by name).
-        if !order.isSorted(keys.slots) { keys.slots.sort(by: order.less) }
-        moveIntoPlace(&documents, &keys.slots)
-        let missing =
-            keys.segmentHasNUL
-            ? missingParentsByLookup(keys.slots, documents)
-            : missingParents(keys.slots, documents, bytes.base)
-        if keys.holderCount > 0 { removeHolders(&documents, keys.slots, count: keys.holderCount) }
-        return missing
+        var paths = documents.map(\.path)
+        return arrange(&documents, paths: &paths, holders: holders)
     }
 
-    /// What `collectKeys` found.
-    private struct Keys {
-        /// One per document, in the documents' order.
-        var slots: [Slot] = []
-        /// The joined keys of the non-ASCII paths (see `Slot.joined`).
-        var joined: [String] = []
-        var holderCount = 0
-        /// Some ID holds NUL: the keys' order no longer groups a path's descendants.
-        var segmentHasNUL = false
+    /// `arrange(_:holders:)` for values of any kind made from documents with these `paths`
+    /// (one per value, both moved and removed alike).
+    static func arrange<T>(_ values: inout [T], paths: inout [DocumentPath], holders: [Bool] = []) -> [DocumentPath] {
+        precondition(holders.isEmpty || holders.count == paths.count)
+        var collector = Collector(capacity: paths.count)
+        for k in paths.indices {
+            collector.append(paths[k].segments, holder: holders.isEmpty ? false : holders[k])
+        }
+        return collector.arrange(&values, &paths)
     }
 
-    /// Each document's key (its segments joined by NUL) copied into `bytes`, and its slot.
-    private static func collectKeys(
-        of documents: [Document], holders: [Bool],
-        into bytes: inout KeyBytes
-    ) -> Keys {
-        var keys = Keys()
-        keys.slots.reserveCapacity(documents.count)
-        for k in documents.indices {
-            let segments = documents[k].path.segments
+    /// The keys of documents met one at a time (a single file read as it is parsed), each
+    /// copied once, without keeping its `DocumentPath`: `arrange(_:_:)` then orders values
+    /// made from those documents.
+    struct Collector: ~Copyable {
+        private var bytes: KeyBytes
+        private var keys = Keys()
+
+        init(capacity: Int) {
+            bytes = KeyBytes(capacity: max(64, capacity * 48))
+            keys.slots.reserveCapacity(capacity)
+        }
+
+        var count: Int { keys.slots.count }
+
+        /// After `arrange`: false when two of the keys are the same path.
+        private(set) var distinct = true
+
+        /// Some ID holds NUL: only `arrange` with the paths can find the missing parents.
+        var segmentHasNUL: Bool { keys.segmentHasNUL }
+
+        /// The next document's key (its segments joined by NUL) and its slot; `holder` flags
+        /// a node-firestore-import-export missing parent (see `Slot.holder`).
+        mutating func append(_ segments: [String], holder: Bool) {
+            precondition(keys.slots.count < Int(Int32.max))
             let start = bytes.count
             var high: UInt8 = 0
             for (s, segment) in segments.enumerated() {
@@ -87,35 +90,92 @@ enum PathOrder {
                 alternate = Int32(keys.joined.count)
                 keys.joined.append(segments.joined(separator: "\u{0}"))
             }
-            let holder = holders.isEmpty ? false : holders[k]
             if holder { keys.holderCount += 1 }
             keys.slots.append(
                 Slot(
                     prefix: bytes.prefix(from: start), start: start, count: Int32(bytes.count - start),
-                    joined: alternate, index: Int32(k), depth: Int32(segments.count), holder: holder))
+                    joined: alternate, index: Int32(keys.slots.count), depth: Int32(segments.count), holder: holder))
         }
-        return keys
+
+        /// Sorts `values`, one per key appended and in that order, by path (and `paths` alike,
+        /// unless it is empty: then no ID may hold NUL), removes the holders from both, and
+        /// returns the missing parents (see `PathOrder.arrange(_:holders:)`).
+        mutating func arrange<T>(_ values: inout [T], _ paths: inout [DocumentPath]) -> [DocumentPath] {
+            precondition(values.count == keys.slots.count && (paths.isEmpty || paths.count == values.count))
+            precondition(!paths.isEmpty || !keys.segmentHasNUL || values.isEmpty)
+            let order = KeyOrder(base: bytes.base, joined: keys.joined)
+            // Exports are often in order already (REST lists are sorted by name).
+            if !order.isSorted(keys.slots) { keys.slots.sort(by: order.less) }
+            for k in keys.slots.indices.dropFirst() where order.same(keys.slots[k - 1], keys.slots[k]) {
+                distinct = false
+                break
+            }
+            moveIntoPlace(&values, &paths, &keys.slots)
+            let missing: [DocumentPath]
+            if keys.segmentHasNUL {
+                missing = missingParentsByLookup(keys.slots, paths)
+            } else if paths.isEmpty {
+                let base = UnsafePointer(bytes.base)
+                let slots = keys.slots
+                missing = missingParents(keys.slots, { k in segments(of: slots[k], in: base) }, base)
+            } else {
+                let known = paths
+                missing = missingParents(keys.slots, { known[$0].segments }, UnsafePointer(bytes.base))
+            }
+            if keys.holderCount > 0 {
+                removeHolders(&values, keys.slots, count: keys.holderCount)
+                if !paths.isEmpty { removeHolders(&paths, keys.slots, count: keys.holderCount) }
+            }
+            return missing
+        }
     }
 
-    /// Each document to its place: cycles of swaps, no copies (`index` is then spent, and
-    /// `slots[k]` describes `documents[k]`).
-    private static func moveIntoPlace(_ documents: inout [Document], _ slots: inout [Slot]) {
-        documents.withUnsafeMutableBufferPointer { docs in
-            for i in 0..<docs.count where slots[i].index >= 0 {
-                var current = i
-                while true {
-                    let next = Int(slots[current].index)
-                    slots[current].index = -1
-                    if next == i { break }
-                    docs.swapAt(current, next)
-                    current = next
+    /// The segments of a key without NUL in its IDs: its bytes split at each NUL.
+    private static func segments(of slot: Slot, in base: UnsafePointer<UInt8>) -> [String] {
+        var segments: [String] = []
+        var start = slot.start
+        let end = slot.start + Int(slot.count)
+        for k in slot.start...end where k == end || base[k] == 0 {
+            segments.append(String(decoding: UnsafeBufferPointer(start: base + start, count: k - start), as: UTF8.self))
+            start = k + 1
+        }
+        return segments
+    }
+
+    /// What `Collector` found.
+    private struct Keys {
+        /// One per document, in the documents' order.
+        var slots: [Slot] = []
+        /// The joined keys of the non-ASCII paths (see `Slot.joined`).
+        var joined: [String] = []
+        var holderCount = 0
+        /// Some ID holds NUL: the keys' order no longer groups a path's descendants.
+        var segmentHasNUL = false
+    }
+
+    /// Each value and path to its place: cycles of swaps, no copies (`index` is then spent,
+    /// and `slots[k]` describes `values[k]`).
+    private static func moveIntoPlace<T>(_ values: inout [T], _ paths: inout [DocumentPath], _ slots: inout [Slot]) {
+        values.withUnsafeMutableBufferPointer { docs in
+            paths.withUnsafeMutableBufferPointer { paths in
+                let withPaths = !paths.isEmpty
+                for i in 0..<docs.count where slots[i].index >= 0 {
+                    var current = i
+                    while true {
+                        let next = Int(slots[current].index)
+                        slots[current].index = -1
+                        if next == i { break }
+                        docs.swapAt(current, next)
+                        if withPaths { paths.swapAt(current, next) }
+                        current = next
+                    }
                 }
             }
         }
     }
 
-    /// Removes the flagged entries (`slots[k]` describes `documents[k]`), keeping the order.
-    private static func removeHolders(_ documents: inout [Document], _ slots: [Slot], count: Int) {
+    /// Removes the flagged entries (`slots[k]` describes `values[k]`), keeping the order.
+    private static func removeHolders<T>(_ documents: inout [T], _ slots: [Slot], count: Int) {
         documents.withUnsafeMutableBufferPointer { docs in
             var kept = 0
             for i in 0..<docs.count where !slots[i].holder {
@@ -126,7 +186,8 @@ enum PathOrder {
         documents.removeLast(count)
     }
 
-    /// The keys, back to back, in a buffer grown by hand (no per-byte checks).
+    /// The keys, back to back, in a buffer grown by hand (no per-byte checks; realloc, so a
+    /// large buffer grows without a second copy in memory).
     private struct KeyBytes: ~Copyable {
         private(set) var base: UnsafeMutablePointer<UInt8>  // raw: the byte loop below writes without checks
         private var capacity: Int
@@ -134,10 +195,11 @@ enum PathOrder {
 
         init(capacity: Int) {
             self.capacity = capacity
-            base = .allocate(capacity: capacity)
+            guard let memory = malloc(capacity) else { fatalError("out of memory for \(capacity) bytes of keys") }
+            base = memory.assumingMemoryBound(to: UInt8.self)
         }
 
-        deinit { base.deallocate() }
+        deinit { free(base) }
 
         /// The NUL between two segments.
         mutating func appendSeparator() {
@@ -186,10 +248,8 @@ enum PathOrder {
         private mutating func reserve(_ more: Int) {
             guard count + more > capacity else { return }
             capacity = max(capacity * 2, count + more)
-            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-            grown.update(from: base, count: count)
-            base.deallocate()
-            base = grown
+            guard let grown = realloc(base, capacity) else { fatalError("out of memory for \(capacity) bytes of keys") }
+            base = grown.assumingMemoryBound(to: UInt8.self)
         }
     }
 
@@ -206,6 +266,15 @@ enum PathOrder {
         func key(_ s: Slot) -> String {
             if s.joined >= 0 { return joined[Int(s.joined)] }
             return String(decoding: UnsafeBufferPointer(start: base + s.start, count: Int(s.count)), as: UTF8.self)
+        }
+
+        /// True when the two keys are the same path (canonically equivalent).
+        func same(_ a: Slot, _ b: Slot) -> Bool {
+            if a.joined < 0 && b.joined < 0 {
+                return a.count == b.count && a.prefix == b.prefix
+                    && memcmp(base + a.start, base + b.start, Int(a.count)) == 0
+            }
+            return key(a) == key(b)
         }
 
         func less(_ a: Slot, _ b: Slot) -> Bool {
@@ -249,7 +318,7 @@ enum PathOrder {
     /// one tells which of its ancestors are there. Each missing one is reported once, as the
     /// first document below it spells it (what a walk up from each document in turn gives).
     private static func missingParents(
-        _ slots: [Slot], _ documents: [Document],
+        _ slots: [Slot], _ segmentsOf: (Int) -> [String],
         _ base: UnsafePointer<UInt8>
     ) -> [DocumentPath] {
         var stack: [Frame] = []
@@ -265,8 +334,8 @@ enum PathOrder {
                     if f.count < count && base[slot.start + f.count] != 0 { return false }
                     return memcmp(base + f.start, base + slot.start, f.count) == 0
                 }
-                let mine = documents[index].path.segments
-                let theirs = documents[f.index].path.segments
+                let mine = segmentsOf(index)
+                let theirs = segmentsOf(f.index)
                 for k in 0..<f.depth where mine[k] != theirs[k] { return false }
                 return true
             }
@@ -291,14 +360,14 @@ enum PathOrder {
                         length += 1
                     }
                     stack.insert(Frame(start: slot.start, count: length, depth: d, ascii: ascii, index: index), at: k)
-                    missing.append(DocumentPath(Array(documents[index].path.segments[0..<d])))
+                    missing.append(DocumentPath(Array(segmentsOf(index)[0..<d])))
                     k += 1
                 }
                 d += 2
             }
             if let top = stack.last, top.depth == depth { continue }  // the same path again
             stack.append(Frame(start: slot.start, count: count, depth: depth, ascii: ascii, index: index))
-            if slot.holder { missing.append(documents[index].path) }
+            if slot.holder { missing.append(DocumentPath(segmentsOf(index))) }
         }
         var inOrder = true
         for k in missing.indices.dropFirst() where !(missing[k - 1] < missing[k]) {
@@ -314,12 +383,12 @@ enum PathOrder {
 
     /// What `missingParents` finds, by lookups in a set: when an ID holds NUL, the joined
     /// key no longer puts all of a path's descendants right after it.
-    private static func missingParentsByLookup(_ slots: [Slot], _ documents: [Document]) -> [DocumentPath] {
+    private static func missingParentsByLookup(_ slots: [Slot], _ paths: [DocumentPath]) -> [DocumentPath] {
         var present = Set<DocumentPath>(minimumCapacity: slots.count)
-        for (k, slot) in slots.enumerated() where !slot.holder { present.insert(documents[k].path) }
+        for (k, slot) in slots.enumerated() where !slot.holder { present.insert(paths[k]) }
         var missing = Set<DocumentPath>()
         for (k, slot) in slots.enumerated() {
-            let path = documents[k].path
+            let path = paths[k]
             var p = slot.holder ? path : path.parent
             while let q = p, !present.contains(q) {
                 if !missing.insert(q).inserted { break }

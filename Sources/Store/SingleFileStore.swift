@@ -24,6 +24,25 @@ import Darwin
 /// "missing" document, such as `favorites/{uid}`) is not a document but a missing parent.
 public enum SingleFileStore {
     public static func read(file: String) throws(StoreError) -> DocumentStore {
+        let (format, documents, missingParents) = try read(file: file, transform: { $0 })
+        return DocumentStore(documents: documents, format: format, path: file, missingParents: missingParents)
+    }
+
+    /// Reads the single-file store `file` and turns each document into a `T` (on all cores),
+    /// the results sorted by document path, with the store's format and missing parents (see
+    /// `decodeStore`). A node-firestore-import-export file is decoded while it is parsed
+    /// (`readStreaming`), so its JSON is never in memory whole; other files, and files that
+    /// are not what they first look like, are parsed whole (`readWhole`).
+    public static func read<T>(file: String, transform: @Sendable (Document) -> T) throws(StoreError)
+        -> (format: StoreFormat, values: [T], missingParents: [DocumentPath])
+    {
+        if let streamed = try readStreaming(file: file, transform: transform) { return streamed }
+        let (format, documents, missingParents) = try readWhole(file: file)
+        return (format, documents.parallelMap(transform), missingParents)
+    }
+
+    /// The file parsed into one tree, then decoded.
+    static func readWhole(file: String) throws(StoreError) -> (StoreFormat, [Document], [DocumentPath]) {
         let buffer = ReadBuffer()
         let count: Int
         switch buffer.readFile(file, noFollow: false) {
@@ -38,8 +57,7 @@ public enum SingleFileStore {
         } catch {
             throw .invalidJSON(file: file, error: error)
         }
-        let (format, documents, missingParents) = try decodeStore(json, file: file)
-        return DocumentStore(documents: documents, format: format, path: file, missingParents: missingParents)
+        return try decodeStore(json, file: file)
     }
 
     /// The documents of a parsed single-file store, sorted by path; `file` is used in
@@ -60,7 +78,7 @@ public enum SingleFileStore {
         case .success(let f): format = f
         case .failure(let detail): throw .unrecognisedFormat(file: file, detail: detail.text)
         }
-        var decoder = Decoder(file: file)
+        var decoder = SingleFileDecoder(file: file)
         switch format {
         case .nodeFirestoreImportExport:
             try decoder.nodeCollections(json["__collections__"]!, parent: [], location: "__collections__")
@@ -90,8 +108,7 @@ public enum SingleFileStore {
         case .directory:
             break
         }
-        var documents: [Document] = []
-        swap(&documents, &decoder.documents)  // the only reference: sorted in place
+        var documents = decoder.takeDocuments()  // the only reference: sorted in place
         let missing = PathOrder.arrange(&documents, holders: decoder.holders)
         return (format, documents, missing)
     }
@@ -159,16 +176,29 @@ public enum SingleFileStore {
     }
 }
 
-private struct Decoder {
+/// Turns the JSON of a single-file store into documents, one format at a time.
+struct SingleFileDecoder {
     let file: String
-    /// In the order met, each document before its subcollections (often path order).
-    var documents: [Document] = []
-    /// Empty, or one flag per document: true for a node-firestore-import-export missing
-    /// parent (an object holding only subcollections), which is not a document.
-    var holders: [Bool] = []
+    /// In the order met, each document before its subcollections (often path order); those
+    /// not yet taken (`takeDocuments`).
+    private(set) var documents: [Document] = []
+    /// Documents taken so far.
+    private(set) var taken = 0
+    /// Empty, or one flag per document made (taken or not): true for a
+    /// node-firestore-import-export missing parent (an object holding only subcollections),
+    /// which is not a document.
+    private(set) var holders: [Bool] = []
     private var anyHolder = false
 
     init(file: String) { self.file = file }
+
+    /// The documents made since the last call, in order.
+    mutating func takeDocuments() -> [Document] {
+        var batch: [Document] = []
+        swap(&batch, &documents)
+        taken += batch.count
+        return batch
+    }
 
     // MARK: node-firestore-import-export
 
@@ -186,38 +216,42 @@ private struct Decoder {
                     detail: "expected an object of documents, found \(docs.kindDescription)")
             }
             for (id, body) in docPairs {
-                let path = DocumentPath(parent + [name, id])
-                guard case .object(let pairs) = body else {
-                    throw .notAnObject(file: file, document: path.description, found: body.kindDescription)
-                }
-                var fields = Fields()
-                var subcollections: [JSONValue] = []
-                for (key, value) in pairs {
-                    if key == "__collections__" {
-                        subcollections.append(value)
-                    } else {
-                        fields.append(key, nodeValue(value))
-                    }
-                }
-                // The tool writes `"__collections__": {}` on every document, and for a
-                // "missing" document (no body, only subcollections, e.g. favorites/{uid})
-                // nothing else: such an object is a missing parent, as a folder without its
-                // file is in a directory store. (An existing document without fields but
-                // with subcollections is written the same way, and is taken as missing.)
-                // `{"__collections__": {}}` is a document without fields.
-                let holder =
-                    pairs.count == subcollections.count
-                    && subcollections.contains { if case .object(let c) = $0 { !c.isEmpty } else { false } }
-                if holder && !anyHolder {
-                    anyHolder = true
-                    holders = Array(repeating: false, count: documents.count)
-                }
-                if anyHolder { holders.append(holder) }
-                documents.append(Document(path: path, fields: fields, source: file))
-                for value in subcollections {
-                    try nodeCollections(value, parent: path.segments, location: "document \(path)")
-                }
+                try nodeDocument(DocumentPath(parent + [name, id]), body)
             }
+        }
+    }
+
+    /// One document of a node-firestore-import-export collection, then its subcollections.
+    mutating func nodeDocument(_ path: DocumentPath, _ body: JSONValue) throws(StoreError) {
+        guard case .object(let pairs) = body else {
+            throw .notAnObject(file: file, document: path.description, found: body.kindDescription)
+        }
+        var fields = Fields()
+        var subcollections: [JSONValue] = []
+        for (key, value) in pairs {
+            if key == "__collections__" {
+                subcollections.append(value)
+            } else {
+                fields.append(key, nodeValue(value))
+            }
+        }
+        // The tool writes `"__collections__": {}` on every document, and for a
+        // "missing" document (no body, only subcollections, e.g. favorites/{uid})
+        // nothing else: such an object is a missing parent, as a folder without its
+        // file is in a directory store. (An existing document without fields but
+        // with subcollections is written the same way, and is taken as missing.)
+        // `{"__collections__": {}}` is a document without fields.
+        let holder =
+            pairs.count == subcollections.count
+            && subcollections.contains { if case .object(let c) = $0 { !c.isEmpty } else { false } }
+        if holder && !anyHolder {
+            anyHolder = true
+            holders = Array(repeating: false, count: taken + documents.count)
+        }
+        if anyHolder { holders.append(holder) }
+        documents.append(Document(path: path, fields: fields, source: file))
+        for value in subcollections {
+            try nodeCollections(value, parent: path.segments, location: "document \(path)")
         }
     }
 

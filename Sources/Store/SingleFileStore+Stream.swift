@@ -1,0 +1,160 @@
+import JSON
+import Support
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension SingleFileStore {
+    /// Documents decoded before they are handed to `transform` together, on all cores.
+    static let streamBatch = 4096
+
+    /// Reads a node-firestore-import-export file (`{"__collections__": {…}, …}`, the key
+    /// first) with a `JSONReader`: each top-level document, with its subcollections, is
+    /// parsed, decoded and turned into `T`s before the next is read, so neither the file
+    /// nor its JSON tree is ever held whole. Nil when the file is something else (another
+    /// format, or a second `__collections__`, whose last one counts) or hostile (two
+    /// top-level documents with one path, an ID holding NUL): the caller then reads it
+    /// whole, as before.
+    ///
+    /// The results and errors are those of `readWhole`: the first invalid JSON in the file
+    /// wins over a decoding error found before it, so after one the rest is only parsed.
+    ///
+    /// The order is `PathOrder`'s, found in two steps with a key per top-level document
+    /// only: each top-level document's group (it and the documents below it) is put in
+    /// order when it is read, then the groups are put in the order of their top-level paths
+    /// (a path's descendants sort right after it and before any other path that follows it).
+    static func readStreaming<T>(
+        file: String, chunk: Int = 1 << 20, transform: @Sendable (Document) -> T
+    ) throws(StoreError)
+        -> (format: StoreFormat, values: [T], missingParents: [DocumentPath])?
+    {
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { throw .notFound(path: file) }
+            throw .unreadable(path: file, reason: errnoText())
+        }
+        defer { close(fd) }
+        let failure = ReadFailure()
+        var reader = JSONReader(chunk: chunk) { buffer in
+            while true {
+                let n = posixRead(fd, buffer.baseAddress, buffer.count)
+                if n >= 0 { return n }
+                if errno != EINTR {
+                    failure.code = errno
+                    return 0
+                }
+            }
+        }
+        // Room for the values of a file of generated documents (~110 bytes each), so the
+        // array rarely grows (a copy, the old and new in memory together); room not used
+        // costs address space only.
+        var size = stat()
+        let expected = fstat(fd, &size) == 0 ? min(Int(size.st_size) / 100, Int(Int32.max)) : 0
+        var values: [T] = []
+        values.reserveCapacity(expected)
+        var decoder = SingleFileDecoder(file: file)
+        var batch: [Document] = []
+        var groups: [Group] = []
+        var groupKeys = PathOrder.Collector(capacity: expected / 4)
+        var pending: StoreError?
+        func flush() {
+            values.append(contentsOf: batch.parallelMap(transform))
+            batch.removeAll(keepingCapacity: true)
+        }
+        /// The documents decoded from the top-level document `path`, in order, to the batch.
+        func group(_ path: DocumentPath) {
+            let first = decoder.taken
+            var documents = decoder.takeDocuments()
+            var missing: [DocumentPath] = []
+            let holders = decoder.holders.isEmpty ? [] : Array(decoder.holders[first..<decoder.taken])
+            if documents.count > 1 || holders.contains(true) {
+                missing = PathOrder.arrange(&documents, holders: holders)
+            }
+            groupKeys.append(path.segments, holder: false)
+            groups.append(Group(start: values.count + batch.count, count: documents.count, missing: missing))
+            batch.append(contentsOf: documents)
+            if batch.count >= streamBatch { flush() }
+        }
+        do throws(JSONError) {
+            try reader.beginText()
+            guard try reader.peek() == UInt8(ascii: "{") else { return nil }
+            try reader.beginObject()
+            guard try reader.nextKey() == "__collections__", try reader.peek() == UInt8(ascii: "{") else { return nil }
+            try reader.beginObject()
+            while let name = try reader.nextKey() {
+                guard try reader.peek() == UInt8(ascii: "{") else {
+                    let docs = try reader.readValue()
+                    pending =
+                        pending
+                        ?? .malformed(
+                            file: file, location: "collection \(name)",
+                            detail: "expected an object of documents, found \(docs.kindDescription)")
+                    continue
+                }
+                try reader.beginObject()
+                while let id = try reader.nextKey() {
+                    let body = try reader.readValue()
+                    guard pending == nil else { continue }
+                    let path = DocumentPath([name, id])
+                    do throws(StoreError) {
+                        try decoder.nodeDocument(path, body)
+                        group(path)
+                    } catch {
+                        pending = error
+                    }
+                }
+            }
+            while let key = try reader.nextKey() {
+                if key == "__collections__" { return nil }
+                _ = try reader.readValue()
+            }
+            try reader.endText()
+        } catch {
+            if failure.code != 0 { throw .unreadable(path: file, reason: errnoText(failure.code)) }
+            throw .invalidJSON(file: file, error: error)
+        }
+        if failure.code != 0 { throw .unreadable(path: file, reason: errnoText(failure.code)) }
+        if let pending { throw pending }
+        flush()
+        if groupKeys.segmentHasNUL { return nil }
+        var none: [DocumentPath] = []
+        _ = groupKeys.arrange(&groups, &none)  // top-level paths: no ancestors
+        if !groupKeys.distinct { return nil }
+        // Each value to its group's place: a permutation applied by swaps, in place.
+        var destination = [Int32](repeating: 0, count: values.count)
+        var next = 0
+        var missing: [DocumentPath] = []
+        for group in groups {
+            for k in 0..<group.count { destination[group.start + k] = Int32(next + k) }
+            next += group.count
+            missing.append(contentsOf: group.missing)
+        }
+        groups = []
+        for i in destination.indices {
+            while Int(destination[i]) != i {
+                let j = Int(destination[i])
+                values.swapAt(i, j)
+                destination.swapAt(i, j)
+            }
+        }
+        return (.nodeFirestoreImportExport, values, missing)
+    }
+}
+
+/// One top-level document and those below it, in order: where their values are, and the
+/// missing parents among them.
+private struct Group {
+    var start: Int
+    var count: Int
+    var missing: [DocumentPath]
+}
+
+/// The errno of a failed read, set by the reader's fill closure.
+private final class ReadFailure {
+    var code: Int32 = 0
+}
