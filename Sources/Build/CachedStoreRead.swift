@@ -40,16 +40,17 @@ struct CachedStoreRead {
         let path = DocumentCache.path(folder: cacheFolder, identity: identity)
         let readStart = Self.now()
         let cache = DocumentCache.load(path: path, identity: identity, writer: CacheFile.writer)
-        var save: (DocumentCacheWriter) throws(BuildError) -> Void
-        var count = 0
-        var unchanged: Bool
-        let decoded: [DecodedDocument]
+        var decoded: [DecodedDocument]
+        /// Per document of `decoded` (a directory store): the cache entry it came from, or the
+        /// file it was read from now and its stamp.
+        var origins: [Origin] = []
         // A file changed in the same clock tick as it was stamped might keep its stamp (git's
         // "racily clean" files): such files are left out of the cache and read again next time.
         let settled = { (stamp: FileStamp?) in stamp.map { $0.newest < readStart - BuildInputs.racyWindow } ?? false }
+        let stamp = isDirectory ? nil : FileStamp.of(store)
         if isDirectory {
             try StoreShape.check(store)
-            let items = try DirectoryStore.read(
+            var items = try DirectoryStore.read(
                 root: store,
                 reusing: { file, stamp in
                     guard let cache, let k = cache.entry(file: file, stamp: stamp),
@@ -62,69 +63,72 @@ struct CachedStoreRead {
                     Item(document: DecodedDocument(document), origin: .read(file: document.source, stamp: stamp))
                 }
             ).values
-            var reused = 0
-            for item in items {
-                switch item.origin {
-                case .cached:
-                    reused += 1
-                    count += 1
-                case .read(_, let stamp): if settled(stamp) { count += 1 }
-                }
-            }
-            (reusedFiles, readFiles) = (reused, items.count - reused)
-            unchanged = reused == items.count && reused == (cache?.count ?? -1)
             decoded = items.map(\.document)
-            save = { (writer: DocumentCacheWriter) throws(BuildError) in
-                for item in items {
-                    switch item.origin {
-                    case .cached(let k):
-                        try writer.add(
-                            file: cache!.file(of: k), stamp: cache!.stamp(of: k),
-                            encoded: cache!.encodedDocuments(of: k))
-                    case .read(let file, let stamp):
-                        if let stamp, settled(stamp) {
-                            try writer.add(file: file, stamp: stamp, documents: [item.document])
-                        }
-                    }
-                }
-            }
+            origins = items.map(\.origin)
+            items = []
+            reusedFiles = origins.count { if case .cached = $0 { true } else { false } }
+            readFiles = origins.count - reusedFiles
+        } else if let stamp, let cache, cache.count == 1, cache.stamp(of: 0) == stamp,
+            let documents = cache.documents(of: 0)
+        {
+            decoded = documents
+            (reusedFiles, readFiles) = (1, 0)
         } else {
-            let stamp = FileStamp.of(store)
-            if let stamp, let cache, cache.count == 1, cache.stamp(of: 0) == stamp,
-                let documents = cache.documents(of: 0)
-            {
-                decoded = documents
-                (reusedFiles, readFiles, unchanged) = (1, 0, true)
-            } else {
-                decoded = try DecodedDocument.read(singleFile: store).1
-                (reusedFiles, readFiles, unchanged) = (0, 1, false)
-                count = settled(stamp) ? 1 : 0
-            }
-            save = { (writer: DocumentCacheWriter) throws(BuildError) in
-                if let stamp, settled(stamp) { try writer.add(file: "", stamp: stamp, documents: decoded) }
-            }
+            decoded = try DecodedDocument.read(singleFile: store).1
+            (reusedFiles, readFiles) = (0, 1)
         }
         phases("read and decode store")
-        snapshot = Snapshot(decoded: decoded)
-        phases("derive")
+
+        // Written before deriving, so that the documents can be handed over to it.
         var problem: String?
-        if !unchanged {
+        if readFiles > 0 || reusedFiles != (cache?.count ?? -1) {
             do throws(BuildError) {
-                let writer = try DocumentCacheWriter(
-                    path: path, identity: identity, writer: CacheFile.writer, count: count)
-                do throws(BuildError) {
-                    try save(writer)
-                } catch {
-                    writer.abandon()
-                    throw error
-                }
-                try writer.finish()
+                try Self.write(
+                    path: path, identity: identity, cache: cache, decoded: decoded, origins: origins,
+                    singleFile: isDirectory ? nil : stamp.flatMap { settled($0) ? $0 : nil }, settled: settled)
             } catch {
                 problem = error.description
             }
             phases("write cache")
         }
         self.problem = problem
+        origins = []
+        snapshot = Snapshot(decoded: consume decoded)
+        phases("derive")
+    }
+
+    /// Writes the cache: the entries kept as they were stored, the settled files read now
+    /// encoded; for a single file (`singleFile`, its stamp when settled), all its documents.
+    private static func write(
+        path: String, identity: StoreIdentity, cache: DocumentCache?, decoded: [DecodedDocument], origins: [Origin],
+        singleFile: FileStamp?, settled: (FileStamp?) -> Bool
+    ) throws(BuildError) {
+        let count =
+            origins.isEmpty
+            ? (singleFile == nil ? 0 : 1)
+            : origins.count {
+                switch $0 {
+                case .cached: true
+                case .read(_, let stamp): settled(stamp)
+                }
+            }
+        let writer = try DocumentCacheWriter(path: path, identity: identity, writer: CacheFile.writer, count: count)
+        do throws(BuildError) {
+            if let singleFile { try writer.add(file: "", stamp: singleFile, documents: decoded) }
+            for (document, origin) in zip(decoded, origins) {
+                switch origin {
+                case .cached(let k):
+                    try writer.add(
+                        file: cache!.file(of: k), stamp: cache!.stamp(of: k), encoded: cache!.encodedDocuments(of: k))
+                case .read(let file, let stamp):
+                    if let stamp, settled(stamp) { try writer.add(file: file, stamp: stamp, documents: [document]) }
+                }
+            }
+        } catch {
+            writer.abandon()
+            throw error
+        }
+        try writer.finish()
     }
 
     private static func now() -> Int64 {
