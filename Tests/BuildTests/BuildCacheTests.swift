@@ -265,26 +265,14 @@ struct BuildCacheTests {
 
     @Test func aKilledCacheWriteLeavesNoTornCache() throws {
         let work = try sampleSiteCopy()
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        try #require(length > 0)
-        let executable = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let identity = StoreIdentity(store: work.path("store"), isDirectory: true)
         let cachePath = DocumentCache.path(folder: work.path("cache"), identity: identity)
         var killedWhileWriting = 0
         try build(work, "clean")  // (a clean site to compare with at the end)
         for delay in [400, 600, 800, 1_000, 1_200, 1_400, 1_600, 1_800] {
-            let child = Process()
-            child.executableURL = URL(fileURLWithPath: executable)
-            child.arguments = ["--testing-library", "swift-testing", "--filter", "cacheWritingChild"]
-            child.environment = ProcessInfo.processInfo.environment.merging([Self.childVariable: work.path()]) { $1 }
-            child.standardOutput = FileHandle.nullDevice
-            child.standardError = FileHandle.nullDevice
-            try child.run()
+            let child = try TestChild(filter: "cacheWritingChild", variable: Self.childVariable, value: work.path())
             usleep(UInt32(delay) * 1_000)
-            kill(child.processIdentifier, SIGKILL)
-            child.waitUntilExit()
-            #expect(child.terminationReason == .uncaughtSignal)
+            #expect(child.kill())
             let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: work.path("cache"))) ?? []
             if leftovers.contains(where: { $0.contains(".tmp-") }) { killedWhileWriting += 1 }
             // The cache under its own name is always whole: this binary accepts it.

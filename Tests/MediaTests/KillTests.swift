@@ -44,29 +44,13 @@ import Glibc
     @Test func killedWritersLeaveOnlyWholeEntries() throws {
         let t = try TemporaryFolder()
         let folder = t.path("cache")
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        try #require(length > 0)
-        let executable = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-
         var seen = 0
         for delay in [250, 500, 800] {
             let children = try (0..<2).map { _ in
-                let child = Process()
-                child.executableURL = URL(fileURLWithPath: executable)
-                child.arguments = ["--testing-library", "swift-testing", "--filter", "cacheWriterChild"]
-                child.environment = ProcessInfo.processInfo.environment.merging([Self.childVariable: folder]) { $1 }
-                child.standardOutput = FileHandle.nullDevice
-                child.standardError = FileHandle.nullDevice
-                try child.run()
-                return child
+                try TestChild(filter: "cacheWriterChild", variable: Self.childVariable, value: folder)
             }
             usleep(UInt32(delay) * 1_000)
-            for child in children {
-                kill(child.processIdentifier, SIGKILL)
-                child.waitUntilExit()
-                #expect(child.terminationReason == .uncaughtSignal)
-            }
+            for child in children { #expect(child.kill()) }
 
             let cache = try MediaCache(folder: folder)
             for u in 0..<Self.urlCount {

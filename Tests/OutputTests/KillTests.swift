@@ -34,23 +34,10 @@ import Glibc
 
     @Test func aKilledBuildLeavesWholeFilesAndTheNextBuildRecovers() throws {
         let t = try TemporaryFolder()
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        try #require(length > 0)
-        let executable = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-
         for delay in [150, 400, 700, 1_100] {
-            let child = Process()
-            child.executableURL = URL(fileURLWithPath: executable)
-            child.arguments = ["--testing-library", "swift-testing", "--filter", "killedChild"]
-            child.environment = ProcessInfo.processInfo.environment.merging([Self.childVariable: t.output]) { $1 }
-            child.standardOutput = FileHandle.nullDevice
-            child.standardError = FileHandle.nullDevice
-            try child.run()
+            let child = try TestChild(filter: "killedChild", variable: Self.childVariable, value: t.output)
             usleep(UInt32(delay) * 1_000)
-            kill(child.processIdentifier, SIGKILL)
-            child.waitUntilExit()
-            #expect(child.terminationReason == .uncaughtSignal)
+            #expect(child.kill())
 
             for page in 0..<Self.pageCount {
                 guard let content = read(t.outputPath("p\(page % 50)/\(page).html")) else { continue }
