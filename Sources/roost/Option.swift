@@ -84,7 +84,8 @@ enum CommonOptions {
         """)
     static let cache = Option.value(
         "cache", "DIR", default: ".roost-cache", config: "cache",
-        "the build cache (decoded store files) and --media mirror's\ndownloads (shared by build and serve)")
+        "the build cache (decoded store files, rendered captions) and\n--media mirror's downloads (shared by build and serve)"
+    )
     static let offline = Option.flag("offline", "--media mirror: use the cache alone, open no connection")
     static let refreshMedia = Option.flag(
         "refresh-media", "--media mirror: ask again for every cached image (ETag and\nLast-Modified)")
