@@ -157,16 +157,15 @@ public struct StoreStamp: Equatable, Sendable {
 
         /// `nameHash`: FNV-1a of the entry's path relative to the store.
         mutating func add(nameHash: UInt64, _ st: stat) {
-            let mtime = Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec)
-            let ctime = Int64(st.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_ctim.tv_nsec)
-            var h = Self.mix(nameHash ^ UInt64(truncatingIfNeeded: st.st_size))
-            h = Self.mix(h ^ UInt64(bitPattern: mtime))
-            h = Self.mix(h ^ UInt64(bitPattern: ctime))
-            h = Self.mix(h ^ UInt64(truncatingIfNeeded: st.st_ino))
+            let file = FileStamp(st)
+            var h = Self.mix(nameHash ^ UInt64(bitPattern: file.size))
+            h = Self.mix(h ^ UInt64(bitPattern: file.modified))
+            h = Self.mix(h ^ UInt64(bitPattern: file.changed))
+            h = Self.mix(h ^ file.inode)
             h = Self.mix(h ^ UInt64(truncatingIfNeeded: st.st_mode))
             sum = sum &+ h
             xor ^= Self.mix(h &+ 0x9e37_79b9_7f4a_7c15)
-            newest = max(newest, mtime, ctime)
+            newest = max(newest, file.newest)
             entries += 1
         }
 
