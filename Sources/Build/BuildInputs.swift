@@ -1,4 +1,5 @@
 import Model
+import Site
 import Store
 import Support
 
@@ -21,21 +22,36 @@ struct BuildInputs {
     /// How long before the stamp the newest store file must be for the stamp to be trusted.
     static let racyWindow: Int64 = 1_000_000_000
 
-    init(_ options: BuildOptions, theme: Theme) throws {
+    /// The wall clock, nanoseconds since 1970 (the time file stamps are in).
+    static func now() -> Int64 {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        stampedAt = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    }
+
+    /// True when a file last changed at `newest` can be trusted to keep its stamp until it
+    /// changes again, seen at `time` (both nanoseconds since 1970): see `token`.
+    static func isSettled(newest: Int64, at time: Int64) -> Bool { newest < time - racyWindow }
+
+    /// Which Roost binary runs: another version, or this one rebuilt, may read, decode and
+    /// render differently. Part of the inputs token and of every build cache file's header.
+    static let binary: String = {
+        var text = "roost \(RoostVersion.current)"
+        var exe = stat()
+        if stat("/proc/self/exe", &exe) == 0 {
+            text += " binary \(exe.st_size) \(exe.st_mtim.tv_sec).\(exe.st_mtim.tv_nsec) \(exe.st_ino)"
+        }
+        return text
+    }()
+
+    init(_ options: BuildOptions, theme: Theme) throws {
+        stampedAt = Self.now()
         try StoreShape.check(options.store)  // before walking a folder that is no store
         let stamp = try StoreStamp.of(options.store)
         newestChange = stamp.newest
 
         var h = StableHasher()
-        var exe = stat()
-        if stat("/proc/self/exe", &exe) == 0 {  // a rebuilt roost may render differently
-            h.combine(Int(exe.st_size))
-            h.combine(Int(exe.st_mtim.tv_sec))
-            h.combine(Int(exe.st_mtim.tv_nsec))
-        }
+        h.combine(Self.binary)
         h.combine(options.store)
         h.combine(Int(truncatingIfNeeded: stamp.digest))
         h.combine(theme.origin)
@@ -64,7 +80,7 @@ struct BuildInputs {
     /// not (git's "racily clean" files), and file systems on other machines stamp with their
     /// own clocks. The token holds no time, so the manifest stays the same from build to build.
     var token: String? {
-        guard newestChange < stampedAt - Self.racyWindow else { return nil }
+        guard Self.isSettled(newest: newestChange, at: stampedAt) else { return nil }
         return StableHash.hex(digest)
     }
 

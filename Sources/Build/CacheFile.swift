@@ -1,4 +1,3 @@
-import Site
 import Support
 
 #if canImport(Glibc)
@@ -15,15 +14,9 @@ import Glibc
 final class CacheFile: @unchecked Sendable {  // read-only once made
     static let magic = Array("ROOST-CACHE\n".utf8)
 
-    /// Which binary writes: another Roost, or this one rebuilt, may decode or render differently.
-    static let writer: String = {
-        var text = "roost \(RoostVersion.current)"
-        var exe = stat()
-        if stat("/proc/self/exe", &exe) == 0 {
-            text += " binary \(exe.st_size) \(exe.st_mtim.tv_sec).\(exe.st_mtim.tv_nsec) \(exe.st_ino)"
-        }
-        return text
-    }()
+    /// Which binary writes (`BuildInputs.binary`): another Roost, or this one rebuilt, may
+    /// decode or render differently.
+    static var writer: String { BuildInputs.binary }
 
     /// The whole file, mapped.
     let mapping: UnsafeRawBufferPointer

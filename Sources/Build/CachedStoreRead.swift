@@ -38,7 +38,7 @@ struct CachedStoreRead {
         let identity = StoreIdentity(store: store, isDirectory: isDirectory)
         self.identity = identity
         let path = DocumentCache.path(folder: cacheFolder, identity: identity)
-        let readStart = Self.now()
+        let readStart = BuildInputs.now()
         let cache = DocumentCache.load(path: path, identity: identity, writer: CacheFile.writer)
         var decoded: [DecodedDocument]
         /// Per document of `decoded` (a directory store): the cache entry it came from, or the
@@ -46,7 +46,9 @@ struct CachedStoreRead {
         var origins: [Origin] = []
         // A file changed in the same clock tick as it was stamped might keep its stamp (git's
         // "racily clean" files): such files are left out of the cache and read again next time.
-        let settled = { (stamp: FileStamp?) in stamp.map { $0.newest < readStart - BuildInputs.racyWindow } ?? false }
+        let settled = { (stamp: FileStamp?) in
+            stamp.map { BuildInputs.isSettled(newest: $0.newest, at: readStart) } ?? false
+        }
         let stamp = isDirectory ? nil : FileStamp.of(store)
         if isDirectory {
             try StoreShape.check(store)
@@ -129,11 +131,5 @@ struct CachedStoreRead {
             throw error
         }
         try writer.finish()
-    }
-
-    private static func now() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     }
 }
