@@ -28,8 +28,7 @@ final class CaptionCache: Sendable {
     }
 
     static func path(folder: String, identity: StoreIdentity) -> String {
-        (folder.hasSuffix("/") ? folder : folder + "/") + "captions-" + StableHash.hex(StableHash.fnv1a(identity.path))
-            + ".cache"
+        identity.cachePath(in: folder, name: "captions")
     }
 
     static func header(identity: StoreIdentity) -> [String] { [format, CacheFile.writer, identity.path] }

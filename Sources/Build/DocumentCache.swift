@@ -49,8 +49,7 @@ final class DocumentCache: Sendable {
 
     /// Where the cache of the store `identity` lives in `folder`.
     static func path(folder: String, identity: StoreIdentity) -> String {
-        (folder.hasSuffix("/") ? folder : folder + "/") + "store-" + StableHash.hex(StableHash.fnv1a(identity.path))
-            + ".cache"
+        identity.cachePath(in: folder, name: "store")
     }
 
     /// What the header of the cache of `identity` written by `writer` says.
@@ -99,9 +98,6 @@ final class DocumentCache: Sendable {
         }
     }
 
-    /// Every entry, in the order written (a single-file store's one entry).
-    var allEntries: Range<Int> { entries.indices }
-
     func stamp(of entry: Int) -> FileStamp { entries[entry].stamp }
 
     func file(of entry: Int) -> String {
@@ -141,5 +137,10 @@ struct StoreIdentity: Equatable {
             path = store
         }
         kind = isDirectory ? "directory" : "file"
+    }
+
+    /// The cache file `name` of this store in `folder`: `name-<hash of the real path>.cache`.
+    func cachePath(in folder: String, name: String) -> String {
+        (folder.hasSuffix("/") ? folder : folder + "/") + name + "-" + StableHash.hex(StableHash.fnv1a(path)) + ".cache"
     }
 }

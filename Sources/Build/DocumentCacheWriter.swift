@@ -23,10 +23,10 @@ final class DocumentCacheWriter {
 
     /// One file's entry, its documents as a cache stored them.
     func add(file name: String, stamp: FileStamp, encoded: UnsafeRawBufferPointer) throws(BuildError) {
-        try add(file: name, stamp: stamp, body: Array(encoded))
+        try add(file: name, stamp: stamp, body: encoded)
     }
 
-    private func add(file name: String, stamp: FileStamp, body: [UInt8]) throws(BuildError) {
+    private func add(file name: String, stamp: FileStamp, body: some Collection<UInt8>) throws(BuildError) {
         try file.append { out in
             out.append(name)
             out.append(stamp.size)

@@ -51,7 +51,7 @@ package struct ByteWriter: Sendable {
         for text in texts { append(text) }
     }
 
-    package mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
+    package mutating func append(_ other: some Collection<UInt8>) { bytes.append(contentsOf: other) }
 }
 
 /// Reads what `ByteWriter` wrote. Every read checks its bounds and throws `ByteReader.Malformed`
