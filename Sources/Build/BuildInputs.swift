@@ -18,6 +18,8 @@ struct BuildInputs {
     let stampedAt: Int64
     /// The newest change time in the store.
     let newestChange: Int64
+    /// Each store file's stamp, for the build cache (`options.usesCache` and a directory store).
+    let storeFiles: StoreFileStamps?
 
     /// How long before the stamp the newest store file must be for the stamp to be trusted.
     static let racyWindow: Int64 = 1_000_000_000
@@ -47,8 +49,9 @@ struct BuildInputs {
     init(_ options: BuildOptions, theme: Theme) throws {
         stampedAt = Self.now()
         try StoreShape.check(options.store)  // before walking a folder that is no store
-        let stamp = try StoreStamp.of(options.store)
+        let stamp = try StoreStamp.of(options.store, recordingFiles: options.usesCache)
         newestChange = stamp.newest
+        storeFiles = stamp.files
 
         var h = StableHasher()
         h.combine(Self.binary)

@@ -33,12 +33,18 @@ struct CachedStoreRead {
         case read(file: String, stamp: FileStamp?)
     }
 
-    init(store: String, cacheFolder: String, phases: (String) -> Void) throws(StoreError) {
+    /// `walk`: the store's files as the inputs' walk just saw them (not stat-ed again), and
+    /// when that walk started.
+    init(
+        store: String, cacheFolder: String, walk: (files: StoreFileStamps, startedAt: Int64)?,
+        phases: (String) -> Void
+    ) throws(StoreError) {
         let isDirectory = DocumentStore.isDirectoryStore(store)
         let identity = StoreIdentity(store: store, isDirectory: isDirectory)
         self.identity = identity
         let path = DocumentCache.path(folder: cacheFolder, identity: identity)
-        let readStart = BuildInputs.now()
+        // Stamps are trusted by when they were taken: a walk's, by when it began.
+        let readStart = walk?.startedAt ?? BuildInputs.now()
         let cache = DocumentCache.load(path: path, identity: identity, writer: CacheFile.writer)
         var decoded: [DecodedDocument]
         /// Per document of `decoded` (a directory store): the cache entry it came from, or the
@@ -53,7 +59,7 @@ struct CachedStoreRead {
         if isDirectory {
             try StoreShape.check(store)
             var items = try DirectoryStore.read(
-                root: store,
+                root: store, stamps: walk?.files.index(),
                 reusing: { file, stamp in
                     guard let cache, let k = cache.entry(file: file, stamp: stamp),
                         let documents = cache.documents(of: k),

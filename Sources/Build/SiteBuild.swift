@@ -55,7 +55,9 @@ public struct SiteBuild: Sendable {
         var captionCache: (path: String, identity: StoreIdentity, cache: CaptionCache?)?
         if options.usesCache {
             let read = try CachedStoreRead(
-                store: options.store, cacheFolder: options.media.cache, phases: observer.phaseEnded)
+                store: options.store, cacheFolder: options.media.cache,
+                walk: inputs.storeFiles.map { ($0, inputs.stampedAt) },
+                phases: observer.phaseEnded)
             snapshot = read.snapshot
             storeFiles = (read.readFiles, read.reusedFiles)
             if let problem = read.problem { cacheNotices.append(problem) }

@@ -82,23 +82,29 @@ public enum DirectoryStore {
     public static func read<T>(root: String, transform: @escaping @Sendable (Document) -> T) throws(StoreError)
         -> (values: [T], missingParents: [DocumentPath], ignored: [StoreNote])
     {
-        try read(root: root, reading: Reading(reuse: nil, transform: { document, _ in transform(document) }))
+        try read(
+            root: root, reading: Reading(reuse: nil, known: nil, transform: { document, _ in transform(document) }))
     }
 
     /// Like `read(root:transform:)`, but each document file is stamped first (`FileStamp`,
     /// one `fstatat`) and `reusing` is asked for a value already made from that file as it
     /// is now (a cache keyed by the path relative to `root` and the stamp); only the files it
     /// has none for are read, and `transform` gets their stamp as it was before reading.
+    /// A file in `stamps` (from a `StoreStamp` walk just before, by relative path) is not
+    /// stat-ed again.
     public static func read<T>(
-        root: String, reusing: @escaping @Sendable (_ file: String, FileStamp) -> T?,
+        root: String, stamps: StoreFileStamps.Index? = nil,
+        reusing: @escaping @Sendable (_ file: String, FileStamp) -> T?,
         transform: @escaping @Sendable (Document, FileStamp?) -> T
     ) throws(StoreError) -> (values: [T], missingParents: [DocumentPath], ignored: [StoreNote]) {
-        try read(root: root, reading: Reading(reuse: reusing, transform: transform))
+        try read(root: root, reading: Reading(reuse: reusing, known: stamps, transform: transform))
     }
 
     /// How the walk turns a document file into a caller's value.
     struct Reading<T>: @unchecked Sendable {  // (the closures are @Sendable; only T is generic)
         let reuse: (@Sendable (String, FileStamp) -> T?)?
+        /// Stamps already taken, by relative path.
+        let known: StoreFileStamps.Index?
         let transform: @Sendable (Document, FileStamp?) -> T
     }
 
@@ -345,7 +351,7 @@ public enum DirectoryStore {
         let full = joinPath(root, entry.relative)
         var stamp: FileStamp?
         if let reuse = reading.reuse {
-            stamp = FileStamp.of(name, in: fd)
+            stamp = reading.known?[entry.relative] ?? FileStamp.of(name, in: fd)
             if let stamp, let value = reuse(entry.relative, stamp) {
                 partial.append(entry.sortKey, value)
                 return

@@ -25,19 +25,27 @@ public struct StoreStamp: Equatable, Sendable {
     public let newest: Int64
     /// Entries seen: files and folders.
     public let entries: Int
+    /// Every regular file's stamp, when the walk was asked to record them (`recordingFiles`).
+    public let files: StoreFileStamps?
+
+    /// Equal when the digests, newest times and entry counts are (the recorded files follow).
+    public static func == (a: StoreStamp, b: StoreStamp) -> Bool {
+        a.digest == b.digest && a.newest == b.newest && a.entries == b.entries
+    }
 
     /// The stamp of the store at `path`: a folder (walked in parallel, links not followed)
-    /// or a single file.
-    public static func of(_ path: String) throws(StoreError) -> StoreStamp {
+    /// or a single file. With `recordingFiles`, it also keeps each regular file's own stamp
+    /// (`files`), so that a read after it need not stat every file a second time.
+    public static func of(_ path: String, recordingFiles: Bool = false) throws(StoreError) -> StoreStamp {
         var st = stat()
         guard stat(path, &st) == 0 else {
             let code = errno
             if code == ENOENT || code == ENOTDIR { throw .notFound(path: path) }
             throw .unreadable(path: path, reason: errnoText(code))
         }
-        var total = Tally()
+        var total = Tally(recording: recordingFiles)
         total.add(name: "", st)
-        guard (st.st_mode & S_IFMT) == S_IFDIR else { return total.stamp }
+        guard (st.st_mode & S_IFMT) == S_IFDIR else { return total.stamp(files: nil) }
 
         // The root's entries and the collections' listings on this thread; then, on all cores,
         // the collections' entries in chunks (`tweets/` may hold a million files) and each
@@ -60,7 +68,7 @@ public struct StoreStamp: Equatable, Sendable {
         }
         let work = units
         let tallies = [Tally](parallelCount: work.count) { k in
-            var tally = Tally()
+            var tally = Tally(recording: recordingFiles)
             do throws(StoreError) {
                 switch work[k] {
                 case .entries(let fd, let folder, let names):
@@ -80,7 +88,8 @@ public struct StoreStamp: Equatable, Sendable {
             if let failure = tally.failure { throw failure }
             total.merge(tally)
         }
-        return total.stamp
+        let files = recordingFiles ? StoreFileStamps(chunks: [total.recorded] + tallies.map(\.recorded)) : nil
+        return total.stamp(files: files)
     }
 
     private enum Unit {
@@ -138,7 +147,11 @@ public struct StoreStamp: Equatable, Sendable {
             var st = stat()
             // Gone since it was listed: leave it out; the reader will not see it either.
             guard fstatat(fd, name, &st, Int32(AT_SYMLINK_NOFOLLOW)) == 0 else { continue }
-            tally.add(nameHash: StableHash.fnv1a(name, offset: folderHash), st)
+            let pathHash = StableHash.fnv1a(name, offset: folderHash)
+            tally.add(nameHash: pathHash, st)
+            if tally.isRecording && (st.st_mode & S_IFMT) == S_IFREG {
+                tally.recorded.append((pathHash, FileStamp(st)))
+            }
         }
     }
 
@@ -150,6 +163,11 @@ public struct StoreStamp: Equatable, Sendable {
         var newest: Int64 = 0
         var entries = 0
         var failure: StoreError?
+        let isRecording: Bool
+        /// With `isRecording`: each regular file's path hash and stamp.
+        var recorded: [StoreFileStamps.Recorded] = []
+
+        init(recording: Bool) { isRecording = recording }
 
         mutating func add(name: String, _ st: stat) {
             add(nameHash: StableHash.fnv1a(name), st)
@@ -181,8 +199,9 @@ public struct StoreStamp: Equatable, Sendable {
             StableHash.splitMix64Finalize(x &+ 0x9e37_79b9_7f4a_7c15)
         }
 
-        var stamp: StoreStamp {
-            StoreStamp(digest: Self.mix(sum ^ Self.mix(xor)) ^ UInt64(entries), newest: newest, entries: entries)
+        func stamp(files: StoreFileStamps?) -> StoreStamp {
+            StoreStamp(
+                digest: Self.mix(sum ^ Self.mix(xor)) ^ UInt64(entries), newest: newest, entries: entries, files: files)
         }
     }
 }

@@ -53,6 +53,28 @@ struct StoreStampTests {
         try expectNew("an empty folder added")
     }
 
+    /// A cached read takes each file's stamp from the walk: it must be the one `FileStamp`
+    /// gives for that path, for every regular file (in big collections too), and none for
+    /// folders or files the walk did not see.
+    @Test func theWalkRecordsEveryFilesStampByPath() throws {
+        let dir = try sample()
+        for i in 0..<2100 { try dir.write("tweets/b\(i).json", "{}") }
+        #expect(try StoreStamp.of(dir.path()).files == nil, "recorded without being asked")
+        let stamp = try StoreStamp.of(dir.path(), recordingFiles: true)
+        let files = try #require(stamp.files)
+        #expect(files.count == 4 + 2100)
+        let index = files.index()
+        for relative in ["users/u1.json", "users/u1/user-likes/t1.json", "favorites/u1/favorites/p1.json"]
+            + (0..<2100).map({ "tweets/b\($0).json" })
+        {
+            #expect(index[relative] == FileStamp.of(dir.path(relative)), "\(relative)")
+        }
+        #expect(index["users/u1"] == nil)
+        #expect(index["users"] == nil)
+        #expect(index["tweets/t2.json"] == nil)
+        #expect(try StoreStamp.of(dir.path()) == stamp, "recording changes the stamp")
+    }
+
     /// Big collections are stat'ed in chunks on several threads: every entry still counts once.
     @Test func aLargeCollectionCountsEveryEntryOnce() throws {
         let dir = try TemporaryFolder()
