@@ -87,9 +87,12 @@ struct CachedStoreRead {
         }
         phases("read and decode store")
 
-        // Written before deriving, so that the documents can be handed over to it.
+        // Written before deriving, so that the documents can be handed over to it; not at
+        // all while the files it lacks or holds in vain are few (they are read again).
         var problem: String?
-        if readFiles > 0 || reusedFiles != (cache?.count ?? -1) {
+        let drift =
+            cache.map { [readFiles, reusedFiles] in max(readFiles, $0.count - reusedFiles) } ?? max(1, readFiles)
+        if CacheFile.isWorthRewriting(drift: drift, live: readFiles + reusedFiles) {
             do throws(BuildError) {
                 try Self.write(
                     path: path, identity: identity, cache: cache, decoded: decoded, origins: origins,

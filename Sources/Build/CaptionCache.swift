@@ -65,10 +65,13 @@ final class CaptionCache: Sendable {
     /// `render(_:context:)` as a `SiteRenderer` takes it.
     var renders: CaptionRenders { { [self] caption, context in render(caption, context: context) } }
 
-    /// True when the cache holds every caption of `captions` for `context`, and no other: then
-    /// there is nothing to write.
-    func holdsExactly(_ captions: Set<String>, context: UInt64) -> Bool {
-        context == self.context && captions.count == entries.count && captions.allSatisfy { entries[$0] != nil }
+    /// How many of `captions` the cache lacks, or how many it holds that are none of them,
+    /// whichever is more (an edited caption is one of each); nil when its renders were made
+    /// in another context (then none of it serves).
+    func drift(_ captions: Set<String>, context: UInt64) -> Int? {
+        guard context == self.context else { return nil }
+        let missing = captions.count { entries[$0] == nil }
+        return max(missing, entries.count - (captions.count - missing))
     }
 
     /// Writes the cache of `identity` at `path`: each distinct caption of `tweets` (indices into

@@ -87,7 +87,10 @@ public struct SiteBuild: Sendable {
         observer.phaseEnded("captions")  // (cards are rendered with the first page that shows them)
         if let (path, identity, cache) = captionCache {
             let captions = snapshot.tweets.map(\.caption)
-            if !(cache?.holdsExactly(Set(captions), context: renderer.captionContext) ?? false) {
+            let distinct = Set(captions)
+            // No cache, or one made in another context: none of it serves.
+            let drift = cache?.drift(distinct, context: renderer.captionContext) ?? distinct.count
+            if CacheFile.isWorthRewriting(drift: drift, live: distinct.count) {
                 do throws(BuildError) {
                     try CaptionCache.write(
                         path: path, identity: identity, context: renderer.captionContext, captions: captions,

@@ -147,6 +147,33 @@ struct BuildCacheTests {
     }
 
     /// Both cache files (documents and captions) damaged the same way.
+    /// Rewriting the cache costs the whole file: a few edited files are read again instead,
+    /// build after build, until they pass one in 64 of the store's files; then it is written.
+    @Test func aFewEditsLeaveTheCacheFileAsItWas() throws {
+        let total = try #require(try cachedBuild("site").storeFiles).read
+        let cacheFile = try work.path("cache/" + #require(files("cache").first { $0.hasPrefix("store-") }))
+        let written = try Data(contentsOf: URL(fileURLWithPath: cacheFile))
+        let tweets = try storeFiles("tweets")
+        let edits = (total + 63) / 64
+        for k in 1...edits + 1 {
+            try edit("tweets/" + tweets[k]) { $0["caption"] = "Edit \(k) waits for the cache" }
+            Thread.sleep(forTimeInterval: 1.1)  // settled: cached when the cache is written
+            let report = try cachedBuild("site")
+            try expectEqualsCleanBuild("site")
+            let now = try Data(contentsOf: URL(fileURLWithPath: cacheFile))
+            switch k {
+            case ..<edits:
+                #expect(report.storeFiles?.read == k, "edit \(k): every edited file is read again")
+                #expect(now == written, "edit \(k) of \(edits): the cache was written again")
+            case edits:
+                #expect(report.storeFiles?.read == k)
+                #expect(now != written, "\(edits) edited files of \(total): the cache was not written again")
+            default:
+                #expect(report.storeFiles?.read == 1, "after the rewrite, only the newly edited file is read")
+            }
+        }
+    }
+
     @Test(arguments: ["flip a byte", "cut short", "empty", "hand edit"])
     func aDamagedCacheIsIgnored(damage: String) throws {
         try cachedBuild("site")
