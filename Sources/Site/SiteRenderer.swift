@@ -36,10 +36,12 @@ public final class SiteRenderer: Sendable {
     /// - Parameter search: the snapshot's search index, if made already (a build times it apart).
     /// - Parameter renders: captions rendered by an earlier build (a build cache), used when
     ///   their context is this one's (`captionContext`).
+    /// - Parameter cardBudget: bytes of rendered cards kept for the next page that shows them;
+    ///   past it, cards are rendered at each use (see `CardCache`).
     public init(
         snapshot: Snapshot, config: SiteConfig, templates: TemplateLibrary, templateFolder: String = "templates",
         stylesheet: String? = nil, images: SiteImages = SiteImages(), reusing previous: SiteRenderer? = nil,
-        search: SearchIndex? = nil, renders: CaptionRenders? = nil
+        search: SearchIndex? = nil, renders: CaptionRenders? = nil, cardBudget: Int = 384 << 20
     ) throws(SiteError) {
         for name in Self.requiredTemplates where templates.template(named: name) == nil {
             throw .missingTemplate(name: name, folder: templateFolder)
@@ -83,7 +85,7 @@ public final class SiteRenderer: Sendable {
                 }
             }
         }
-        self.cards = CardCache(seeds)
+        self.cards = CardCache(seeds, budget: cardBudget)
     }
 
     private init(
@@ -121,7 +123,8 @@ public final class SiteRenderer: Sendable {
             : SitePlan(
                 snapshot: snapshot, paths: site.paths, archive: site.archive, config: site.config, search: search)
         return SiteRenderer(
-            plan: plan, site: site, templates: templates, cards: CardCache(seeds), cardFingerprints: fingerprints,
+            plan: plan, site: site, templates: templates, cards: CardCache(seeds, budget: cards.budget),
+            cardFingerprints: fingerprints,
             inlineStyle: inlineStyle, search: search)
     }
 

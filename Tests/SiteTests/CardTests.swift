@@ -22,6 +22,19 @@ func cardsByTweet(in site: RenderedSite) -> [String: [(path: String, card: Strin
     return index
 }
 
+/// Cards are kept for later pages only up to a budget (a million tweets' cards would take
+/// 1.6 GB); past it they are rendered at each use, to the same bytes.
+@Test(arguments: [0, 3000])
+func cardsPastTheBudgetRenderTheSame(budget: Int) throws {
+    let snapshot = Snapshot(documents: richStore)
+    let kept = try render(snapshot: snapshot)
+    let renderedAgain = try render(snapshot: snapshot, cardBudget: budget)
+    #expect(renderedAgain.paths == kept.paths)
+    for path in kept.paths where renderedAgain.files[path] != kept.files[path] {
+        Issue.record("\(path) differs with a card budget of \(budget) bytes")
+    }
+}
+
 /// SPEC 4: the like count is the number of like documents of existing users.
 @Suite struct LikeCounts {
     let site: RenderedSite

@@ -53,11 +53,12 @@ func render(
 }
 
 func render(
-    snapshot: Snapshot, config: SiteConfig = SiteConfig(),
+    snapshot: Snapshot, config: SiteConfig = SiteConfig(), cardBudget: Int = 384 << 20,
     sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) throws -> RenderedSite {
     let renderer = try SiteRenderer(
-        snapshot: snapshot, config: config, templates: defaultTemplates(language: config.language))
+        snapshot: snapshot, config: config, templates: defaultTemplates(language: config.language),
+        cardBudget: cardBudget)
     var files: [String: String] = [:]
     var paths: [String] = []
     for page in renderer.plan.pages {
