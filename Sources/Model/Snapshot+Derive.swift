@@ -25,7 +25,7 @@ extension Snapshot {
 
         self.users = derivation.users
         self.tweets = derivation.tweets
-        self.likes = derivation.likes
+        self.countedLikes = derivation.likes
         self.tweetRelations = derivation.relations
         self.userActivity = derivation.activity
         self.tags = derivation.tags
@@ -50,7 +50,7 @@ private struct Derivation {
     var tweetByID: [String: Int] = [:]
     var relations: [TweetRelations] = []
     var activity: [UserActivity] = []
-    var likes: [Like] = []
+    var likes: [CountedLike] = []
     var tags: [HashtagIndex] = []
     /// Paths of user and tweet documents that exist but have errors (they are left out).
     var unusable: Set<String> = []
@@ -190,7 +190,9 @@ private struct Derivation {
         }
         for i in relations.indices where relations[i].likers.count > 1 { relations[i].likers.sort() }
         counted.sort { $0.user != $1.user ? $0.user < $1.user : $0.tweet < $1.tweet }
-        likes = counted.map { decoded[$0.like] }
+        likes = counted.map {
+            CountedLike(user: Int32($0.user), tweet: Int32($0.tweet), timestamp: decoded[$0.like].timestamp)
+        }
         let feed = tweets
         for (user, liked) in likedByUser.enumerated() {
             activity[user].likes = liked.sorted {

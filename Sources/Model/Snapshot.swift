@@ -12,8 +12,18 @@ public struct Snapshot: Sendable {
     public let users: [User]
     /// Newest first, ties by ID.
     public internal(set) var tweets: [Tweet]
-    /// Like documents of existing users for existing tweets, by user (uid order), then tweet (feed order).
-    public let likes: [Like]
+    /// Like documents of existing users for existing tweets, by user (uid order), then tweet
+    /// (feed order). Made on demand from `countedLikes`: a million tweets' three million likes
+    /// as strings took 450 MB.
+    public var likes: [Like] {
+        countedLikes.map {
+            Like(uid: users[Int($0.user)].uid, tweetID: tweets[Int($0.tweet)].id, timestamp: $0.timestamp)
+        }
+    }
+    /// How many likes count (`likes.count`).
+    public var likeCount: Int { countedLikes.count }
+    /// `likes`, by index.
+    let countedLikes: [CountedLike]
     /// Per tweet (same index as `tweets`).
     public let tweetRelations: [TweetRelations]
     /// Per user (same index as `users`).
@@ -79,4 +89,11 @@ public struct HashtagIndex: Sendable, Equatable {
     public let tag: String
     /// Newest first.
     public let tweets: [Int]
+}
+
+/// A like of an existing user for an existing tweet, by index.
+struct CountedLike: Sendable {
+    let user: Int32
+    let tweet: Int32
+    let timestamp: Timestamp?
 }

@@ -238,7 +238,7 @@ extension SiteRenderer {
             h.combine(snapshot.users.count)
             h.combine(snapshot.tweets.count)
             h.combine(snapshot.tweets.count { $0.isReply })
-            h.combine(snapshot.likes.count)
+            h.combine(snapshot.likeCount)
             h.combine(snapshot.userActivity.reduce(0) { $0 + $1.favorites.count })
             for i in site.tagsByUse.prefix(Self.statsListLength) {
                 h.combine(snapshot.tags[i].tag)

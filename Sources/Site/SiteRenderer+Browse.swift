@@ -74,7 +74,7 @@ extension SiteRenderer {
             values: [
                 "totals": [
                     "users": .int(snapshot.users.count), "tweets": .int(snapshot.tweets.count),
-                    "replies": .int(replies), "likes": .int(snapshot.likes.count), "places": .int(places),
+                    "replies": .int(replies), "likes": .int(snapshot.likeCount), "places": .int(places),
                 ],
                 "hasTopTags": .bool(!site.tagsByUse.isEmpty),
                 "hasActiveUsers": .bool(!Self.mostActive(snapshot).isEmpty),
