@@ -179,16 +179,19 @@ public enum DirectoryStore {
         if let first = all.errors.min(by: { $0.key < $1.key }) {
             throw first.error
         }
-        // Sorted by position: moving the documents themselves while sorting would copy each
-        // (and retain every string in it) many times over.
-        let keys = all.keys
+        // Sorted by position, then put in that order in place: moving the documents themselves
+        // while sorting would copy each (and retain every string in it) many times over, and
+        // a sorted copy would hold them all twice.
+        var keys = all.keys
+        all.keys = []
         var order = Array(keys.indices)
         order.sort { keys[$0] < keys[$1] }
+        keys = []
         all.missing.sort()
         all.ignored.sort { $0.path < $1.path }
-        let documents = all.documents
+        var values = all.documents
         all.documents = []
-        let values = order.map { documents[$0] }
+        values.rearrange(takingFrom: &order)
         return (values, all.missing, all.ignored)
     }
 
