@@ -46,10 +46,12 @@ struct CachedStoreRead {
         // Stamps are trusted by when they were taken: a walk's, by when it began.
         let readStart = walk?.startedAt ?? BuildInputs.now()
         let cache = DocumentCache.load(path: path, identity: identity, writer: CacheFile.writer)
-        var decoded: [DecodedDocument]
-        /// Per document of `decoded` (a directory store): the cache entry it came from, or the
-        /// file it was read from now and its stamp.
-        var origins: [Origin] = []
+        /// A single file's documents; a directory store's, once the cache is written.
+        var decoded: [DecodedDocument] = []
+        /// A directory store's documents, each with the cache entry it came from or the file
+        /// it was read from now (`decoded` and a parallel array of origins would hold both
+        /// twice while one was made from the other: at 4.4 M documents, the read's peak).
+        var items: [Item] = []
         // A file changed in the same clock tick as it was stamped might keep its stamp (git's
         // "racily clean" files): such files are left out of the cache and read again next time.
         let settled = { (stamp: FileStamp?) in
@@ -58,7 +60,7 @@ struct CachedStoreRead {
         let stamp = isDirectory ? nil : FileStamp.of(store)
         if isDirectory {
             try StoreShape.check(store)
-            var items = try DirectoryStore.read(
+            items = try DirectoryStore.read(
                 root: store, stamps: walk?.files.index(),
                 reusing: { file, stamp in
                     guard let cache, let k = cache.entry(file: file, stamp: stamp),
@@ -71,11 +73,8 @@ struct CachedStoreRead {
                     Item(document: DecodedDocument(document), origin: .read(file: document.source, stamp: stamp))
                 }
             ).values
-            decoded = items.map(\.document)
-            origins = items.map(\.origin)
-            items = []
-            reusedFiles = origins.count { if case .cached = $0 { true } else { false } }
-            readFiles = origins.count - reusedFiles
+            reusedFiles = items.count { if case .cached = $0.origin { true } else { false } }
+            readFiles = items.count - reusedFiles
         } else if let stamp, let cache, cache.count == 1, cache.stamp(of: 0) == stamp,
             let documents = cache.documents(of: 0)
         {
@@ -95,7 +94,7 @@ struct CachedStoreRead {
         if CacheFile.isWorthRewriting(drift: drift, live: readFiles + reusedFiles) {
             do throws(BuildError) {
                 try Self.write(
-                    path: path, identity: identity, cache: cache, decoded: decoded, origins: origins,
+                    path: path, identity: identity, cache: cache, decoded: decoded, items: items,
                     singleFile: isDirectory ? nil : stamp.flatMap { settled($0) ? $0 : nil }, settled: settled)
             } catch {
                 problem = error.description
@@ -103,22 +102,26 @@ struct CachedStoreRead {
             phases("write cache")
         }
         self.problem = problem
-        origins = []
+        if isDirectory {
+            decoded = items.map(\.document)
+            items = []
+        }
         snapshot = Snapshot(decoded: consume decoded)
         phases("derive")
     }
 
     /// Writes the cache: the entries kept as they were stored, the settled files read now
-    /// encoded; for a single file (`singleFile`, its stamp when settled), all its documents.
+    /// encoded (`items`); for a single file (`singleFile`, its stamp when settled), all its
+    /// documents (`decoded`).
     private static func write(
-        path: String, identity: StoreIdentity, cache: DocumentCache?, decoded: [DecodedDocument], origins: [Origin],
+        path: String, identity: StoreIdentity, cache: DocumentCache?, decoded: [DecodedDocument], items: [Item],
         singleFile: FileStamp?, settled: (FileStamp?) -> Bool
     ) throws(BuildError) {
         let count =
-            origins.isEmpty
+            items.isEmpty
             ? (singleFile == nil ? 0 : 1)
-            : origins.count {
-                switch $0 {
+            : items.count {
+                switch $0.origin {
                 case .cached: true
                 case .read(_, let stamp): settled(stamp)
                 }
@@ -126,13 +129,15 @@ struct CachedStoreRead {
         let writer = try DocumentCacheWriter(path: path, identity: identity, writer: CacheFile.writer, count: count)
         do throws(BuildError) {
             if let singleFile { try writer.add(file: "", stamp: singleFile, documents: decoded) }
-            for (document, origin) in zip(decoded, origins) {
-                switch origin {
+            for item in items {
+                switch item.origin {
                 case .cached(let k):
                     try writer.add(
                         file: cache!.file(of: k), stamp: cache!.stamp(of: k), encoded: cache!.encodedDocuments(of: k))
                 case .read(let file, let stamp):
-                    if let stamp, settled(stamp) { try writer.add(file: file, stamp: stamp, documents: [document]) }
+                    if let stamp, settled(stamp) {
+                        try writer.add(file: file, stamp: stamp, documents: [item.document])
+                    }
                 }
             }
         } catch {
