@@ -1,3 +1,5 @@
+import Support
+
 /// The record of what the last build wrote: `.roost-manifest` in the output folder.
 ///
 /// Format (UTF-8, one entry a line, sorted by the path's bytes):
@@ -47,33 +49,66 @@ public enum Manifest {
     static let inputsPrefix = "# inputs "
 
     public static func encode(_ entries: [String: ManifestEntry], inputs: String? = nil) -> [UInt8] {
-        let paths = entries.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         var out = [UInt8]()
-        out.reserveCapacity(header.utf8.count + paths.count * 64)
+        out.reserveCapacity(header.utf8.count + entries.count * 64)
+        appendHeader(inputs: inputs, to: &out)
+        for path in sortedPaths(entries.keys) { appendLine(path, entries[path]!, to: &out) }
+        return out
+    }
+
+    /// Writes the manifest of `paths` (in byte order, each once) with `entry` of each to
+    /// `fd`, through a 1 MiB buffer: at two million files, the manifest whole in memory was
+    /// a few hundred megabytes at a build's peak. Returns 0, or the errno of a failed write.
+    static func write(
+        _ paths: some Sequence<String>, entry: (String) -> ManifestEntry, inputs: String?, to fd: Int32
+    ) -> Int32 {
+        let flushAt = 1 << 20
+        var out = [UInt8]()
+        out.reserveCapacity(flushAt + 4096)
+        appendHeader(inputs: inputs, to: &out)
+        for path in paths {
+            appendLine(path, entry(path), to: &out)
+            if out.count >= flushAt {
+                let error = out.withUnsafeBytes { writeAll(fd, $0) }
+                if error != 0 { return error }
+                out.removeAll(keepingCapacity: true)
+            }
+        }
+        return out.withUnsafeBytes { writeAll(fd, $0) }
+    }
+
+    /// `paths` in the manifest's order: by their bytes.
+    static func sortedPaths(_ paths: some Sequence<String>) -> [String] {
+        paths.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    private static func appendHeader(inputs: String?, to out: inout [UInt8]) {
         out.append(contentsOf: header.utf8)
         if let inputs, !inputs.contains(where: \.isNewline) {
             out.append(contentsOf: (inputsPrefix + inputs + "\n").utf8)
         }
-        let hex = Array("0123456789abcdef".utf8)
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private static func appendLine(_ path: String, _ entry: ManifestEntry, to out: inout [UInt8]) {
         func appendHex(_ value: UInt64) {
-            for shift in stride(from: 60, through: 0, by: -4) { out.append(hex[Int((value >> UInt64(shift)) & 0xF)]) }
-        }
-        for path in paths {
-            let entry = entries[path]!
-            if entry.known {
-                appendHex(entry.hash)
-                out.append(UInt8(ascii: " "))
-                out.append(contentsOf: String(entry.size).utf8)
-                out.append(UInt8(ascii: " "))
-                if let fingerprint = entry.fingerprint { appendHex(fingerprint) } else { out.append(UInt8(ascii: "-")) }
-            } else {
-                out.append(contentsOf: "- 0 -".utf8)
+            for shift in stride(from: 60, through: 0, by: -4) {
+                out.append(hexDigits[Int((value >> UInt64(shift)) & 0xF)])
             }
-            out.append(UInt8(ascii: " "))
-            out.append(contentsOf: path.utf8)
-            out.append(UInt8(ascii: "\n"))
         }
-        return out
+        if entry.known {
+            appendHex(entry.hash)
+            out.append(UInt8(ascii: " "))
+            out.append(contentsOf: String(entry.size).utf8)
+            out.append(UInt8(ascii: " "))
+            if let fingerprint = entry.fingerprint { appendHex(fingerprint) } else { out.append(UInt8(ascii: "-")) }
+        } else {
+            out.append(contentsOf: "- 0 -".utf8)
+        }
+        out.append(UInt8(ascii: " "))
+        out.append(contentsOf: path.utf8)
+        out.append(UInt8(ascii: "\n"))
     }
 
     /// The inputs token of a manifest, if it has one (on the line after the header).

@@ -355,11 +355,18 @@ public final class SiteWriter: Sendable {
     }
 
     func writeManifest(_ entries: [String: ManifestEntry], inputs: String? = nil) throws(OutputError) {
-        let bytes = Manifest.encode(entries, inputs: inputs)
+        try writeManifest(paths: Manifest.sortedPaths(entries.keys), entry: { entries[$0]! }, inputs: inputs)
+    }
+
+    /// Writes the manifest of `paths` (in byte order, each once), streamed into a temporary
+    /// file renamed over the old one.
+    func writeManifest(
+        paths: some Sequence<String>, entry: (String) -> ManifestEntry, inputs: String? = nil
+    ) throws(OutputError) {
         let fd = openat(dirFD, Self.manifestTemp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         var error: Int32 = fd < 0 ? errno : 0
         if fd >= 0 {
-            error = bytes.withUnsafeBytes { writeAll(fd, $0) }
+            error = Manifest.write(paths, entry: entry, inputs: inputs, to: fd)
             if close(fd) != 0 && error == 0 && errno != EINTR { error = errno }
             if error == 0 && renameat(dirFD, Self.manifestTemp, dirFD, Manifest.fileName) != 0 { error = errno }
             if error != 0 { unlinkat(dirFD, Self.manifestTemp, 0) }
@@ -409,10 +416,13 @@ struct CommitRun {
         // Before anything changes, record that the files about to be replaced or added are ours
         // but of unknown content, so a build killed halfway cleans up and rewrites them.
         // (Stale files need no such note: the old manifest already lists them.)
+        // (Written from `current` and `moves` as they are: a copy of `current` with every move
+        // marked would hold two million entries twice in a first build of a million tweets.)
         if !moves.isEmpty {
-            var intent = current
-            for (path, _) in moves { intent[path] = .dirty }
-            try writer.writeManifest(intent)
+            let paths = byteOrderUnion(Manifest.sortedPaths(current.keys), moves.lazy.map(\.key))
+            try writer.writeManifest(paths: paths) { [current, produced] path in
+                (produced[path]?.staged ?? -1) >= 0 ? .dirty : current[path]!
+            }
         }
         // (Then the final manifest must replace it, even when it equals the old one.)
 
@@ -584,4 +594,25 @@ extension String {
         while let last = s.last, last == "\n" || last == "\r" || last == " " { s.removeLast() }
         return String(s)
     }
+}
+
+/// The strings of two sequences each in byte order without repeats, merged in byte order
+/// without repeats.
+func byteOrderUnion(_ a: some Sequence<String>, _ b: some Sequence<String>) -> [String] {
+    var merged: [String] = []
+    var (i, j) = (a.makeIterator(), b.makeIterator())
+    var (x, y) = (i.next(), j.next())
+    while x != nil || y != nil {
+        if let u = x, let v = y, u.utf8.elementsEqual(v.utf8) {
+            merged.append(u)
+            (x, y) = (i.next(), j.next())
+        } else if let u = x, y == nil || u.utf8.lexicographicallyPrecedes(y!.utf8) {
+            merged.append(u)
+            x = i.next()
+        } else {
+            merged.append(y!)
+            y = j.next()
+        }
+    }
+    return merged
 }
