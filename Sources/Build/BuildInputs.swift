@@ -49,7 +49,15 @@ struct BuildInputs {
     init(_ options: BuildOptions, theme: Theme) throws {
         stampedAt = Self.now()
         try StoreShape.check(options.store)  // before walking a folder that is no store
-        let stamp = try StoreStamp.of(options.store, recordingFiles: options.usesCache)
+        // The cached read takes each file's stamp from this walk. A first build (no cache yet)
+        // reads every file anyway: it does not hold them (40 bytes a file, at its peak).
+        let recording =
+            options.usesCache
+            && access(
+                DocumentCache.path(
+                    folder: options.media.cache, identity: StoreIdentity(store: options.store, isDirectory: true)),
+                F_OK) == 0
+        let stamp = try StoreStamp.of(options.store, recordingFiles: recording)
         newestChange = stamp.newest
         storeFiles = stamp.files
 

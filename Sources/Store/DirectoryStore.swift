@@ -93,7 +93,7 @@ public enum DirectoryStore {
     /// A file in `stamps` (from a `StoreStamp` walk just before, by relative path) is not
     /// stat-ed again.
     public static func read<T>(
-        root: String, stamps: StoreFileStamps.Index? = nil,
+        root: String, stamps: StoreFileStamps? = nil,
         reusing: @escaping @Sendable (_ file: String, FileStamp) -> T?,
         transform: @escaping @Sendable (Document, FileStamp?) -> T
     ) throws(StoreError) -> (values: [T], missingParents: [DocumentPath], ignored: [StoreNote]) {
@@ -104,7 +104,7 @@ public enum DirectoryStore {
     struct Reading<T>: @unchecked Sendable {  // (the closures are @Sendable; only T is generic)
         let reuse: (@Sendable (String, FileStamp) -> T?)?
         /// Stamps already taken, by relative path.
-        let known: StoreFileStamps.Index?
+        let known: StoreFileStamps?
         let transform: @Sendable (Document, FileStamp?) -> T
     }
 
@@ -167,6 +167,10 @@ public enum DirectoryStore {
         }
 
         var all = top
+        // Made its full size at once: growing by doubling would copy them all, and hold the
+        // old and new storage together, at the read's peak.
+        all.keys.reserveCapacity(top.keys.count + results.reduce(0) { $0 + $1.keys.count })
+        all.documents.reserveCapacity(all.keys.capacity)
         for k in results.indices {
             var p = Partial<T>()
             swap(&p, &results[k])  // frees each part as it is merged

@@ -1,0 +1,31 @@
+import Support
+import Testing
+
+@testable import Store
+
+@Suite("StoreFileStamps: the walk's stamps, found by path")
+struct StoreFileStampsTests {
+    func stamp(_ n: Int64) -> FileStamp { FileStamp(size: n, modified: n, changed: n, inode: UInt64(n)) }
+
+    @Test func findsEachPathAcrossChunks() {
+        let paths = (0..<500).map { "tweets/t\($0).json" }
+        let chunks = stride(from: 0, to: paths.count, by: 64).map { lo in
+            (lo..<min(lo + 64, paths.count)).map { (StableHash.fnv1a(paths[$0]), stamp(Int64($0))) }
+        }
+        let files = StoreFileStamps(chunks: chunks.reversed())
+        #expect(files.count == 500)
+        for (k, path) in paths.enumerated() { #expect(files[path] == stamp(Int64(k))) }
+        #expect(files["tweets/t500.json"] == nil)
+    }
+
+    /// Two files whose paths hash alike are both left out (stat-ed again), never mixed up.
+    @Test func aSharedHashIsDropped() {
+        let hash = StableHash.fnv1a("users/a.json")
+        let files = StoreFileStamps(chunks: [
+            [(hash, stamp(1)), (StableHash.fnv1a("users/b.json"), stamp(2))], [(hash, stamp(3))],
+        ])
+        #expect(files["users/a.json"] == nil)
+        #expect(files["users/b.json"] == stamp(2))
+        #expect(files.count == 1)
+    }
+}
