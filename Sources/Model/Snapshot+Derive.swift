@@ -13,14 +13,18 @@ extension Snapshot {
     /// Derives everything from decoded documents, in any order. Given the only reference
     /// (`consume`), the documents are freed once sorted by kind, before the rest is derived.
     public init(decoded: consuming [DecodedDocument]) {
-        var derivation = Derivation()
-        let found = derivation.sortByKind(consume decoded)
-        derivation.indexUsers(found.users)
-        derivation.orderTweets(found.tweets)
+        self.init(sorted: DocumentsByKind(sorting: consume decoded))
+    }
+
+    /// Derives everything from documents sorted by kind (added in any order).
+    init(sorted found: consuming DocumentsByKind) {
+        var derivation = Derivation(consume found)
+        derivation.indexUsers()
+        derivation.orderTweets()
         derivation.linkTweets()
-        derivation.countLikes(found.likes)
+        derivation.countLikes()
         derivation.checkStoredCounters()
-        derivation.groupFavorites(found.favorites)
+        derivation.groupFavorites()
         derivation.indexHashtags()
 
         self.users = derivation.users
@@ -39,9 +43,12 @@ extension Snapshot {
     }
 }
 
-/// A snapshot while it is derived, phase by phase: each phase uses what the ones before made.
+/// A snapshot while it is derived, phase by phase: each phase uses what the ones before made,
+/// and takes its kind's entities out of `found` (moving, not copying, them where it can:
+/// with a large store, a second copy of the tweets or likes would be the peak).
 private struct Derivation {
-    var diagnostics: [Diagnostic] = []
+    var found: DocumentsByKind
+    var diagnostics: [Diagnostic]
     var users: [User] = []
     var userByUID: [String: Int] = [:], userByHandle: [String: Int] = [:]
     var userByUsername: [String: Int] = [:], userByFoldedUsername: [String: Int] = [:]
@@ -53,57 +60,26 @@ private struct Derivation {
     var likes: [CountedLike] = []
     var tags: [HashtagIndex] = []
     /// Paths of user and tweet documents that exist but have errors (they are left out).
-    var unusable: Set<String> = []
+    let unusable: Set<String>
+
+    init(_ found: consuming DocumentsByKind) {
+        diagnostics = found.diagnostics
+        unusable = found.unusable
+        found.diagnostics = []
+        found.unusable = []
+        self.found = found
+    }
 
     /// How a message names a document another one points at and that is not there.
     func absent(_ path: String) -> String {
         unusable.contains(path) ? "\(path) has errors and is left out" : "\(path) does not exist"
     }
 
-    /// The decoded entities by kind, in the documents' order; their diagnostics noted. Each
-    /// kind's array is made its size at once: growing by doubling copies it, and with a large
-    /// store's documents still in memory that copy would be the peak.
-    mutating func sortByKind(_ decoded: consuming [DecodedDocument])
-        -> (users: [User], tweets: [Tweet], likes: [Like], favorites: [FavoritePlace])
-    {
-        var counts = (users: 0, tweets: 0, likes: 0, favorites: 0)
-        for k in decoded.indices {
-            switch decoded[k].entity {
-            case .user?: counts.users += 1
-            case .tweet?: counts.tweets += 1
-            case .like?: counts.likes += 1
-            case .favorite?: counts.favorites += 1
-            case nil: break
-            }
-        }
-        var users: [User] = []
-        var tweets: [Tweet] = []
-        var likes: [Like] = []
-        var favorites: [FavoritePlace] = []
-        users.reserveCapacity(counts.users)
-        tweets.reserveCapacity(counts.tweets)
-        likes.reserveCapacity(counts.likes)
-        favorites.reserveCapacity(counts.favorites)
-        for k in decoded.indices {
-            let document = decoded[k]
-            diagnostics += document.diagnostics
-            switch document.entity {
-            case .user(let user)?: users.append(user)
-            case .tweet(let tweet)?: tweets.append(tweet)
-            case .like(let like)?: likes.append(like)
-            case .favorite(let place)?: favorites.append(place)
-            case nil:
-                if let error = document.diagnostics.first(where: { $0.severity == .error }) {
-                    unusable.insert(error.path)
-                }
-            }
-        }
-        return (users, tweets, likes, favorites)
-    }
-
     /// Users, their handles and look-ups.
-    mutating func indexUsers(_ decoded: [User]) {
-        users = decoded.sorted { codePointOrder($0.uid, $1.uid) }
+    mutating func indexUsers() {
+        users = found.users
+        found.users = []
+        users.sort { codePointOrder($0.uid, $1.uid) }
         diagnostics += Snapshot.assignHandles(&users)
         var foldedCount: [String: Int] = [:]
         for (i, user) in users.enumerated() {
@@ -118,14 +94,18 @@ private struct Derivation {
         activity = [UserActivity](repeating: UserActivity(), count: users.count)
     }
 
-    /// Tweets in feed order: indices sorted, so the comparisons move no strings.
-    mutating func orderTweets(_ decoded: [Tweet]) {
-        let order = decoded.indices.sorted { a, b in
-            let ta = decoded[a].timestamp
-            let tb = decoded[b].timestamp
-            return ta != tb ? ta > tb : codePointOrder(decoded[a].id, decoded[b].id)
+    /// Tweets in feed order: indices sorted, so the comparisons move no strings, then the
+    /// tweets moved into place.
+    mutating func orderTweets() {
+        var feed = found.tweets
+        found.tweets = []
+        var order = feed.indices.sorted { a, b in
+            let ta = feed[a].timestamp
+            let tb = feed[b].timestamp
+            return ta != tb ? ta > tb : codePointOrder(feed[a].id, feed[b].id)
         }
-        tweets = order.map { decoded[$0] }
+        feed.rearrange(takingFrom: &order)
+        tweets = feed
         tweetByID.reserveCapacity(tweets.count)
         for (i, tweet) in tweets.enumerated() { tweetByID[tweet.id] = i }
         relations = [TweetRelations](repeating: TweetRelations(), count: tweets.count)
@@ -138,6 +118,7 @@ private struct Derivation {
             var path: String { "tweets/\(tweets[i].id)" }  // only for diagnostics: computed when needed
             if let author = userByUID[tweets[i].authorUID] {
                 relations[i].author = author
+                tweets[i].authorUID = shared(tweets[i].authorUID, users[author].uid)
                 if tweets[i].isReply { activity[author].replies.append(i) } else { activity[author].tweets.append(i) }
             } else {
                 diagnostics.append(
@@ -148,6 +129,7 @@ private struct Derivation {
             if let parentID = tweets[i].replyTo {
                 if let parent = tweetByID[parentID] {
                     relations[i].parent = parent
+                    tweets[i].replyTo = shared(parentID, tweets[parent].id)
                     relations[parent].replies.append(i)
                 } else {
                     diagnostics.append(
@@ -168,12 +150,14 @@ private struct Derivation {
         }
     }
 
-    /// Likes: only those of existing users for existing tweets count (SPEC 4).
-    mutating func countLikes(_ decoded: [Like]) {
-        var counted: [(user: Int, tweet: Int, like: Int)] = []
+    /// Likes: only those of existing users for existing tweets count (SPEC 4). Kept as
+    /// indices: the like documents, and their strings, are freed before the sort.
+    mutating func countLikes() {
+        var decoded = found.likes
+        found.likes = []
+        var counted: [CountedLike] = []
         counted.reserveCapacity(decoded.count)
-        var likedByUser = [[(tweet: Int, time: Timestamp)]](repeating: [], count: users.count)
-        for (index, like) in decoded.enumerated() {
+        for like in decoded {
             var path: String { "users/\(like.uid)/user-likes/\(like.tweetID)" }
             guard let user = userByUID[like.uid] else {
                 diagnostics.append(Diagnostic(.likeByMissingUser, path: path, "liker " + absent("users/\(like.uid)")))
@@ -184,20 +168,27 @@ private struct Derivation {
                     Diagnostic(.likeOfMissingTweet, path: path, "liked " + absent("tweets/\(like.tweetID)")))
                 continue
             }
-            counted.append((user, tweet, index))
+            counted.append(CountedLike(user: Int32(user), tweet: Int32(tweet), timestamp: like.timestamp))
             relations[tweet].likers.append(user)
-            likedByUser[user].append((tweet, like.timestamp ?? tweets[tweet].timestamp))
         }
+        decoded = []
         for i in relations.indices where relations[i].likers.count > 1 { relations[i].likers.sort() }
         counted.sort { $0.user != $1.user ? $0.user < $1.user : $0.tweet < $1.tweet }
-        likes = counted.map {
-            CountedLike(user: Int32($0.user), tweet: Int32($0.tweet), timestamp: decoded[$0.like].timestamp)
-        }
+        likes = counted
+        // Each user's likes are together now: their list, most recent like first.
         let feed = tweets
-        for (user, liked) in likedByUser.enumerated() {
-            activity[user].likes = liked.sorted {
+        var start = 0
+        while start < counted.count {
+            let user = counted[start].user
+            var end = start + 1
+            while end < counted.count && counted[end].user == user { end += 1 }
+            let liked = counted[start..<end].map { like in
+                (tweet: Int(like.tweet), time: like.timestamp ?? feed[Int(like.tweet)].timestamp)
+            }
+            activity[Int(user)].likes = liked.sorted {
                 $0.time != $1.time ? $0.time > $1.time : codePointOrder(feed[$0.tweet].id, feed[$1.tweet].id)
             }.map(\.tweet)
+            start = end
         }
     }
 
@@ -220,7 +211,9 @@ private struct Derivation {
     }
 
     /// Favorites, by name then ID.
-    mutating func groupFavorites(_ decoded: [FavoritePlace]) {
+    mutating func groupFavorites() {
+        let decoded = found.favorites
+        found.favorites = []
         var favoritesOfMissing: Set<String> = []
         for place in decoded {
             guard let user = userByUID[place.uid] else {
@@ -252,4 +245,12 @@ private struct Derivation {
         }
         tags = tagged.keys.sorted(by: codePointOrder).map { HashtagIndex(tag: $0, tweets: tagged[$0]!) }
     }
+}
+
+/// `string`, or `canonical` when it has the same bytes: then one copy of an ID is in memory
+/// for every document naming it instead of one per document (a large store's likes name its
+/// tweets millions of times). Strings equal for Swift (canonically equivalent) but with other
+/// bytes are kept as they are: they are shown as they were written.
+private func shared(_ string: String, _ canonical: String) -> String {
+    string.utf8.elementsEqual(canonical.utf8) ? canonical : string
 }

@@ -9,24 +9,29 @@ extension Snapshot {
     }
 
     /// Reads the store at `path` and derives its snapshot. Each document is decoded as soon as
-    /// it is read and dropped (a single file as it is parsed, see `SingleFileStore`), so a
-    /// large store is never held twice.
+    /// it is read and dropped; a single file's documents are sorted by kind a batch at a time
+    /// as it is parsed (see `SingleFileStore`), so neither a large store nor all its decoded
+    /// documents are ever held whole.
     /// `phases` is told when each step ends ("read and decode store", "derive"), for timings.
     public static func read(at path: String, phases: (String) -> Void = { _ in }) throws(StoreError) -> (
         Snapshot, Source
     ) {
-        var decoded: [DecodedDocument]
+        var found: DocumentsByKind
         let format: StoreFormat
         if DocumentStore.isDirectoryStore(path) {
             try StoreShape.check(path)
-            decoded = try DirectoryStore.read(root: path, transform: DecodedDocument.init).values
+            found = DocumentsByKind(
+                sorting: try DirectoryStore.read(root: path, transform: DecodedDocument.init).values)
             format = .directory
         } else {
-            (format, decoded) = try DecodedDocument.read(singleFile: path)
+            found = DocumentsByKind()
+            format = try DocumentStore.readSingleFile(
+                at: path, transform: DecodedDocument.init, take: { found.add($0) },
+                restart: { found = DocumentsByKind() })
         }
-        let source = Source(format: format, documentCount: decoded.count)
+        let source = Source(format: format, documentCount: found.documentCount)
         phases("read and decode store")
-        let snapshot = Snapshot(decoded: consume decoded)
+        let snapshot = Snapshot(sorted: consume found)
         phases("derive")
         return (snapshot, source)
     }

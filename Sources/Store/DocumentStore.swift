@@ -90,10 +90,24 @@ public struct DocumentStore: Sendable {
     public static func readSingleFile<T>(at path: String, transform: @Sendable (Document) -> T) throws(StoreError)
         -> (format: StoreFormat, values: [T], missingParents: [DocumentPath])
     {
+        try checkRegularFile(path)
+        return try SingleFileStore.read(file: path, transform: transform)
+    }
+
+    /// `readSingleFile(at:transform:)` with the values handed over in batches, in no
+    /// particular order (see `SingleFileStore.read(file:transform:take:restart:)`).
+    public static func readSingleFile<T>(
+        at path: String, transform: @Sendable (Document) -> T, take: (consuming [T]) -> Void, restart: () -> Void
+    ) throws(StoreError) -> StoreFormat {
+        try checkRegularFile(path)
+        return try SingleFileStore.read(file: path, transform: transform, take: take, restart: restart)
+    }
+
+    private static func checkRegularFile(_ path: String) throws(StoreError) {
         let (kind, code) = fileKind(path, follow: true)
         switch kind {
         case .regular:
-            return try SingleFileStore.read(file: path, transform: transform)
+            return
         case .missing:
             if code == ENOENT || code == ENOTDIR { throw .notFound(path: path) }
             throw .unreadable(path: path, reason: errnoText(code))

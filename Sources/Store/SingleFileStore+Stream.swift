@@ -33,6 +33,48 @@ extension SingleFileStore {
     ) throws(StoreError)
         -> (format: StoreFormat, values: [T], missingParents: [DocumentPath])?
     {
+        // Room for the values of a file of generated documents (~110 bytes each), so the
+        // array rarely grows (a copy, the old and new in memory together); room not used
+        // costs address space only.
+        var size = stat()
+        let expected = stat(file, &size) == 0 ? min(Int(size.st_size) / 100, Int(Int32.max)) : 0
+        var values: [T] = []
+        values.reserveCapacity(expected)
+        guard
+            let groups = try stream(
+                file: file, chunk: chunk, transform: transform, take: { values.append(contentsOf: $0) },
+                keepGroups: true)
+        else { return nil }
+        // Each group's values, in the groups' order, in place.
+        var order: [Int] = []
+        order.reserveCapacity(values.count)
+        var missing: [DocumentPath] = []
+        for group in groups {
+            order.append(contentsOf: group.start..<(group.start + group.count))
+            missing.append(contentsOf: group.missing)
+        }
+        values.rearrange(takingFrom: &order)
+        return (.nodeFirestoreImportExport, values, missing)
+    }
+
+    /// `readStreaming` for a caller to whom the order does not matter: the values are handed
+    /// to `take` in batches as they are decoded, in the file's order, so that they are never
+    /// all held here. False when the file cannot be streamed (see `readStreaming`); `take`
+    /// may have been given values by then, which the caller discards before reading the
+    /// file whole.
+    static func streamUnordered<T>(
+        file: String, chunk: Int = 1 << 20, transform: @Sendable (Document) -> T, take: (consuming [T]) -> Void
+    ) throws(StoreError) -> Bool {
+        try stream(file: file, chunk: chunk, transform: transform, take: take, keepGroups: false) != nil
+    }
+
+    /// Parses and decodes the file, handing the values to `take` in batches in the file's
+    /// order; returns the groups (`keepGroups`, else none) in the order of their top-level
+    /// paths, or nil when the file cannot be streamed.
+    private static func stream<T>(
+        file: String, chunk: Int, transform: @Sendable (Document) -> T, take: (consuming [T]) -> Void,
+        keepGroups: Bool
+    ) throws(StoreError) -> [Group]? {
         let fd = open(file, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT { throw .notFound(path: file) }
@@ -50,20 +92,17 @@ extension SingleFileStore {
                 }
             }
         }
-        // Room for the values of a file of generated documents (~110 bytes each), so the
-        // array rarely grows (a copy, the old and new in memory together); room not used
-        // costs address space only.
         var size = stat()
         let expected = fstat(fd, &size) == 0 ? min(Int(size.st_size) / 100, Int(Int32.max)) : 0
-        var values: [T] = []
-        values.reserveCapacity(expected)
         var decoder = SingleFileDecoder(file: file)
         var batch: [Document] = []
+        var taken = 0
         var groups: [Group] = []
         var groupKeys = PathOrder.Collector(capacity: expected / 4)
         var pending: StoreError?
         func flush() {
-            values.append(contentsOf: batch.parallelMap(transform))
+            taken += batch.count
+            take(batch.parallelMap(transform))
             batch.removeAll(keepingCapacity: true)
         }
         /// The documents decoded from the top-level document `path`, in order, to the batch.
@@ -76,7 +115,9 @@ extension SingleFileStore {
                 missing = PathOrder.arrange(&documents, holders: holders)
             }
             groupKeys.append(path.segments, holder: false)
-            groups.append(Group(start: values.count + batch.count, count: documents.count, missing: missing))
+            if keepGroups {
+                groups.append(Group(start: taken + batch.count, count: documents.count, missing: missing))
+            }
             batch.append(contentsOf: documents)
             if batch.count >= streamBatch { flush() }
         }
@@ -123,26 +164,14 @@ extension SingleFileStore {
         flush()
         if groupKeys.segmentHasNUL { return nil }
         var none: [DocumentPath] = []
-        _ = groupKeys.arrange(&groups, &none)  // top-level paths: no ancestors
+        if keepGroups {
+            _ = groupKeys.arrange(&groups, &none)  // top-level paths: no ancestors
+        } else {
+            var keys = [Int32](repeating: 0, count: groupKeys.count)
+            _ = groupKeys.arrange(&keys, &none)  // only to learn whether the paths are distinct
+        }
         if !groupKeys.distinct { return nil }
-        // Each value to its group's place: a permutation applied by swaps, in place.
-        var destination = [Int32](repeating: 0, count: values.count)
-        var next = 0
-        var missing: [DocumentPath] = []
-        for group in groups {
-            for k in 0..<group.count { destination[group.start + k] = Int32(next + k) }
-            next += group.count
-            missing.append(contentsOf: group.missing)
-        }
-        groups = []
-        for i in destination.indices {
-            while Int(destination[i]) != i {
-                let j = Int(destination[i])
-                values.swapAt(i, j)
-                destination.swapAt(i, j)
-            }
-        }
-        return (.nodeFirestoreImportExport, values, missing)
+        return groups
     }
 }
 

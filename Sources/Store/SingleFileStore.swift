@@ -41,6 +41,21 @@ public enum SingleFileStore {
         return (format, documents.parallelMap(transform), missingParents)
     }
 
+    /// `read(file:transform:)` for a caller to whom the values' order does not matter (a
+    /// snapshot): they are handed to `take` in batches as they are decoded, so that those of
+    /// a large node-firestore-import-export file are never all held at once. `restart` is
+    /// called before the file is read again whole (it did not stream to the end, see
+    /// `readStreaming`): the values taken until then are to be dropped.
+    public static func read<T>(
+        file: String, transform: @Sendable (Document) -> T, take: (consuming [T]) -> Void, restart: () -> Void
+    ) throws(StoreError) -> StoreFormat {
+        if try streamUnordered(file: file, transform: transform, take: take) { return .nodeFirestoreImportExport }
+        restart()
+        let (format, documents, _) = try readWhole(file: file)
+        take(documents.parallelMap(transform))
+        return format
+    }
+
     /// The file parsed into one tree, then decoded.
     static func readWhole(file: String) throws(StoreError) -> (StoreFormat, [Document], [DocumentPath]) {
         let buffer = ReadBuffer()

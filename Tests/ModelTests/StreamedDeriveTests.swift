@@ -1,0 +1,157 @@
+import Model
+import Store
+import TestSupport
+import Testing
+
+/// `Snapshot.read(at:)` sorts a single file's documents by kind a batch at a time as it is
+/// parsed, never holding them all: the snapshot must be the one `Snapshot(decoded:)` derives
+/// from the same documents read whole, diagnostics included.
+@Suite("Snapshot: a single file derived batch by batch")
+struct StreamedDeriveTests {
+    /// A node-firestore-import-export file of more documents than one batch (4096), of every
+    /// kind, with every kind of problem: documents with errors, liked or favorited by users
+    /// with errors, dangling likes and replies, drifted counters, shared handles, images
+    /// without alt text.
+    static func export(users: Int = 250, tweets: Int = 3000, duplicateTopLevel: Bool = false) -> String {
+        func at(_ k: Int) -> String { "\"2023-01-\(10 + k % 18)T0\(k % 10):00:00Z\"" }
+        var usersJSON: [String] = []
+        for u in 0..<users {
+            var likes: [String] = []
+            for k in 0..<(u % 7 == 0 ? 0 : 25) {
+                let tweet = (u * 37 + k * 11) % (tweets + 40)  // some beyond the last tweet: dangling
+                likes.append("\"t\(tweet)\": \(k % 3 == 0 ? "{}" : "{\"timestamp\": \(at(u + k))}")")
+            }
+            let fields: String
+            switch u % 23 {
+            case 5: fields = "\"fullname\": \"no username\""  // an error: left out, its likes dangle
+            case 6: fields = "\"username\": \"Mina\""  // Mina and mina share a handle
+            case 7: fields = "\"username\": \"mina\", \"bio\": \"![](https://example.com/b.png)\""
+            default: fields = "\"username\": \"user\(u)\", \"fullname\": \"User \(u)\""
+            }
+            usersJSON.append(
+                "\"u\(u)\": {\(fields), \"__collections__\": {\"user-likes\": {\(likes.joined(separator: ", "))}}}")
+        }
+        // Likes by a user without a document (only the subcollection holds them).
+        usersJSON.append("\"ghost\": {\"__collections__\": {\"user-likes\": {\"t1\": {}, \"t2\": {}}}}")
+        var tweetsJSON: [String] = []
+        for t in 0..<tweets {
+            var fields = [
+                "\"caption\": \"tweet \(t) #tag\(t % 9)\(t % 50 == 0 ? " ![](https://example.com/\(t).png)" : "")\"",
+                "\"uid\": \"u\((t * 13) % (users + 3))\"",  // some by missing users
+            ]
+            if t % 97 != 3 { fields.append("\"timestamp\": \(at(t))") }  // an error: no timestamp
+            if t % 5 == 1 { fields.append("\"replyTo\": \"t\((t * 7) % (tweets + 20))\"") }
+            if t % 11 == 0 { fields.append("\"likes\": \(t % 3 - 1)") }  // drift, negatives, some right
+            if t % 89 == 4 { fields.append("\"likes\": \"many\"") }  // an error: the wrong type
+            tweetsJSON.append("\"t\(t)\": {\(fields.joined(separator: ", "))}")
+        }
+        if duplicateTopLevel { tweetsJSON.append("\"t2\": {\"caption\": \"again\", \"uid\": \"u1\"}") }
+        var favoritesJSON: [String] = []
+        for u in stride(from: 0, to: users + 5, by: 3) {
+            let places = (0..<4).map { p in
+                p == 3
+                    ? "\"p\(p)\": {\"address\": \"no name\"}"
+                    : "\"p\(p)\": {\"placeName\": \"Place \((u + p) % 5)\", \"coordinate\": [\(p), 1]}"
+            }
+            favoritesJSON.append(
+                "\"u\(u)\": {\"__collections__\": {\"favorites\": {\(places.joined(separator: ", "))}}}")
+        }
+        return """
+            {"__collections__": {
+            "users": {\(usersJSON.joined(separator: ",\n"))},
+            "tweets": {\(tweetsJSON.joined(separator: ",\n"))},
+            "favorites": {\(favoritesJSON.joined(separator: ",\n"))}
+            }}
+            """
+    }
+
+    /// The snapshot of the documents read whole, in path order.
+    static func whole(_ file: String) throws -> (Snapshot, documents: Int) {
+        let documents = try DocumentStore.read(at: file).documents
+        return (Snapshot(decoded: documents.map(DecodedDocument.init)), documents.count)
+    }
+
+    static func expectSame(_ a: Snapshot, _ b: Snapshot, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(a.users == b.users, sourceLocation: sourceLocation)
+        #expect(a.tweets == b.tweets, sourceLocation: sourceLocation)
+        #expect(a.likes == b.likes, sourceLocation: sourceLocation)
+        #expect(a.tweetRelations == b.tweetRelations, sourceLocation: sourceLocation)
+        #expect(a.userActivity == b.userActivity, sourceLocation: sourceLocation)
+        #expect(a.tags == b.tags, sourceLocation: sourceLocation)
+        #expect(a.diagnostics == b.diagnostics, sourceLocation: sourceLocation)
+        for user in a.users {
+            #expect(a.user(uid: user.uid) == b.user(uid: user.uid), sourceLocation: sourceLocation)
+            #expect(a.user(handle: user.handle) == b.user(handle: user.handle), sourceLocation: sourceLocation)
+            #expect(
+                a.user(mentioned: user.username) == b.user(mentioned: user.username), sourceLocation: sourceLocation)
+        }
+        for tweet in a.tweets {
+            #expect(a.tweet(id: tweet.id) == b.tweet(id: tweet.id), sourceLocation: sourceLocation)
+        }
+        for tag in a.tags { #expect(a.tag(named: tag.tag) == b.tag(named: tag.tag), sourceLocation: sourceLocation) }
+    }
+
+    @Test func streamedEqualsWhole() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("export.json", Self.export())
+        let (streamed, source) = try Snapshot.read(at: file)
+        let (whole, documents) = try Self.whole(file)
+        #expect(documents > 2 * 4096)  // three batches or more
+        #expect(source.format == .nodeFirestoreImportExport)
+        #expect(source.documentCount == documents)
+        Self.expectSame(streamed, whole)
+        // The store has every kind of entity and problem it was made to have.
+        #expect(!streamed.users.isEmpty && !streamed.tweets.isEmpty && !streamed.likes.isEmpty)
+        #expect(streamed.userActivity.contains { !$0.favorites.isEmpty })
+        let kinds = Set(streamed.diagnostics.map(\.kind))
+        let expected: Set<Diagnostic.Kind> = [
+            .missingField, .wrongType, .tweetByMissingUser, .replyToMissingTweet, .likeOfMissingTweet,
+            .likeByMissingUser, .favoritesOfMissingUser, .negativeCounter, .likeCounterDrift, .sharedHandle,
+            .imageWithoutAlt, .nonNumericCoordinate,
+        ]
+        #expect(expected.subtracting(kinds).isEmpty, "missing: \(expected.subtracting(kinds))")
+    }
+
+    /// Two top-level documents with one path: found only at the end, after batches were
+    /// taken; the file is then read whole, and what was taken is dropped.
+    @Test func fileReadAgainWholeGivesTheSameSnapshot() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("export.json", Self.export(duplicateTopLevel: true))
+        let (streamed, source) = try Snapshot.read(at: file)
+        let (whole, documents) = try Self.whole(file)
+        #expect(source.documentCount == documents)
+        Self.expectSame(streamed, whole)
+    }
+
+    @Test func decodedInAnyOrderGivesTheSameSnapshot() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("export.json", Self.export(users: 40, tweets: 300))
+        let decoded = try DocumentStore.read(at: file).documents.map(DecodedDocument.init)
+        var generator = SeededGenerator(seed: 16)
+        Self.expectSame(Snapshot(decoded: decoded.shuffled(using: &generator)), Snapshot(decoded: decoded))
+    }
+}
+
+/// A reply names its parent (and a tweet its author) by the same ID the tweet (the user)
+/// has, so the snapshot keeps one copy of each ID; an ID equal for Swift but written with
+/// other bytes (another Unicode normalization) is kept as it was written.
+@Suite("Snapshot: IDs named by other documents")
+struct SharedIDTests {
+    @Test func idsKeepTheBytesTheyWereWrittenWith() {
+        let composed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
+        let s = Snapshot(documents: [
+            user(composed, "one"), user("u2", "two"),
+            tweet(composed, by: decomposed, at: "2023-01-01T00:00:00Z"),
+            tweet("t2", by: "u2", at: "2023-01-02T00:00:00Z", replyTo: decomposed),
+            tweet("t3", by: "u2", at: "2023-01-03T00:00:00Z", replyTo: "t2"),
+        ])
+        #expect(s.diagnostics.isEmpty, "\(s.diagnostics)")
+        let t1 = s.tweets[s.tweet(id: composed)!]
+        let t2 = s.tweets[s.tweet(id: "t2")!]
+        let t3 = s.tweets[s.tweet(id: "t3")!]
+        #expect(Array(t1.authorUID.utf8) == Array(decomposed.utf8))
+        #expect(Array(t2.replyTo!.utf8) == Array(decomposed.utf8))
+        #expect(t3.replyTo == "t2" && t3.authorUID == "u2")
+    }
+}
