@@ -46,7 +46,7 @@ struct CachedStoreRead {
         // Stamps are trusted by when they were taken: a walk's, by when it began.
         let readStart = walk?.startedAt ?? BuildInputs.now()
         let cache = DocumentCache.load(path: path, identity: identity, writer: CacheFile.writer)
-        /// A single file's documents; a directory store's, once the cache is written.
+        /// A single file's documents.
         var decoded: [DecodedDocument] = []
         /// A directory store's documents, each with the cache entry it came from or the file
         /// it was read from now (`decoded` and a parallel array of origins would hold both
@@ -102,11 +102,7 @@ struct CachedStoreRead {
             phases("write cache")
         }
         self.problem = problem
-        if isDirectory {
-            decoded = items.map(\.document)
-            items = []
-        }
-        snapshot = Snapshot(decoded: consume decoded)
+        snapshot = isDirectory ? Snapshot(documentsOf: consume items, \.document) : Snapshot(decoded: consume decoded)
         phases("derive")
     }
 

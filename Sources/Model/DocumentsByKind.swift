@@ -18,9 +18,17 @@ struct DocumentsByKind {
     /// All of `decoded`, each kind's array made its size at once: growing by doubling
     /// copies it, and with the documents still in memory that copy would be the peak.
     init(sorting decoded: consuming [DecodedDocument]) {
+        self.init(documentsOf: decoded) { $0 }
+    }
+
+    /// The document `document` gives of each of `items` (a cached read's documents with
+    /// where each came from), sorted by kind without an array of the documents alone.
+    init<Items: Collection>(documentsOf items: borrowing Items, _ document: (Items.Element) -> DecodedDocument) {
         var counts = (users: 0, tweets: 0, likes: 0, favorites: 0)
-        for k in decoded.indices {
-            switch decoded[k].entity {
+        var k = items.startIndex
+        while k != items.endIndex {
+            defer { items.formIndex(after: &k) }
+            switch document(items[k]).entity {
             case .user?: counts.users += 1
             case .tweet?: counts.tweets += 1
             case .like?: counts.likes += 1
@@ -32,23 +40,28 @@ struct DocumentsByKind {
         tweets.reserveCapacity(counts.tweets)
         likes.reserveCapacity(counts.likes)
         favorites.reserveCapacity(counts.favorites)
-        add(decoded)
+        k = items.startIndex
+        while k != items.endIndex {
+            add(document(items[k]))
+            items.formIndex(after: &k)
+        }
     }
 
     mutating func add(_ decoded: borrowing [DecodedDocument]) {
-        documentCount += decoded.count
-        for k in decoded.indices {
-            let document = decoded[k]
-            diagnostics += document.diagnostics
-            switch document.entity {
-            case .user(let user)?: users.append(user)
-            case .tweet(let tweet)?: tweets.append(tweet)
-            case .like(let like)?: likes.append(like)
-            case .favorite(let place)?: favorites.append(place)
-            case nil:
-                if let error = document.diagnostics.first(where: { $0.severity == .error }) {
-                    unusable.insert(error.path)
-                }
+        for k in decoded.indices { add(decoded[k]) }
+    }
+
+    mutating func add(_ document: DecodedDocument) {
+        documentCount += 1
+        diagnostics += document.diagnostics
+        switch document.entity {
+        case .user(let user)?: users.append(user)
+        case .tweet(let tweet)?: tweets.append(tweet)
+        case .like(let like)?: likes.append(like)
+        case .favorite(let place)?: favorites.append(place)
+        case nil:
+            if let error = document.diagnostics.first(where: { $0.severity == .error }) {
+                unusable.insert(error.path)
             }
         }
     }

@@ -405,8 +405,10 @@ struct CommitRun {
     func full(_ path: String) -> String { writer.displayName + path }
 
     mutating func perform() throws(OutputError) -> WriteSummary {
-        let moves = produced.filter { $0.value.staged >= 0 }
+        // (Lazily filtered: `Dictionary.filter` would make a second dictionary of them all.)
+        let moves = produced.lazy.filter { $0.value.staged >= 0 }
             .sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        current.reserveCapacity(current.count + moves.count)
         summary.unchanged = produced.values.count { $0.staged == SiteWriter.unchangedMark }
         // A file left as it was may have been made from new inputs that gave the same bytes.
         for (path, item) in produced where item.staged == SiteWriter.unchangedMark {
