@@ -15,6 +15,9 @@ public struct BuildReport: Sendable {
     public let outcome: Outcome
     /// Pages of the site (of this shard), written or kept.
     public let pages: Int
+    /// Of `pages`, those rendered; the others had the fingerprint they had at the last build
+    /// and were kept without rendering them.
+    public var pagesRendered = 0
     /// Files copied from the theme's `static/` folder (of this shard).
     public let staticFiles: Int
     /// Dangling references, and images `--media mirror` could not copy: the pages were built

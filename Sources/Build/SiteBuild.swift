@@ -104,7 +104,7 @@ public struct SiteBuild: Sendable {
 
         let writer = try openedWriter ?? SiteWriter(outputDirectory: options.output)
         // Pages whose fingerprint matches the last build's are kept without rendering them.
-        var pages = Array(zip(renderer.plan.pages, renderer.pageFingerprints(salt: theme.fingerprint)))
+        var pages = Array(zip(renderer.plan.pages, renderer.pageFingerprints()))
         var staticFiles = theme.staticFiles
         if let shard = options.shard {
             pages = pages.filter { shard.contains($0.0.path) }
@@ -113,8 +113,9 @@ public struct SiteBuild: Sendable {
         observer.phaseEnded("fingerprints")
         observer.renderingStarted(pages: pages.count)
         var mediaFiles = 0
+        let rendered: Int
         do {
-            try render(pages, with: renderer, into: writer, observer: observer)
+            rendered = try render(pages, with: renderer, into: writer, observer: observer)
             for file in staticFiles {
                 _ = try writer.write(Theme.staticFolder + file.path, file.bytes)
             }
@@ -135,6 +136,7 @@ public struct SiteBuild: Sendable {
         var report = BuildReport(
             outcome: .built(summary), pages: pages.count, staticFiles: staticFiles.count,
             warnings: warnings, notices: notices + cacheNotices, elapsed: ContinuousClock.now - start)
+        report.pagesRendered = rendered
         report.mediaFiles = mediaFiles
         report.media = media?.statistics
         report.storeFiles = storeFiles
@@ -163,12 +165,14 @@ public struct SiteBuild: Sendable {
         return warnings
     }
 
-    /// Renders and hands over every page (with its fingerprint), on all cores.
+    /// Renders and hands over every page (with its fingerprint), on all cores; returns how
+    /// many were rendered (not kept).
     private func render(
         _ pages: [(Page, UInt64)], with renderer: SiteRenderer, into writer: SiteWriter,
         observer: some BuildObserver
-    ) throws {
+    ) throws -> Int {
         let failure = Mutex<(any Error)?>(nil)
+        let rendered = Atomic<Int>(0)
         let chunk = 64
         let chunks = (pages.count + chunk - 1) / chunk
         DispatchQueue.concurrentPerform(iterations: chunks) { c in
@@ -178,6 +182,7 @@ public struct SiteBuild: Sendable {
                     let (page, fingerprint) = pages[i]
                     if try !writer.keep(page.path, fingerprint: fingerprint) {
                         _ = try writer.write(page.path, try renderer.render(page), fingerprint: fingerprint)
+                        rendered.add(1, ordering: .relaxed)
                     }
                 } catch {
                     failure.withLock { if $0 == nil { $0 = error } }
@@ -187,6 +192,7 @@ public struct SiteBuild: Sendable {
             }
         }
         if let error = failure.withLock({ $0 }) { throw error }
+        return rendered.load(ordering: .relaxed)
     }
 }
 

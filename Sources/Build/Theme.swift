@@ -8,8 +8,9 @@ import Support
 /// A theme: its templates (`*.mustache`, named by their path without the extension) with
 /// the texts of its translation tables (`i18n/<language>.json`, see `LocalizedTemplates`), its
 /// `static/` files (copied as they are to `static/` in the output), and a fingerprint of
-/// every file in it, which page fingerprints and the inputs token take as salt (the model
-/// cannot see a template change). Made from files in memory, wherever they came from: a
+/// every file in it, which the inputs token takes as salt (the model cannot see a template
+/// change; pages take only their own templates' part: see `TemplateSalts`). Made from files
+/// in memory, wherever they came from: a
 /// theme folder (`init(folder:)`) or the theme built into the binary (`builtIn`).
 ///
 /// Which one a build uses (`load(folder:)`): the folder given (`--templates DIR`); when none

@@ -5,19 +5,23 @@ public struct Template: Sendable {
     /// The file (or name) errors point at.
     public let file: String
     let nodes: [Node]
+    /// The text it was compiled from (what `fingerprint(ofTemplatesReachableFrom:)` hashes).
+    let source: [UInt8]
 
-    init(name: String, file: String, nodes: [Node]) {
+    init(name: String, file: String, nodes: [Node], source: [UInt8]) {
         self.name = name
         self.file = file
         self.nodes = nodes
+        self.source = source
     }
 
     /// Compiles a single template. Partial and parent tags need a
     /// `TemplateLibrary`: here they are an error, since nothing can resolve them
     /// (dynamic ones fail when rendered).
     public init(source: String, name: String = "template") throws {
-        let nodes = try Parser.parse(Array(source.utf8), file: name)
-        self.init(name: name, file: name, nodes: try Linker.link(nodes, index: [:], missing: .fail))
+        let bytes = Array(source.utf8)
+        let nodes = try Parser.parse(bytes, file: name)
+        self.init(name: name, file: name, nodes: try Linker.link(nodes, index: [:], missing: .fail), source: bytes)
     }
 
     /// Renders against `context`, appending to `buffer`.

@@ -78,11 +78,12 @@ public struct TemplateLibrary: Sendable {
         templates.reserveCapacity(sources.count)
         for s in sources {
             let nodes = try Parser.parse(s.bytes, file: s.file)
-            templates.append(Template(name: s.name, file: s.file, nodes: nodes))
+            templates.append(Template(name: s.name, file: s.file, nodes: nodes, source: s.bytes))
         }
         templates = try templates.map {
             Template(
-                name: $0.name, file: $0.file, nodes: try Linker.link($0.nodes, index: index, missing: missingPartials))
+                name: $0.name, file: $0.file, nodes: try Linker.link($0.nodes, index: index, missing: missingPartials),
+                source: $0.source)
         }
         storage = LibraryStorage(templates: templates, missingPartials: missingPartials)
     }

@@ -6,7 +6,8 @@ import Support
 /// equal fingerprints mean equal bytes. A live preview uses them to re-render only the cards
 /// that changed and to tell which pages an edit touched; `build` stores them in the manifest
 /// and skips pages whose fingerprint has not changed. They are stable across runs
-/// (`StableHasher`); what they cannot see (the templates, the options) comes in as `salt`.
+/// (`StableHasher`). Of the theme, each page takes only what can change its bytes
+/// (`TemplateSalts`): an edited template re-renders the pages that can include it.
 extension SiteContext {
     /// Everything `partials/card` can show of a tweet (docs/templates.md, "A tweet").
     func cardFingerprint(_ t: Int) -> Int {
@@ -65,17 +66,19 @@ public struct PageFingerprints: Sendable {
 }
 
 extension SiteRenderer {
-    /// What every page's fingerprint shares: the viewer, the users' headers, the sitemap.
+    /// What every page's fingerprint shares: the options, the viewer, the users' headers, the
+    /// sitemap, the theme's part by kind of page.
     fileprivate struct SharedInputs: Sendable {
         let global: Int
         let users: [Int]
         let sitemap: Int
+        let theme: TemplateSalts
     }
 
-    private func sharedInputs(salt: Int) -> SharedInputs {
+    private func sharedInputs() -> SharedInputs {
         let snapshot = site.snapshot
         var global = StableHasher()
-        global.combine(salt)
+        global.combine(RoostVersion.current)  // a new version may render differently
         global.combine(site.config.baseURL)
         global.combine(site.config.pageSize)
         global.combine(site.config.title)
@@ -88,20 +91,19 @@ extension SiteRenderer {
         for tweet in snapshot.tweets { sitemap.combine(Int(tweet.timestamp.seconds)) }
         return SharedInputs(
             global: global.finalize(), users: snapshot.users.indices.map(site.userFingerprint),
-            sitemap: sitemap.finalize())
+            sitemap: sitemap.finalize(), theme: TemplateSalts(templates: templates, inlineStyle: inlineStyle))
     }
 
     /// Each page's fingerprint, in plan order: what a build compares with the manifest.
-    /// `salt` stands for what the model does not hold: the templates, Roost's version.
-    public func pageFingerprints(salt: Int) -> [UInt64] {
-        let inputs = sharedInputs(salt: salt)
+    public func pageFingerprints() -> [UInt64] {
+        let inputs = sharedInputs()
         return plan.pages.map { UInt64(bitPattern: Int64(fingerprint(of: $0, inputs) { _ in })) }
     }
 
     /// Every page's fingerprint by path, and which pages show each tweet: what a live preview
     /// needs to tell which pages an edit touched.
     public func pageFingerprintsByPath() -> PageFingerprints {
-        let inputs = sharedInputs(salt: 0)
+        let inputs = sharedInputs()
         var byPath: [String: Int] = [:]
         byPath.reserveCapacity(plan.pages.count)
         var showing = [[Int32]](repeating: [], count: site.snapshot.tweets.count)
@@ -141,6 +143,7 @@ extension SiteRenderer {
         let snapshot = site.snapshot
         var h = StableHasher()
         h.combine(inputs.global)
+        h.combine(inputs.theme.salt(for: page.kind))
         h.combine(page.path)
         func cards(_ items: some Collection<Int>) {
             for t in items {

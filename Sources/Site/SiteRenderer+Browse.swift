@@ -106,15 +106,14 @@ extension SiteRenderer {
     }
 
     /// The pages of this file, by kind.
-    func browsePageView(_ page: Page) throws -> (template: String, view: PageView)? {
+    func browsePageView(_ page: Page) throws -> PageView? {
         switch page.kind {
-        case .archive: ("archive", try archivePage(path: page.path))
-        case .archiveYear(let y, let number): ("archive-year", try archiveYearPage(y, number, path: page.path))
-        case .archiveMonth(let y, let m, let number):
-            ("archive-month", try archiveMonthPage(y, m, number, path: page.path))
-        case .tagIndex: ("tags", try tagIndexPage(path: page.path))
-        case .top: ("top", try topPage(path: page.path))
-        case .stats: ("stats", try statsPage(path: page.path))
+        case .archive: try archivePage(path: page.path)
+        case .archiveYear(let y, let number): try archiveYearPage(y, number, path: page.path)
+        case .archiveMonth(let y, let m, let number): try archiveMonthPage(y, m, number, path: page.path)
+        case .tagIndex: try tagIndexPage(path: page.path)
+        case .top: try topPage(path: page.path)
+        case .stats: try statsPage(path: page.path)
         default: nil
         }
     }

@@ -4,16 +4,48 @@ import Search
 
 /// The template and context of each kind of HTML page.
 extension SiteRenderer {
-    func pageView(_ page: Page) throws -> (template: String, view: PageView) {
+    /// The template of each kind of page; nil for the files Roost writes without one.
+    /// (`TemplateSalts` salts a page with this template: render with no other.)
+    static func template(for kind: Page.Kind) -> String? {
+        switch kind {
+        case .feed: "feed"
+        case .tweet: "tweet"
+        case .profile: "profile"
+        case .favorites: "favorites"
+        case .tag: "tag"
+        case .notFound: "404"
+        case .search: "search"
+        case .archive: "archive"
+        case .archiveYear: "archive-year"
+        case .archiveMonth: "archive-month"
+        case .tagIndex: "tags"
+        case .top: "top"
+        case .stats: "stats"
+        case .atom: "atom"
+        case .sitemap, .sitemapPart, .searchFile: nil
+        }
+    }
+
+    /// Every template `template(for:)` names.
+    static let pageTemplates = [
+        "feed", "tweet", "profile", "favorites", "tag", "404", "search", "archive", "archive-year", "archive-month",
+        "tags", "top", "stats", "atom",
+    ]
+
+    /// The partial each tweet's card is rendered with (`card(_:)`).
+    static let cardTemplate = "partials/card"
+
+    /// The context of an HTML page (rendered with `template(for: page.kind)`).
+    func pageView(_ page: Page) throws -> PageView {
         if let found = try browsePageView(page) { return found }
         return switch page.kind {
-        case .feed(let number): ("feed", try feedPage(number, path: page.path))
-        case .tweet(let index): ("tweet", try tweetPage(index, path: page.path))
-        case .profile(let user, let tab, let number): ("profile", try profilePage(user, tab, number, path: page.path))
-        case .favorites(let user): ("favorites", try favoritesPage(user, path: page.path))
-        case .tag(let index, let number): ("tag", try tagPage(index, number, path: page.path))
-        case .notFound: ("404", try notFoundPage(path: page.path))
-        case .search: ("search", try searchPage(path: page.path))
+        case .feed(let number): try feedPage(number, path: page.path)
+        case .tweet(let index): try tweetPage(index, path: page.path)
+        case .profile(let user, let tab, let number): try profilePage(user, tab, number, path: page.path)
+        case .favorites(let user): try favoritesPage(user, path: page.path)
+        case .tag(let index, let number): try tagPage(index, number, path: page.path)
+        case .notFound: try notFoundPage(path: page.path)
+        case .search: try searchPage(path: page.path)
         case .atom, .sitemap, .sitemapPart, .searchFile: preconditionFailure("not an HTML page: \(page.path)")
         default: preconditionFailure("no view for \(page.path)")
         }

@@ -140,7 +140,7 @@ public final class SiteRenderer: Sendable {
     func card(_ t: Int) throws -> String {
         try cards.card(t) {
             String(
-                decoding: try templates.render("partials/card", TweetView(site: site, index: t, card: nil)),
+                decoding: try templates.render(Self.cardTemplate, TweetView(site: site, index: t, card: nil)),
                 as: UTF8.self)
         }
     }
@@ -152,12 +152,11 @@ public final class SiteRenderer: Sendable {
             case .sitemap, .sitemapPart:
                 return Sitemap(site: site, plan: plan).render(page.kind)
             case .atom(let user):
-                return try templates.render("atom", AtomFeedView.page(site: site, user: user))
+                return try templates.render(Self.template(for: page.kind)!, AtomFeedView.page(site: site, user: user))
             case .searchFile(let file):
                 return searchFile(file)
             default:
-                let (template, view) = try pageView(page)
-                return try templates.render(template, view)
+                return try templates.render(Self.template(for: page.kind)!, try pageView(page))
             }
         } catch {
             throw SiteError(error)

@@ -20,7 +20,7 @@ import Testing
         let renderer = try SiteRenderer(
             snapshot: Snapshot(documents: documents), config: SiteConfig(), templates: defaultTemplates(language: "en"))
         return Dictionary(
-            uniqueKeysWithValues: zip(renderer.plan.pages.map(\.path), renderer.pageFingerprints(salt: 1)))
+            uniqueKeysWithValues: zip(renderer.plan.pages.map(\.path), renderer.pageFingerprints()))
     }
 
     @Test func aLikeOnAGrandchildChangesTheRootsPage() throws {
