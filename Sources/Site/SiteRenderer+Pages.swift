@@ -4,8 +4,8 @@ import Search
 
 /// The template and context of each kind of HTML page.
 extension SiteRenderer {
-    /// The template of each kind of page; nil for the files Roost writes without one.
-    /// (`TemplateSalts` salts a page with this template: render with no other.)
+    /// The template of each kind of page (all in `requiredTemplates`); nil for the files Roost
+    /// writes without one. (`TemplateSalts` salts a page with this template: render with no other.)
     static func template(for kind: Page.Kind) -> String? {
         switch kind {
         case .feed: "feed"
@@ -25,12 +25,6 @@ extension SiteRenderer {
         case .sitemap, .sitemapPart, .searchFile: nil
         }
     }
-
-    /// Every template `template(for:)` names.
-    static let pageTemplates = [
-        "feed", "tweet", "profile", "favorites", "tag", "404", "search", "archive", "archive-year", "archive-month",
-        "tags", "top", "stats", "atom",
-    ]
 
     /// The partial each tweet's card is rendered with (`card(_:)`).
     static let cardTemplate = "partials/card"

@@ -12,21 +12,20 @@ import Support
 /// stylesheet written into it (`InlineStyle`). Other pages link static files by path, so their
 /// bytes do not change with them. Roost's contexts hold no lambdas, which could name any template.
 struct TemplateSalts: Sendable {
-    private let templates: TemplateLibrary
-    private let pageTemplates: [String: Int]
+    /// Per template (not the texts), its own and those it can include.
+    private let reachable: [String: Int]
     private let words: Int
     private let cards: Int
     private let stylesheet: Int
 
     init(templates: TemplateLibrary, inlineStyle: InlineStyle?) {
-        self.templates = templates
-        var pageTemplates: [String: Int] = [:]
-        for name in SiteRenderer.pageTemplates {
-            pageTemplates[name] = templates.fingerprint(ofTemplatesReachableFrom: [name])
+        let isText = { (name: String) in name.hasPrefix(LocalizedTemplates.textPrefix) }
+        var reachable: [String: Int] = [:]
+        for name in templates.templateNames where !isText(name) {
+            reachable[name] = templates.fingerprint(ofTemplatesReachableFrom: [name])
         }
-        self.pageTemplates = pageTemplates
-        words = templates.fingerprint(
-            ofTemplatesReachableFrom: templates.templateNames.filter { $0.hasPrefix(LocalizedTemplates.textPrefix) })
+        self.reachable = reachable
+        words = templates.fingerprint(ofTemplatesReachableFrom: templates.templateNames.filter(isText))
         cards = templates.fingerprint(ofTemplatesReachableFrom: [SiteRenderer.cardTemplate])
         var h = StableHasher()
         h.combine(inlineStyle?.css)
@@ -36,10 +35,8 @@ struct TemplateSalts: Sendable {
     /// The theme's part in the fingerprint of a page of `kind`.
     func salt(for kind: Page.Kind) -> Int {
         var h = StableHasher()
-        if let template = SiteRenderer.template(for: kind) {
-            // (Computed here only if `SiteRenderer.pageTemplates` missed one: slow, never wrong.)
-            h.combine(pageTemplates[template] ?? templates.fingerprint(ofTemplatesReachableFrom: [template]))
-        }
+        // (Every page template is there: `SiteRenderer.init` checks the theme has them.)
+        if let template = SiteRenderer.template(for: kind) { h.combine(reachable[template]) }
         if Self.usesWords(kind) { h.combine(words) }
         if Self.showsCards(kind) { h.combine(cards) }
         if kind == .notFound { h.combine(stylesheet) }
