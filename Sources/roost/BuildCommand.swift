@@ -85,8 +85,10 @@ enum BuildCommand: Command {
                         + "taken from the build cache")
             }
             let images = report.media == nil ? "" : " (and \(report.mediaFiles) images in media/)"
+            // Pages whose inputs did not change are kept without rendering them.
+            let rendered = report.pagesRendered < report.pages ? " (\(report.pagesRendered) rendered)" : ""
             Console.out(
-                "\(options.output)\(part): \(report.pages) pages and \(report.staticFiles) static files\(images); "
+                "\(options.output)\(part): \(report.pages) pages\(rendered) and \(report.staticFiles) static files\(images); "
                     + "\(summary.written) written, \(summary.unchanged) unchanged, \(summary.removed) removed "
                     + "in \(seconds) s")
         }

@@ -21,6 +21,23 @@ struct BuildCommandTests {
         #expect(quiet.status == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty)
     }
 
+    /// A rebuild says how many pages it rendered: an edited tag template, only the tag pages.
+    @Test func saysHowManyPagesARebuildRendered() throws {
+        let work = try TemporaryFolder()
+        try work.copy(packageRoot + "/templates", to: "theme")
+        let arguments = ["build", "--templates", work.path("theme"), "--output", work.path("out")]
+        let first = try RoostProcess.run(arguments)
+        #expect(first.status == 0 && !first.stdout.contains("rendered"), "\(first.stdout)")
+        let tag = work.path("theme/tag.mustache")
+        try (String(contentsOfFile: tag, encoding: .utf8) + "<!-- edited -->\n").write(
+            toFile: tag, atomically: true, encoding: .utf8)
+        let second = try RoostProcess.run(arguments)
+        // Every tag's pages (`tags/x/index.html`, `tags/x/page/2/…`); not the index of tags.
+        let tagPages = try #require(FileManager.default.subpaths(atPath: work.path("out/tags")))
+            .count { $0.hasSuffix("index.html") && $0.contains("/") }
+        #expect(second.stdout.contains(" pages (\(tagPages) rendered) and 11 static files"), "\(second.stdout)")
+    }
+
     @Test func usageMistakesExitWithTwo() throws {
         #expect(try RoostProcess.run(["build", "--shard", "4/3"]).status == 2)
         #expect(try RoostProcess.run(["build", "extra"]).status == 2)
