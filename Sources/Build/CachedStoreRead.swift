@@ -61,7 +61,7 @@ struct CachedStoreRead {
         if isDirectory {
             try StoreShape.check(store)
             items = try DirectoryStore.read(
-                root: store, stamps: walk?.files,
+                root: store, stamps: walk?.files.index(),
                 reusing: { file, stamp in
                     guard let cache, let k = cache.entry(file: file, stamp: stamp),
                         let documents = cache.documents(of: k),

@@ -93,7 +93,7 @@ public enum DirectoryStore {
     /// A file in `stamps` (from a `StoreStamp` walk just before, by relative path) is not
     /// stat-ed again.
     public static func read<T>(
-        root: String, stamps: StoreFileStamps? = nil,
+        root: String, stamps: StoreFileStamps.Index? = nil,
         reusing: @escaping @Sendable (_ file: String, FileStamp) -> T?,
         transform: @escaping @Sendable (Document, FileStamp?) -> T
     ) throws(StoreError) -> (values: [T], missingParents: [DocumentPath], ignored: [StoreNote]) {
@@ -104,7 +104,7 @@ public enum DirectoryStore {
     struct Reading<T>: @unchecked Sendable {  // (the closures are @Sendable; only T is generic)
         let reuse: (@Sendable (String, FileStamp) -> T?)?
         /// Stamps already taken, by relative path.
-        let known: StoreFileStamps?
+        let known: StoreFileStamps.Index?
         let transform: @Sendable (Document, FileStamp?) -> T
     }
 

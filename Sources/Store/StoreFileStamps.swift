@@ -14,38 +14,51 @@ public struct StoreFileStamps: Sendable {
     /// One file as the walk saw it: the hash of its relative path, and its stamp.
     typealias Recorded = (pathHash: UInt64, stamp: FileStamp)
 
-    /// By `pathHash`, without repeated hashes.
-    private let sorted: [Recorded]
+    /// As the walk's threads recorded them; sorted on first use (`index()`), which a build
+    /// that finds nothing changed never needs.
+    private let chunks: [[Recorded]]
 
-    /// The files the walk's threads recorded, in any order.
-    init(chunks: [[Recorded]]) {
-        var all: [Recorded] = []
-        all.reserveCapacity(chunks.reduce(0) { $0 + $1.count })
-        for chunk in chunks { all.append(contentsOf: chunk) }
-        all.sort { $0.pathHash < $1.pathHash }
-        var unique: [Recorded] = []
-        unique.reserveCapacity(all.count)
-        var k = 0
-        while k < all.count {
-            var end = k + 1
-            while end < all.count && all[end].pathHash == all[k].pathHash { end += 1 }
-            if end == k + 1 { unique.append(all[k]) }
-            k = end
+    init(chunks: [[Recorded]]) { self.chunks = chunks }
+
+    /// How many files were recorded.
+    public var count: Int { chunks.reduce(0) { $0 + $1.count } }
+
+    /// The stamps, ready to be found by path.
+    public func index() -> Index { Index(chunks) }
+
+    public struct Index: Sendable {
+        /// By `pathHash`, without repeated hashes.
+        private let sorted: [Recorded]
+
+        init(_ chunks: [[Recorded]]) {
+            var all: [Recorded] = []
+            all.reserveCapacity(chunks.reduce(0) { $0 + $1.count })
+            for chunk in chunks { all.append(contentsOf: chunk) }
+            all.sort { $0.pathHash < $1.pathHash }
+            var unique: [Recorded] = []
+            unique.reserveCapacity(all.count)
+            var k = 0
+            while k < all.count {
+                var end = k + 1
+                while end < all.count && all[end].pathHash == all[k].pathHash { end += 1 }
+                if end == k + 1 { unique.append(all[k]) }
+                k = end
+            }
+            sorted = unique
         }
-        sorted = unique
-    }
 
-    /// How many files are known.
-    public var count: Int { sorted.count }
+        /// How many files can be found (those whose hash no other file shares).
+        public var count: Int { sorted.count }
 
-    /// The stamp of the file at `relative` (`users/u1/likes/t1.json`), if the walk saw it.
-    public subscript(relative: String) -> FileStamp? {
-        let hash = StableHash.fnv1a(relative)
-        var (low, high) = (0, sorted.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if sorted[middle].pathHash < hash { low = middle + 1 } else { high = middle }
+        /// The stamp of the file at `relative` (`users/u1/likes/t1.json`), if the walk saw it.
+        public subscript(relative: String) -> FileStamp? {
+            let hash = StableHash.fnv1a(relative)
+            var (low, high) = (0, sorted.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if sorted[middle].pathHash < hash { low = middle + 1 } else { high = middle }
+            }
+            return low < sorted.count && sorted[low].pathHash == hash ? sorted[low].stamp : nil
         }
-        return low < sorted.count && sorted[low].pathHash == hash ? sorted[low].stamp : nil
     }
 }

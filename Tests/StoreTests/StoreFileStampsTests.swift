@@ -12,7 +12,7 @@ struct StoreFileStampsTests {
         let chunks = stride(from: 0, to: paths.count, by: 64).map { lo in
             (lo..<min(lo + 64, paths.count)).map { (StableHash.fnv1a(paths[$0]), stamp(Int64($0))) }
         }
-        let files = StoreFileStamps(chunks: chunks.reversed())
+        let files = StoreFileStamps(chunks: chunks.reversed()).index()
         #expect(files.count == 500)
         for (k, path) in paths.enumerated() { #expect(files[path] == stamp(Int64(k))) }
         #expect(files["tweets/t500.json"] == nil)
@@ -23,7 +23,7 @@ struct StoreFileStampsTests {
         let hash = StableHash.fnv1a("users/a.json")
         let files = StoreFileStamps(chunks: [
             [(hash, stamp(1)), (StableHash.fnv1a("users/b.json"), stamp(2))], [(hash, stamp(3))],
-        ])
+        ]).index()
         #expect(files["users/a.json"] == nil)
         #expect(files["users/b.json"] == stamp(2))
         #expect(files.count == 1)

@@ -63,7 +63,7 @@ struct StoreStampTests {
         let stamp = try StoreStamp.of(dir.path(), recordingFiles: true)
         let files = try #require(stamp.files)
         #expect(files.count == 4 + 2100)
-        let index = files
+        let index = files.index()
         for relative in ["users/u1.json", "users/u1/user-likes/t1.json", "favorites/u1/favorites/p1.json"]
             + (0..<2100).map({ "tweets/b\($0).json" })
         {
