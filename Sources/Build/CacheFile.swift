@@ -19,9 +19,10 @@ final class CacheFile: @unchecked Sendable {  // read-only once made
     static var writer: String { BuildInputs.binary }
 
     /// Whether a cache that lacks, or holds in vain, `drift` of the `live` entries a build
-    /// used (an edited file: one of each, a drift of one) is worth writing again. A rewrite costs the whole file; an entry it lacks only
-    /// that entry's work, once per build until the next rewrite: so a few edits (up to one
-    /// entry in 64) wait, and a one-file edit at 100,000 files writes nothing.
+    /// used (an edited file: one of each, a drift of one) is worth writing again. A rewrite
+    /// costs the whole file; an entry it lacks only that entry's work, once per build until
+    /// the next rewrite: so a few edits (up to one entry in 64) wait, and a one-file edit at
+    /// 100,000 files writes nothing.
     static func isWorthRewriting(drift: Int, live: Int) -> Bool { drift > 0 && drift * 64 >= live }
 
     /// The whole file, mapped.

@@ -10,8 +10,8 @@ import Support
 /// `static/` files (copied as they are to `static/` in the output), and a fingerprint of
 /// every file in it, which the inputs token takes as salt (the model cannot see a template
 /// change; pages take only their own templates' part: see `TemplateSalts`). Made from files
-/// in memory, wherever they came from: a
-/// theme folder (`init(folder:)`) or the theme built into the binary (`builtIn`).
+/// in memory, wherever they came from: a theme folder (`init(folder:)`) or the theme built
+/// into the binary (`builtIn`).
 ///
 /// Which one a build uses (`load(folder:)`): the folder given (`--templates DIR`); when none
 /// is given, `templates/` in the current folder if there is one; else the built-in theme.

@@ -15,8 +15,7 @@ final class CardCache: Sendable {
     }
 
     private let slots: Mutex<Slots>
-    /// Bytes of cards kept at most (`SiteRenderer`'s default, 384 MiB: every card of a
-    /// 100,000-tweet store, ~1.6 KB each, fits).
+    /// Bytes of cards kept at most (`SiteRenderer.defaultCardBudget` unless told otherwise).
     let budget: Int
 
     /// `seeds`: cards known already (nil where not), one per tweet.

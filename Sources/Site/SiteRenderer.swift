@@ -26,6 +26,10 @@ public final class SiteRenderer: Sendable {
     /// The theme's stylesheet for 404.html (see `InlineStyle`).
     let inlineStyle: InlineStyle?
 
+    /// Bytes of rendered cards a renderer keeps by default: every card of a 100,000-tweet
+    /// store (~1.6 KB each) fits; a million tweets' would be 1.6 GB (`CardCache`).
+    public static let defaultCardBudget = 384 << 20
+
     /// - Parameter templates: the theme's templates with the texts of `config.language`
     ///   (`LocalizedTemplates.templates(for:)`).
     /// - Parameter stylesheet: the theme's `static/style.css`, written into 404.html (see
@@ -41,7 +45,7 @@ public final class SiteRenderer: Sendable {
     public init(
         snapshot: Snapshot, config: SiteConfig, templates: TemplateLibrary, templateFolder: String = "templates",
         stylesheet: String? = nil, images: SiteImages = SiteImages(), reusing previous: SiteRenderer? = nil,
-        search: SearchIndex? = nil, renders: CaptionRenders? = nil, cardBudget: Int = 384 << 20
+        search: SearchIndex? = nil, renders: CaptionRenders? = nil, cardBudget: Int = SiteRenderer.defaultCardBudget
     ) throws(SiteError) {
         for name in Self.requiredTemplates where templates.template(named: name) == nil {
             throw .missingTemplate(name: name, folder: templateFolder)

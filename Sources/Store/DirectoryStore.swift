@@ -169,8 +169,9 @@ public enum DirectoryStore {
         var all = top
         // Made its full size at once: growing by doubling would copy them all, and hold the
         // old and new storage together, at the read's peak.
-        all.keys.reserveCapacity(top.keys.count + results.reduce(0) { $0 + $1.keys.count })
-        all.documents.reserveCapacity(all.keys.capacity)
+        let total = top.keys.count + results.reduce(0) { $0 + $1.keys.count }
+        all.keys.reserveCapacity(total)
+        all.documents.reserveCapacity(total)
         for k in results.indices {
             var p = Partial<T>()
             swap(&p, &results[k])  // frees each part as it is merged

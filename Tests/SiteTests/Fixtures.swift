@@ -53,7 +53,7 @@ func render(
 }
 
 func render(
-    snapshot: Snapshot, config: SiteConfig = SiteConfig(), cardBudget: Int = 384 << 20,
+    snapshot: Snapshot, config: SiteConfig = SiteConfig(), cardBudget: Int = SiteRenderer.defaultCardBudget,
     sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) throws -> RenderedSite {
     let renderer = try SiteRenderer(
