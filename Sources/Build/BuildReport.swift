@@ -33,4 +33,7 @@ public struct BuildReport: Sendable {
     /// With the build cache: how many store files were read and decoded, and how many were
     /// taken from the cache (a single-file store counts as one file).
     public var storeFiles: (read: Int, cached: Int)? = nil
+    /// With the build cache and a directory store: false when the store still held the files
+    /// the cache lists (same names, kinds and folders), so its folders were not listed again.
+    public var storeListed = true
 }

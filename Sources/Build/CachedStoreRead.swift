@@ -16,6 +16,8 @@ struct CachedStoreRead {
     /// Store files (a single-file store is one) taken from the cache, and read.
     let reusedFiles: Int
     let readFiles: Int
+    /// False when the store was read as the files the cache lists, without listing its folders.
+    let listed: Bool
     /// Which store was read.
     let identity: StoreIdentity
     /// Why the cache could not be written, when it could not (the build goes on without it).
@@ -33,10 +35,10 @@ struct CachedStoreRead {
         case read(file: String, stamp: FileStamp?)
     }
 
-    /// `walk`: the store's files as the inputs' walk just saw them (not stat-ed again), and
-    /// when that walk started.
+    /// `walk`: the store's files as the inputs' walk just saw them (not stat-ed again), the
+    /// layout it saw, and when that walk started.
     init(
-        store: String, cacheFolder: String, walk: (files: StoreFileStamps, startedAt: Int64)?,
+        store: String, cacheFolder: String, walk: (files: StoreFileStamps, layout: UInt64?, startedAt: Int64)?,
         phases: (String) -> Void
     ) throws(StoreError) {
         let isDirectory = DocumentStore.isDirectoryStore(store)
@@ -53,26 +55,41 @@ struct CachedStoreRead {
         /// twice while one was made from the other: at 4.4 M documents, the read's peak).
         var items: [Item] = []
         // A file changed in the same clock tick as it was stamped might keep its stamp (git's
-        // "racily clean" files): such files are left out of the cache and read again next time.
+        // "racily clean" files): such files are cached without documents, under a stamp that
+        // matches nothing, and read again next time.
         let settled = { (stamp: FileStamp?) in
             stamp.map { BuildInputs.isSettled(newest: $0.newest, at: readStart) } ?? false
         }
         let stamp = isDirectory ? nil : FileStamp.of(store)
+        var layout: UInt64?
+        var listed = true
         if isDirectory {
             try StoreShape.check(store)
-            items = try DirectoryStore.read(
-                root: store, stamps: walk?.files.index(),
-                reusing: { file, stamp in
-                    guard let cache, let k = cache.entry(file: file, stamp: stamp),
-                        let documents = cache.documents(of: k),
-                        documents.count == 1
-                    else { return nil }
-                    return Item(document: documents[0], origin: .cached(k))
-                },
-                transform: { document, stamp in
-                    Item(document: DecodedDocument(document), origin: .read(file: document.source, stamp: stamp))
-                }
-            ).values
+            let stamps = walk?.files.index()
+            if let cache, let stamps, let known = cache.layout, known == walk?.layout,
+                let found = try Self.read(store, as: cache, stamps: stamps)
+            {
+                // The store holds the files the cache lists: it need not be listed again.
+                items = found
+                layout = known
+                listed = false
+            } else {
+                let index = cache?.fileIndex()
+                let read = try DirectoryStore.read(
+                    root: store, stamps: stamps,
+                    reusing: { file, stamp in
+                        guard let cache, let index, let k = cache.entry(file: file, stamp: stamp, in: index),
+                            let documents = cache.documents(of: k),
+                            documents.count == 1
+                        else { return nil }
+                        return Item(document: documents[0], origin: .cached(k))
+                    },
+                    transform: { document, stamp in
+                        Item(document: DecodedDocument(document), origin: .read(file: document.source, stamp: stamp))
+                    })
+                items = read.values
+                layout = read.layout
+            }
             reusedFiles = items.count { if case .cached = $0.origin { true } else { false } }
             readFiles = items.count - reusedFiles
         } else if let stamp, let cache, cache.count == 1, cache.stamp(of: 0) == stamp,
@@ -84,6 +101,7 @@ struct CachedStoreRead {
             decoded = try DecodedDocument.read(singleFile: store).1
             (reusedFiles, readFiles) = (0, 1)
         }
+        self.listed = listed
         phases("read and decode store")
 
         // Written before deriving, so that the documents can be handed over to it; not at
@@ -91,10 +109,13 @@ struct CachedStoreRead {
         var problem: String?
         let drift =
             cache.map { [readFiles, reusedFiles] in max(readFiles, $0.count - reusedFiles) } ?? max(1, readFiles)
-        if CacheFile.isWorthRewriting(drift: drift, live: readFiles + reusedFiles) {
+        // A store whose layout moved (a file added or removed) is written again at once: until
+        // the cache lists its files, every rebuild would list the whole store again.
+        let layoutMoved = isDirectory && cache != nil && cache?.layout != layout
+        if layoutMoved || CacheFile.isWorthRewriting(drift: drift, live: readFiles + reusedFiles) {
             do throws(BuildError) {
                 try Self.write(
-                    path: path, identity: identity, cache: cache, decoded: decoded, items: items,
+                    path: path, identity: identity, cache: cache, decoded: decoded, items: items, layout: layout,
                     singleFile: isDirectory ? nil : stamp.flatMap { settled($0) ? $0 : nil }, settled: settled)
             } catch {
                 problem = error.description
@@ -106,23 +127,77 @@ struct CachedStoreRead {
         phases("derive")
     }
 
-    /// Writes the cache: the entries kept as they were stored, the settled files read now
-    /// encoded (`items`); for a single file (`singleFile`, its stamp when settled), all its
-    /// documents (`decoded`).
-    private static func write(
-        path: String, identity: StoreIdentity, cache: DocumentCache?, decoded: [DecodedDocument], items: [Item],
-        singleFile: FileStamp?, settled: (FileStamp?) -> Bool
-    ) throws(BuildError) {
-        let count =
-            items.isEmpty
-            ? (singleFile == nil ? 0 : 1)
-            : items.count {
-                switch $0.origin {
-                case .cached: true
-                case .read(_, let stamp): settled(stamp)
+    /// The store's documents when it holds exactly the files `cache` lists (its layout is the
+    /// cache's), in the cache's order, which is the read's: each file whose stamp is the one
+    /// recorded is taken from the cache, the others are read. Nil when a listed file turns out
+    /// not to be there as a document file after all (the store changed since the walk): then
+    /// the store is listed and read as usual.
+    private static func read(
+        _ store: String, as cache: DocumentCache, stamps: StoreFileStamps.Index
+    ) throws(StoreError) -> [Item]? {
+        enum Outcome {
+            case item(Item)
+            case failed(StoreError)
+            case moved
+        }
+        let chunk = 512
+        let chunks = [[Outcome]](parallelCount: (cache.count + chunk - 1) / chunk) { c in
+            var outcomes: [Outcome] = []
+            outcomes.reserveCapacity(chunk)
+            for k in (c * chunk)..<min(cache.count, (c + 1) * chunk) {
+                let file = cache.file(of: k)
+                guard let stamp = stamps[pathHash: cache.pathHash(of: k)] ?? FileStamp.of(joinPath(store, file))
+                else {
+                    outcomes.append(.moved)
+                    return outcomes
+                }
+                if stamp == cache.stamp(of: k), let documents = cache.documents(of: k), documents.count == 1 {
+                    outcomes.append(.item(Item(document: documents[0], origin: .cached(k))))
+                    continue
+                }
+                do throws(StoreError) {
+                    guard let document = try DirectoryStore.readDocument(file: file, root: store) else {
+                        outcomes.append(.moved)
+                        return outcomes
+                    }
+                    outcomes.append(
+                        .item(Item(document: DecodedDocument(document), origin: .read(file: file, stamp: stamp))))
+                } catch .notFound {
+                    outcomes.append(.moved)
+                    return outcomes
+                } catch {
+                    outcomes.append(.failed(error))
                 }
             }
-        let writer = try DocumentCacheWriter(path: path, identity: identity, writer: CacheFile.writer, count: count)
+            return outcomes
+        }
+        var items: [Item] = []
+        items.reserveCapacity(cache.count)
+        var failure: StoreError?
+        for outcomes in chunks {
+            for outcome in outcomes {
+                switch outcome {
+                case .item(let item): items.append(item)
+                case .failed(let error): failure = failure ?? error  // the first in path order
+                case .moved: return nil
+                }
+            }
+        }
+        if let failure { throw failure }
+        return items
+    }
+
+    /// Writes the cache: the entries kept as they were stored, the files read now encoded
+    /// (`items`; a file not settled yet with no documents and a stamp that matches nothing,
+    /// so that the list of files stays whole for `layout`); for a single file (`singleFile`,
+    /// its stamp when settled), all its documents (`decoded`).
+    private static func write(
+        path: String, identity: StoreIdentity, cache: DocumentCache?, decoded: [DecodedDocument], items: [Item],
+        layout: UInt64?, singleFile: FileStamp?, settled: (FileStamp?) -> Bool
+    ) throws(BuildError) {
+        let count = items.isEmpty ? (singleFile == nil ? 0 : 1) : items.count
+        let writer = try DocumentCacheWriter(
+            path: path, identity: identity, writer: CacheFile.writer, layout: layout, count: count)
         do throws(BuildError) {
             if let singleFile { try writer.add(file: "", stamp: singleFile, documents: decoded) }
             for item in items {
@@ -133,6 +208,8 @@ struct CachedStoreRead {
                 case .read(let file, let stamp):
                     if let stamp, settled(stamp) {
                         try writer.add(file: file, stamp: stamp, documents: [item.document])
+                    } else {
+                        try writer.add(file: file, stamp: DocumentCache.unsettled, documents: [])
                     }
                 }
             }

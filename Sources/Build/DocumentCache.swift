@@ -11,11 +11,16 @@ import Glibc
 /// decodes only the files whose stamp moved.
 ///
 /// One `CacheFile` per store, `store-<hash of its real path>.cache` in the cache folder; its
-/// header names the Roost binary and the store, its body holds the entries (file, stamp,
-/// encoded documents). A file from another binary or store, cut short or edited by hand is
-/// ignored whole, and the store is read as if there were no cache.
+/// header names the Roost binary and the store, its body holds the store's layout when the
+/// entries are every document file the read found (`StoreLayout`), then the entries in path
+/// order (file, stamp, encoded documents). A file from another binary or store, cut short or
+/// edited by hand is ignored whole, and the store is read as if there were no cache.
 final class DocumentCache: Sendable {
-    static let format = "documents 1"
+    static let format = "documents 2"
+
+    /// The stamp of an entry kept only for its path (a file changed too recently to trust its
+    /// stamp): no file has a negative size, so it never matches and the file is read again.
+    static let unsettled = FileStamp(size: -1, modified: 0, changed: 0, inode: 0)
 
     /// One file's documents in the cache.
     struct Entry {
@@ -29,22 +34,32 @@ final class DocumentCache: Sendable {
     private let file: CacheFile
     private var mapping: UnsafeRawBufferPointer { file.mapping }
     private let entries: [Entry]
-    /// FNV-1a of the file path → entry index (a path whose hash is taken by another misses).
-    private let index: [UInt64: Int32]
+    /// The layout of the store when the entries are all its document files; nil when some
+    /// files may be missing from them (a cache of a single-file store).
+    let layout: UInt64?
 
     var count: Int { entries.count }
 
-    private init(file: CacheFile, entries: [Entry]) {
+    private init(file: CacheFile, layout: UInt64?, entries: [Entry]) {
         self.file = file
+        self.layout = layout
         self.entries = entries
-        let mapping = file.mapping
+    }
+
+    /// The entries by file path, for a read that lists the store.
+    struct FileIndex: Sendable {
+        /// FNV-1a of the file path → entry index (a path whose hash is taken by another misses).
+        fileprivate let byHash: [UInt64: Int32]
+    }
+
+    func fileIndex() -> FileIndex {
         var index: [UInt64: Int32] = [:]
         index.reserveCapacity(entries.count)
-        for (k, entry) in entries.enumerated() {
-            let hash = StableHash.fnv1a(UnsafeRawBufferPointer(rebasing: mapping[entry.file]))
+        for k in entries.indices {
+            let hash = pathHash(of: k)
             if index[hash] == nil { index[hash] = Int32(k) }
         }
-        self.index = index
+        return FileIndex(byHash: index)
     }
 
     /// Where the cache of the store `identity` lives in `folder`.
@@ -60,13 +75,16 @@ final class DocumentCache: Sendable {
     /// The cache at `path` if it is whole and was written by this binary for `identity`; nil otherwise.
     static func load(path: String, identity: StoreIdentity, writer: String) -> DocumentCache? {
         guard let file = CacheFile.open(path, header: header(identity: identity, writer: writer)),
-            let entries = try? parse(file)
+            let (layout, entries) = try? parse(file)
         else { return nil }
-        return DocumentCache(file: file, entries: entries)
+        return DocumentCache(file: file, layout: layout, entries: entries)
     }
 
-    private static func parse(_ file: CacheFile) throws(ByteReader.Malformed) -> [Entry] {
+    private static func parse(_ file: CacheFile) throws(ByteReader.Malformed) -> (UInt64?, [Entry]) {
         var reader = file.reader
+        let hasLayout = try reader.uint64()
+        let layout = try reader.uint64()
+        guard hasLayout <= 1 else { throw ByteReader.Malformed() }
         let count = try reader.length()
         var entries: [Entry] = []
         entries.reserveCapacity(count)
@@ -84,14 +102,14 @@ final class DocumentCache: Sendable {
                 Entry(stamp: stamp, documents: start..<start + length, file: fileStart..<fileStart + fileLength))
         }
         guard reader.isAtEnd else { throw ByteReader.Malformed() }
-        return entries
+        return (hasLayout == 1 ? layout : nil, entries)
     }
 
     /// The entry of `file` when its stamp is still `stamp`.
-    func entry(file: String, stamp: FileStamp) -> Int? {
+    func entry(file: String, stamp: FileStamp, in index: FileIndex) -> Int? {
         var file = file
         return file.withUTF8 { utf8 -> Int? in
-            guard let k = index[StableHash.fnv1a(UnsafeRawBufferPointer(utf8))].map(Int.init),
+            guard let k = index.byHash[StableHash.fnv1a(UnsafeRawBufferPointer(utf8))].map(Int.init),
                 entries[k].stamp == stamp, mapping[entries[k].file].elementsEqual(UnsafeRawBufferPointer(utf8))
             else { return nil }
             return k
@@ -99,6 +117,9 @@ final class DocumentCache: Sendable {
     }
 
     func stamp(of entry: Int) -> FileStamp { entries[entry].stamp }
+
+    /// FNV-1a of entry `k`'s file path (as `StoreFileStamps` knows files).
+    func pathHash(of k: Int) -> UInt64 { StableHash.fnv1a(UnsafeRawBufferPointer(rebasing: mapping[entries[k].file])) }
 
     func file(of entry: Int) -> String {
         String(decoding: UnsafeRawBufferPointer(rebasing: mapping[entries[entry].file]), as: UTF8.self)

@@ -53,6 +53,8 @@ public enum DirectoryStore {
         }
         var missing: [DocumentPath] = []
         var ignored: [StoreNote] = []
+        /// What the listings showed (see `StoreLayout`).
+        var layout = StoreLayout()
         /// Errors with the sort key of the file or folder, so the first in path order is reported.
         var errors: [(key: String, error: StoreError)] = []
     }
@@ -82,8 +84,9 @@ public enum DirectoryStore {
     public static func read<T>(root: String, transform: @escaping @Sendable (Document) -> T) throws(StoreError)
         -> (values: [T], missingParents: [DocumentPath], ignored: [StoreNote])
     {
-        try read(
+        let read = try read(
             root: root, reading: Reading(reuse: nil, known: nil, transform: { document, _ in transform(document) }))
+        return (read.values, read.missingParents, read.ignored)
     }
 
     /// Like `read(root:transform:)`, but each document file is stamped first (`FileStamp`,
@@ -91,12 +94,12 @@ public enum DirectoryStore {
     /// is now (a cache keyed by the path relative to `root` and the stamp); only the files it
     /// has none for are read, and `transform` gets their stamp as it was before reading.
     /// A file in `stamps` (from a `StoreStamp` walk just before, by relative path) is not
-    /// stat-ed again.
+    /// stat-ed again. `layout` is what the listings showed (`StoreLayout.value`).
     public static func read<T>(
         root: String, stamps: StoreFileStamps.Index? = nil,
         reusing: @escaping @Sendable (_ file: String, FileStamp) -> T?,
         transform: @escaping @Sendable (Document, FileStamp?) -> T
-    ) throws(StoreError) -> (values: [T], missingParents: [DocumentPath], ignored: [StoreNote]) {
+    ) throws(StoreError) -> (values: [T], missingParents: [DocumentPath], ignored: [StoreNote], layout: UInt64) {
         try read(root: root, reading: Reading(reuse: reusing, known: stamps, transform: transform))
     }
 
@@ -109,7 +112,7 @@ public enum DirectoryStore {
     }
 
     private static func read<T>(root: String, reading: Reading<T>) throws(StoreError)
-        -> (values: [T], missingParents: [DocumentPath], ignored: [StoreNote])
+        -> (values: [T], missingParents: [DocumentPath], ignored: [StoreNote], layout: UInt64)
     {
         var top = Partial<T>()
         var deferred: [Entry] = []
@@ -180,6 +183,7 @@ public enum DirectoryStore {
             all.missing.append(contentsOf: p.missing)
             all.ignored.append(contentsOf: p.ignored)
             all.errors.append(contentsOf: p.errors)
+            all.layout.merge(p.layout)
         }
         if let first = all.errors.min(by: { $0.key < $1.key }) {
             throw first.error
@@ -197,7 +201,7 @@ public enum DirectoryStore {
         var values = all.documents
         all.documents = []
         values.rearrange(takingFrom: &order)
-        return (values, all.missing, all.ignored)
+        return (values, all.missing, all.ignored, all.layout.value)
     }
 
     /// Reads one document file of the store at `root` (for live reloading). `file` is a
@@ -330,6 +334,9 @@ public enum DirectoryStore {
     ) -> [Listed]? {
         let suffix: [UInt8] = Array(".json".utf8)
         let prefix = folder.prefix
+        // Hashed as the stamp walk hashes its entries, for the same layout from the same names.
+        var folderHash = StableHash.fnv1a(folder.relative)
+        if !folder.relative.isEmpty { folderHash = StableHash.fnv1a(folderHash, UInt8(ascii: "/")) }
         var names: [Listed] = []
         let failure = DirectoryListing.forEach(in: fd, dotNames: false) { entry in
             guard let name = entry.validName else {
@@ -337,12 +344,14 @@ public enum DirectoryStore {
                 return
             }
             let bytes = entry.nameBytes
+            let kind = entry.kind
+            partial.layout.add(pathHash: StableHash.fnv1a(bytes, offset: folderHash), kind: kind)
             let n = bytes.count
             var id: String?
             if n > 5 && bytes[(n - 5)...].elementsEqual(suffix) {
                 id = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<(n - 5)]), as: UTF8.self)
             }
-            names.append(Listed(name: name, kind: entry.kind, id: id))
+            names.append(Listed(name: name, kind: kind, id: id))
         }
         if failure != 0 {
             partial.errors.append((folder.key, .unreadable(path: dirPath, reason: errnoText(failure))))

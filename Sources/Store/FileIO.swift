@@ -87,7 +87,7 @@ func fileKind(_ path: String, follow: Bool) -> (FileKind, Int32) {
 }
 
 /// Joins path components with "/", without doubling a trailing slash of `base`.
-func joinPath(_ base: String, _ rel: String) -> String {
+package func joinPath(_ base: String, _ rel: String) -> String {
     if base.isEmpty { return rel }
     if base.hasSuffix("/") { return base + rel }
     return base + "/" + rel

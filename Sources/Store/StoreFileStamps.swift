@@ -51,8 +51,10 @@ public struct StoreFileStamps: Sendable {
         public var count: Int { sorted.count }
 
         /// The stamp of the file at `relative` (`users/u1/likes/t1.json`), if the walk saw it.
-        public subscript(relative: String) -> FileStamp? {
-            let hash = StableHash.fnv1a(relative)
+        public subscript(relative: String) -> FileStamp? { self[pathHash: StableHash.fnv1a(relative)] }
+
+        /// The stamp of the file whose relative path hashes (FNV-1a) to `hash`, if the walk saw it.
+        public subscript(pathHash hash: UInt64) -> FileStamp? {
             var (low, high) = (0, sorted.count)
             while low < high {
                 let middle = (low + high) / 2

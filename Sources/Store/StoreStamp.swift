@@ -27,6 +27,9 @@ public struct StoreStamp: Equatable, Sendable {
     public let entries: Int
     /// Every regular file's stamp, when the walk was asked to record them (`recordingFiles`).
     public let files: StoreFileStamps?
+    /// Which names the store holds where, and their kinds (`StoreLayout.value`); nil for a
+    /// single-file store.
+    public let layout: UInt64?
 
     /// Equal when the digests, newest times and entry counts are (the recorded files follow).
     public static func == (a: StoreStamp, b: StoreStamp) -> Bool {
@@ -45,7 +48,7 @@ public struct StoreStamp: Equatable, Sendable {
         }
         var total = Tally(recording: recordingFiles)
         total.add(name: "", st)
-        guard (st.st_mode & S_IFMT) == S_IFDIR else { return total.stamp(files: nil) }
+        guard (st.st_mode & S_IFMT) == S_IFDIR else { return total.stamp(files: nil, layout: nil) }
 
         // The root's entries and the collections' listings on this thread; then, on all cores,
         // the collections' entries in chunks (`tweets/` may hold a million files) and each
@@ -84,12 +87,14 @@ public struct StoreStamp: Equatable, Sendable {
             }
             return tally
         }
+        var layout = total.layout
         for tally in tallies {
             if let failure = tally.failure { throw failure }
             total.merge(tally)
+            layout.merge(tally.layout)
         }
         let files = recordingFiles ? StoreFileStamps(chunks: [total.recorded] + tallies.map(\.recorded)) : nil
-        return total.stamp(files: files)
+        return total.stamp(files: files, layout: layout.value)
     }
 
     private enum Unit {
@@ -149,6 +154,7 @@ public struct StoreStamp: Equatable, Sendable {
             guard fstatat(fd, name, &st, Int32(AT_SYMLINK_NOFOLLOW)) == 0 else { continue }
             let pathHash = StableHash.fnv1a(name, offset: folderHash)
             tally.add(nameHash: pathHash, st)
+            tally.layout.add(pathHash: pathHash, kind: FileKind(mode: st.st_mode))
             if tally.isRecording && (st.st_mode & S_IFMT) == S_IFREG {
                 tally.recorded.append((pathHash, FileStamp(st)))
             }
@@ -166,6 +172,8 @@ public struct StoreStamp: Equatable, Sendable {
         let isRecording: Bool
         /// With `isRecording`: each regular file's path hash and stamp.
         var recorded: [StoreFileStamps.Recorded] = []
+        /// The entries below the root (not the root itself), by path and kind.
+        var layout = StoreLayout()
 
         init(recording: Bool) { isRecording = recording }
 
@@ -199,9 +207,10 @@ public struct StoreStamp: Equatable, Sendable {
             StableHash.splitMix64Finalize(x &+ 0x9e37_79b9_7f4a_7c15)
         }
 
-        func stamp(files: StoreFileStamps?) -> StoreStamp {
+        func stamp(files: StoreFileStamps?, layout: UInt64?) -> StoreStamp {
             StoreStamp(
-                digest: Self.mix(sum ^ Self.mix(xor)) ^ UInt64(entries), newest: newest, entries: entries, files: files)
+                digest: Self.mix(sum ^ Self.mix(xor)) ^ UInt64(entries), newest: newest, entries: entries, files: files,
+                layout: layout)
         }
     }
 }
