@@ -79,10 +79,9 @@ struct CachedStoreRead {
                     root: store, stamps: stamps,
                     reusing: { file, stamp in
                         guard let cache, let index, let k = cache.entry(file: file, stamp: stamp, in: index),
-                            let documents = cache.documents(of: k),
-                            documents.count == 1
+                            let document = cache.document(of: k)
                         else { return nil }
-                        return Item(document: documents[0], origin: .cached(k))
+                        return Item(document: document, origin: .cached(k))
                     },
                     transform: { document, stamp in
                         Item(document: DecodedDocument(document), origin: .read(file: document.source, stamp: stamp))
@@ -145,16 +144,18 @@ struct CachedStoreRead {
             var outcomes: [Outcome] = []
             outcomes.reserveCapacity(chunk)
             for k in (c * chunk)..<min(cache.count, (c + 1) * chunk) {
-                let file = cache.file(of: k)
-                guard let stamp = stamps[pathHash: cache.pathHash(of: k)] ?? FileStamp.of(joinPath(store, file))
+                guard
+                    let stamp = stamps[pathHash: cache.pathHash(of: k)]
+                        ?? FileStamp.of(joinPath(store, cache.file(of: k)))
                 else {
                     outcomes.append(.moved)
                     return outcomes
                 }
-                if stamp == cache.stamp(of: k), let documents = cache.documents(of: k), documents.count == 1 {
-                    outcomes.append(.item(Item(document: documents[0], origin: .cached(k))))
+                if stamp == cache.stamp(of: k), let document = cache.document(of: k) {
+                    outcomes.append(.item(Item(document: document, origin: .cached(k))))
                     continue
                 }
+                let file = cache.file(of: k)
                 do throws(StoreError) {
                     guard let document = try DirectoryStore.readDocument(file: file, root: store) else {
                         outcomes.append(.moved)

@@ -139,6 +139,15 @@ final class DocumentCache: Sendable {
         }
     }
 
+    /// The one document of entry `k` (a directory store's file), decoded; nil if the entry
+    /// holds none or several, or they do not decode.
+    func document(of k: Int) -> DecodedDocument? {
+        var reader = ByteReader(UnsafeRawBufferPointer(rebasing: mapping[entries[k].documents]))
+        guard (try? reader.length()) == 1, let document = try? DecodedDocument(from: &reader), reader.isAtEnd
+        else { return nil }
+        return document
+    }
+
     /// The encoded documents of entry `k`, as stored (to write them again unchanged).
     func encodedDocuments(of k: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: mapping[entries[k].documents])
