@@ -20,8 +20,8 @@ struct BuildInputs {
     let newestChange: Int64
     /// Each store file's stamp, for the build cache (`options.usesCache` and a directory store).
     let storeFiles: StoreFileStamps?
-    /// The store's layout as the walk saw it (`StoreLayout`), for the build cache.
-    let storeLayout: UInt64?
+    /// The store's folders as the walk saw them (`FolderLayouts`), for the build cache.
+    let storeFolders: FolderLayouts?
 
     /// How long before the stamp the newest store file must be for the stamp to be trusted.
     static let racyWindow: Int64 = 1_000_000_000
@@ -62,7 +62,7 @@ struct BuildInputs {
         let stamp = try StoreStamp.of(options.store, recordingFiles: recording)
         newestChange = stamp.newest
         storeFiles = stamp.files
-        storeLayout = stamp.layout
+        storeFolders = stamp.folders
 
         var h = StableHasher()
         h.combine(Self.binary)

@@ -33,7 +33,15 @@ public struct BuildReport: Sendable {
     /// With the build cache: how many store files were read and decoded, and how many were
     /// taken from the cache (a single-file store counts as one file).
     public var storeFiles: (read: Int, cached: Int)? = nil
-    /// With the build cache and a directory store: false when the store still held the files
-    /// the cache lists (same names, kinds and folders), so its folders were not listed again.
-    public var storeListed = true
+    /// With the build cache and a directory store: which of the store's folders were listed
+    /// to find its files.
+    public var storeListing = StoreListing.whole
+
+    public enum StoreListing: Sendable, Equatable {
+        /// Every folder (no cache, or too much moved).
+        case whole
+        /// Only those whose names or kinds moved since the cache was written (or that are
+        /// new); the cache knew what the others hold. `.folders(0)`: none.
+        case folders(Int)
+    }
 }

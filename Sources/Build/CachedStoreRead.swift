@@ -16,8 +16,8 @@ struct CachedStoreRead {
     /// Store files (a single-file store is one) taken from the cache, and read.
     let reusedFiles: Int
     let readFiles: Int
-    /// False when the store was read as the files the cache lists, without listing its folders.
-    let listed: Bool
+    /// Which of the store's folders were listed.
+    let listing: BuildReport.StoreListing
     /// Which store was read.
     let identity: StoreIdentity
     /// Why the cache could not be written, when it could not (the build goes on without it).
@@ -35,10 +35,11 @@ struct CachedStoreRead {
         case read(file: String, stamp: FileStamp?)
     }
 
-    /// `walk`: the store's files as the inputs' walk just saw them (not stat-ed again), the
-    /// layout it saw, and when that walk started.
+    /// `walk`: the store's files and folders as the inputs' walk just saw them (files are not
+    /// stat-ed again), and when that walk started.
     init(
-        store: String, cacheFolder: String, walk: (files: StoreFileStamps, layout: UInt64?, startedAt: Int64)?,
+        store: String, cacheFolder: String,
+        walk: (files: StoreFileStamps, folders: FolderLayouts?, startedAt: Int64)?,
         phases: (String) -> Void
     ) throws(StoreError) {
         let isDirectory = DocumentStore.isDirectoryStore(store)
@@ -61,18 +62,20 @@ struct CachedStoreRead {
             stamp.map { BuildInputs.isSettled(newest: $0.newest, at: readStart) } ?? false
         }
         let stamp = isDirectory ? nil : FileStamp.of(store)
-        var layout: UInt64?
-        var listed = true
+        var folders: FolderLayouts?
+        var listing = BuildReport.StoreListing.whole
         if isDirectory {
             try StoreShape.check(store)
             let stamps = walk?.files.index()
-            if let cache, let stamps, let known = cache.layout, known == walk?.layout,
-                let found = try Self.read(store, as: cache, stamps: stamps)
+            if let cache, let stamps, let walked = walk?.folders, let known = cache.folders,
+                let plan = Self.plan(store, cache: cache, known: known, walked: walked),
+                let found = Self.read(store, plan.sources, cache: cache, stamps: stamps)
             {
-                // The store holds the files the cache lists: it need not be listed again.
+                // The cache's files, but those of the folders listed again (the others hold
+                // what they held): the rest of the store need not be listed.
                 items = found
-                layout = known
-                listed = false
+                folders = plan.folders
+                listing = .folders(plan.listed)
             } else {
                 let index = cache?.fileIndex()
                 let read = try DirectoryStore.read(
@@ -87,7 +90,7 @@ struct CachedStoreRead {
                         Item(document: DecodedDocument(document), origin: .read(file: document.source, stamp: stamp))
                     })
                 items = read.values
-                layout = read.layout
+                folders = read.folders
             }
             reusedFiles = items.count { if case .cached = $0.origin { true } else { false } }
             readFiles = items.count - reusedFiles
@@ -100,7 +103,7 @@ struct CachedStoreRead {
             decoded = try DecodedDocument.read(singleFile: store).1
             (reusedFiles, readFiles) = (0, 1)
         }
-        self.listed = listed
+        self.listing = listing
         phases("read and decode store")
 
         // Written before deriving, so that the documents can be handed over to it; not at
@@ -108,13 +111,13 @@ struct CachedStoreRead {
         var problem: String?
         let drift =
             cache.map { [readFiles, reusedFiles] in max(readFiles, $0.count - reusedFiles) } ?? max(1, readFiles)
-        // A store whose layout moved (a file added or removed) is written again at once: until
-        // the cache lists its files, every rebuild would list the whole store again.
-        let layoutMoved = isDirectory && cache != nil && cache?.layout != layout
-        if layoutMoved || CacheFile.isWorthRewriting(drift: drift, live: readFiles + reusedFiles) {
+        // A store whose folders moved (a file added or removed) is written again at once: until
+        // the cache lists its files, every rebuild would list those folders again.
+        let foldersMoved = isDirectory && cache != nil && cache?.folders != folders
+        if foldersMoved || CacheFile.isWorthRewriting(drift: drift, live: readFiles + reusedFiles) {
             do throws(BuildError) {
                 try Self.write(
-                    path: path, identity: identity, cache: cache, decoded: decoded, items: items, layout: layout,
+                    path: path, identity: identity, cache: cache, decoded: decoded, items: items, folders: folders,
                     singleFile: isDirectory ? nil : stamp.flatMap { settled($0) ? $0 : nil }, settled: settled)
             } catch {
                 problem = error.description
@@ -126,79 +129,103 @@ struct CachedStoreRead {
         phases("derive")
     }
 
-    /// The store's documents when it holds exactly the files `cache` lists (its layout is the
-    /// cache's), in the cache's order, which is the read's: each file whose stamp is the one
-    /// recorded is taken from the cache, the others are read. Nil when a listed file turns out
-    /// not to be there as a document file after all (the store changed since the walk): then
-    /// the store is listed and read as usual.
-    private static func read(
-        _ store: String, as cache: DocumentCache, stamps: StoreFileStamps.Index
-    ) throws(StoreError) -> [Item]? {
-        enum Outcome {
-            case item(Item)
-            case failed(StoreError)
-            case moved
+    /// A file of the store, as a cached read finds it.
+    private enum Source {
+        /// The file of the cache's entry.
+        case cached(Int)
+        /// A file the cache has no entry for (relative to the store).
+        case file(String)
+    }
+
+    /// The store's document files, from the cache's list (the cache's entries in the folders
+    /// whose layout the walk saw as the cache recorded it) and the folders whose layout moved
+    /// or that are new, listed again now (`DirectoryStore.documentFiles(inFolder:root:)`), with
+    /// the layouts to record. The order does not matter: the snapshot does not depend on it.
+    /// Nil when so many folders moved that listing the whole store costs less, or one of them
+    /// cannot be listed as a read of the whole store would list it.
+    private static func plan(
+        _ store: String, cache: DocumentCache, known: FolderLayouts, walked: FolderLayouts
+    ) -> (sources: [Source], folders: FolderLayouts, listed: Int)? {
+        guard let (relist, dropped) = walked.changes(since: known) else { return nil }
+        if relist.isEmpty && dropped.isEmpty { return ((0..<cache.count).map(Source.cached), known, 0) }
+        guard relist.count <= max(64, walked.folders.count / 8) else { return nil }
+        var sources: [Source] = []
+        sources.reserveCapacity(cache.count + 64)
+        /// The cache's entries in the folders listed again, by file: taken when still there.
+        var moved: [String: Int] = [:]
+        for k in 0..<cache.count {
+            if dropped.contains(cache.folderHash(of: k)) {
+                moved[cache.file(of: k)] = k
+            } else {
+                sources.append(.cached(k))
+            }
         }
+        var folders = known.folders.filter { !dropped.contains($0.pathHash) }
+        for folder in relist {
+            guard let (files, listed) = try? DirectoryStore.documentFiles(inFolder: folder, root: store) ?? nil
+            else { return nil }
+            folders.append(listed)
+            for file in files { sources.append(moved[file].map(Source.cached) ?? .file(file)) }
+        }
+        guard let layouts = FolderLayouts(folders) else { return nil }
+        return (sources, layouts, relist.count)
+    }
+
+    /// The documents of `sources`: each file whose stamp is the one the cache recorded taken
+    /// from it, the others read. Nil when one is not there as a document file after all (the
+    /// store changed since the walk), or cannot be read: the store is then read whole, which
+    /// reports the first problem in path order, as a build without the cache does.
+    private static func read(
+        _ store: String, _ sources: [Source], cache: DocumentCache, stamps: StoreFileStamps.Index
+    ) -> [Item]? {
         let chunk = 512
-        let chunks = [[Outcome]](parallelCount: (cache.count + chunk - 1) / chunk) { c in
-            var outcomes: [Outcome] = []
-            outcomes.reserveCapacity(chunk)
-            for k in (c * chunk)..<min(cache.count, (c + 1) * chunk) {
-                guard
-                    let stamp = stamps[pathHash: cache.pathHash(of: k)]
-                        ?? FileStamp.of(joinPath(store, cache.file(of: k)))
-                else {
-                    outcomes.append(.moved)
-                    return outcomes
+        let chunks = [[Item]?](parallelCount: (sources.count + chunk - 1) / chunk) { c in
+            var items: [Item] = []
+            items.reserveCapacity(chunk)
+            for source in sources[(c * chunk)..<min(sources.count, (c + 1) * chunk)] {
+                var entry: Int?
+                var file: String?
+                switch source {
+                case .cached(let k): entry = k
+                case .file(let relative): file = relative
                 }
-                if stamp == cache.stamp(of: k), let document = cache.document(of: k) {
-                    outcomes.append(.item(Item(document: document, origin: .cached(k))))
+                let pathHash = entry.map(cache.pathHash(of:)) ?? StableHash.fnv1a(file!)
+                guard
+                    let stamp = stamps[pathHash: pathHash]
+                        ?? FileStamp.of(joinPath(store, file ?? cache.file(of: entry!)))
+                else { return nil }
+                if let k = entry, stamp == cache.stamp(of: k), let document = cache.document(of: k) {
+                    items.append(Item(document: document, origin: .cached(k)))
                     continue
                 }
-                let file = cache.file(of: k)
-                do throws(StoreError) {
-                    guard let document = try DirectoryStore.readDocument(file: file, root: store) else {
-                        outcomes.append(.moved)
-                        return outcomes
-                    }
-                    outcomes.append(
-                        .item(Item(document: DecodedDocument(document), origin: .read(file: file, stamp: stamp))))
-                } catch .notFound {
-                    outcomes.append(.moved)
-                    return outcomes
-                } catch {
-                    outcomes.append(.failed(error))
+                let relative = file ?? cache.file(of: entry!)
+                guard let document = try? DirectoryStore.readDocument(file: relative, root: store) ?? nil else {
+                    return nil
                 }
+                items.append(Item(document: DecodedDocument(document), origin: .read(file: relative, stamp: stamp)))
             }
-            return outcomes
+            return items
         }
         var items: [Item] = []
-        items.reserveCapacity(cache.count)
-        var failure: StoreError?
-        for outcomes in chunks {
-            for outcome in outcomes {
-                switch outcome {
-                case .item(let item): items.append(item)
-                case .failed(let error): failure = failure ?? error  // the first in path order
-                case .moved: return nil
-                }
-            }
+        items.reserveCapacity(sources.count)
+        for chunk in chunks {
+            guard let chunk else { return nil }
+            items.append(contentsOf: chunk)
         }
-        if let failure { throw failure }
         return items
     }
 
     /// Writes the cache: the entries kept as they were stored, the files read now encoded
     /// (`items`; a file not settled yet with no documents and a stamp that matches nothing,
-    /// so that the list of files stays whole for `layout`); for a single file (`singleFile`,
+    /// so that the list of files stays whole for `folders`); for a single file (`singleFile`,
     /// its stamp when settled), all its documents (`decoded`).
     private static func write(
         path: String, identity: StoreIdentity, cache: DocumentCache?, decoded: [DecodedDocument], items: [Item],
-        layout: UInt64?, singleFile: FileStamp?, settled: (FileStamp?) -> Bool
+        folders: FolderLayouts?, singleFile: FileStamp?, settled: (FileStamp?) -> Bool
     ) throws(BuildError) {
         let count = items.isEmpty ? (singleFile == nil ? 0 : 1) : items.count
         let writer = try DocumentCacheWriter(
-            path: path, identity: identity, writer: CacheFile.writer, layout: layout, count: count)
+            path: path, identity: identity, writer: CacheFile.writer, folders: folders, count: count)
         do throws(BuildError) {
             if let singleFile { try writer.add(file: "", stamp: singleFile, documents: decoded) }
             for item in items {

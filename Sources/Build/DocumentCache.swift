@@ -11,9 +11,9 @@ import Glibc
 /// decodes only the files whose stamp moved.
 ///
 /// One `CacheFile` per store, `store-<hash of its real path>.cache` in the cache folder; its
-/// header names the Roost binary and the store, its body holds the store's layout when the
-/// entries are every document file the read found (`StoreLayout`), then the entries in path
-/// order (file, stamp, encoded documents). A file from another binary or store, cut short or
+/// header names the Roost binary and the store, its body holds each folder's layout as the
+/// read listed it when the entries are every document file it found (`FolderLayouts`), then
+/// the entries (file, stamp, encoded documents). A file from another binary or store, cut short or
 /// edited by hand is ignored whole, and the store is read as if there were no cache.
 final class DocumentCache: Sendable {
     static let format = "documents 2"
@@ -34,15 +34,15 @@ final class DocumentCache: Sendable {
     private let file: CacheFile
     private var mapping: UnsafeRawBufferPointer { file.mapping }
     private let entries: [Entry]
-    /// The layout of the store when the entries are all its document files; nil when some
-    /// files may be missing from them (a cache of a single-file store).
-    let layout: UInt64?
+    /// Each folder's layout as the listings that found the entries saw it, when the entries
+    /// are all the store's document files; nil otherwise (a single-file store).
+    let folders: FolderLayouts?
 
     var count: Int { entries.count }
 
-    private init(file: CacheFile, layout: UInt64?, entries: [Entry]) {
+    private init(file: CacheFile, folders: FolderLayouts?, entries: [Entry]) {
         self.file = file
-        self.layout = layout
+        self.folders = folders
         self.entries = entries
     }
 
@@ -75,16 +75,26 @@ final class DocumentCache: Sendable {
     /// The cache at `path` if it is whole and was written by this binary for `identity`; nil otherwise.
     static func load(path: String, identity: StoreIdentity, writer: String) -> DocumentCache? {
         guard let file = CacheFile.open(path, header: header(identity: identity, writer: writer)),
-            let (layout, entries) = try? parse(file)
+            let (folders, entries) = try? parse(file)
         else { return nil }
-        return DocumentCache(file: file, layout: layout, entries: entries)
+        return DocumentCache(file: file, folders: folders, entries: entries)
     }
 
-    private static func parse(_ file: CacheFile) throws(ByteReader.Malformed) -> (UInt64?, [Entry]) {
+    private static func parse(_ file: CacheFile) throws(ByteReader.Malformed) -> (FolderLayouts?, [Entry]) {
         var reader = file.reader
-        let hasLayout = try reader.uint64()
-        let layout = try reader.uint64()
-        guard hasLayout <= 1 else { throw ByteReader.Malformed() }
+        let hasFolders = try reader.uint64()
+        guard hasFolders <= 1 else { throw ByteReader.Malformed() }
+        var folders: FolderLayouts?
+        if hasFolders == 1 {
+            var listed: [FolderLayouts.Folder] = []
+            let n = try reader.length()
+            listed.reserveCapacity(min(n, 1 << 20))
+            for _ in 0..<n {
+                listed.append(FolderLayouts.Folder(pathHash: try reader.uint64(), layout: try reader.uint64()))
+            }
+            guard let layouts = FolderLayouts(listed) else { throw ByteReader.Malformed() }
+            folders = layouts
+        }
         let count = try reader.length()
         var entries: [Entry] = []
         entries.reserveCapacity(count)
@@ -102,7 +112,7 @@ final class DocumentCache: Sendable {
                 Entry(stamp: stamp, documents: start..<start + length, file: fileStart..<fileStart + fileLength))
         }
         guard reader.isAtEnd else { throw ByteReader.Malformed() }
-        return (hasLayout == 1 ? layout : nil, entries)
+        return (folders, entries)
     }
 
     /// The entry of `file` when its stamp is still `stamp`.
@@ -117,6 +127,12 @@ final class DocumentCache: Sendable {
     }
 
     func stamp(of entry: Int) -> FileStamp { entries[entry].stamp }
+
+    /// FNV-1a of the path of the folder entry `k`'s file is in (as `FolderLayouts` knows folders).
+    func folderHash(of k: Int) -> UInt64 {
+        let file = UnsafeRawBufferPointer(rebasing: mapping[entries[k].file])
+        return StableHash.fnv1a(UnsafeRawBufferPointer(rebasing: file[..<(file.lastIndex(of: UInt8(ascii: "/")) ?? 0)]))
+    }
 
     /// FNV-1a of entry `k`'s file path (as `StoreFileStamps` knows files).
     func pathHash(of k: Int) -> UInt64 { StableHash.fnv1a(UnsafeRawBufferPointer(rebasing: mapping[entries[k].file])) }

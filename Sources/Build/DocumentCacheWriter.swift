@@ -2,18 +2,26 @@ import Model
 import Store
 import Support
 
-/// Writes a `DocumentCache`: a header, the store's layout (if the entries are all its
-/// document files), the entry count, then each entry (file, stamp, encoded documents),
+/// Writes a `DocumentCache`: a header, each folder's layout (if the entries are all the
+/// store's document files), the entry count, then each entry (file, stamp, encoded documents),
 /// through a `CacheFileWriter`.
 final class DocumentCacheWriter {
     private let file: CacheFileWriter
 
     /// Starts the cache of `identity` at `path`, made by `writer`, with `count` entries.
-    init(path: String, identity: StoreIdentity, writer: String, layout: UInt64?, count: Int) throws(BuildError) {
+    init(path: String, identity: StoreIdentity, writer: String, folders: FolderLayouts?, count: Int)
+        throws(BuildError)
+    {
         file = try CacheFileWriter(path: path, header: DocumentCache.header(identity: identity, writer: writer))
         try file.append { out in
-            out.append(UInt64(layout == nil ? 0 : 1))
-            out.append(layout ?? 0)
+            out.append(UInt64(folders == nil ? 0 : 1))
+            if let folders {
+                out.append(length: folders.folders.count)
+                for folder in folders.folders {
+                    out.append(folder.pathHash)
+                    out.append(folder.layout)
+                }
+            }
             out.append(length: count)
         }
     }

@@ -52,16 +52,16 @@ public struct SiteBuild: Sendable {
         let snapshot: Snapshot
         var cacheNotices: [String] = []
         var storeFiles: (read: Int, cached: Int)?
-        var storeListed = true
+        var storeListing = BuildReport.StoreListing.whole
         var captionCache: (path: String, identity: StoreIdentity, cache: CaptionCache?)?
         if options.usesCache {
             let read = try CachedStoreRead(
                 store: options.store, cacheFolder: options.media.cache,
-                walk: inputs.storeFiles.map { ($0, inputs.storeLayout, inputs.stampedAt) },
+                walk: inputs.storeFiles.map { ($0, inputs.storeFolders, inputs.stampedAt) },
                 phases: observer.phaseEnded)
             snapshot = read.snapshot
             storeFiles = (read.readFiles, read.reusedFiles)
-            storeListed = read.listed
+            storeListing = read.listing
             if let problem = read.problem { cacheNotices.append(problem) }
             let path = CaptionCache.path(folder: options.media.cache, identity: read.identity)
             captionCache = (path, read.identity, CaptionCache.load(path: path, identity: read.identity))
@@ -142,7 +142,7 @@ public struct SiteBuild: Sendable {
         report.mediaFiles = mediaFiles
         report.media = media?.statistics
         report.storeFiles = storeFiles
-        report.storeListed = storeListed
+        report.storeListing = storeListing
         return report
     }
 

@@ -53,8 +53,8 @@ public enum DirectoryStore {
         }
         var missing: [DocumentPath] = []
         var ignored: [StoreNote] = []
-        /// What the listings showed (see `StoreLayout`).
-        var layout = StoreLayout()
+        /// Each folder listed, with its layout (see `FolderLayouts`).
+        var folders: [FolderLayouts.Folder] = []
         /// Errors with the sort key of the file or folder, so the first in path order is reported.
         var errors: [(key: String, error: StoreError)] = []
     }
@@ -94,12 +94,15 @@ public enum DirectoryStore {
     /// is now (a cache keyed by the path relative to `root` and the stamp); only the files it
     /// has none for are read, and `transform` gets their stamp as it was before reading.
     /// A file in `stamps` (from a `StoreStamp` walk just before, by relative path) is not
-    /// stat-ed again. `layout` is what the listings showed (`StoreLayout.value`).
+    /// stat-ed again. `folders` is what the listings showed (nil if two folders' paths share
+    /// a hash).
     public static func read<T>(
         root: String, stamps: StoreFileStamps.Index? = nil,
         reusing: @escaping @Sendable (_ file: String, FileStamp) -> T?,
         transform: @escaping @Sendable (Document, FileStamp?) -> T
-    ) throws(StoreError) -> (values: [T], missingParents: [DocumentPath], ignored: [StoreNote], layout: UInt64) {
+    ) throws(StoreError) -> (
+        values: [T], missingParents: [DocumentPath], ignored: [StoreNote], folders: FolderLayouts?
+    ) {
         try read(root: root, reading: Reading(reuse: reusing, known: stamps, transform: transform))
     }
 
@@ -112,7 +115,7 @@ public enum DirectoryStore {
     }
 
     private static func read<T>(root: String, reading: Reading<T>) throws(StoreError)
-        -> (values: [T], missingParents: [DocumentPath], ignored: [StoreNote], layout: UInt64)
+        -> (values: [T], missingParents: [DocumentPath], ignored: [StoreNote], folders: FolderLayouts?)
     {
         var top = Partial<T>()
         var deferred: [Entry] = []
@@ -183,7 +186,7 @@ public enum DirectoryStore {
             all.missing.append(contentsOf: p.missing)
             all.ignored.append(contentsOf: p.ignored)
             all.errors.append(contentsOf: p.errors)
-            all.layout.merge(p.layout)
+            all.folders.append(contentsOf: p.folders)
         }
         if let first = all.errors.min(by: { $0.key < $1.key }) {
             throw first.error
@@ -201,7 +204,7 @@ public enum DirectoryStore {
         var values = all.documents
         all.documents = []
         values.rearrange(takingFrom: &order)
-        return (values, all.missing, all.ignored, all.layout.value)
+        return (values, all.missing, all.ignored, FolderLayouts(all.folders))
     }
 
     /// Reads one document file of the store at `root` (for live reloading). `file` is a
@@ -235,6 +238,29 @@ public enum DirectoryStore {
         }
         let buffer = ReadBuffer()
         return try readOne(Entry(path: path, relative: relative, sortKey: ""), full: full, buffer: buffer)
+    }
+
+    /// The document files directly in the folder `relative` of the store at `root` (none
+    /// below it), as a read of the whole store finds them there, and the folder's layout as
+    /// this listing saw it (see `FolderLayouts`): a build cache lists again only the folders
+    /// whose layout moved. Nil when a read of the whole store would not list this folder
+    /// (nested too deep).
+    public static func documentFiles(inFolder relative: String, root: String) throws(StoreError)
+        -> (files: [String], folder: FolderLayouts.Folder)?
+    {
+        let segments = splitSlashes(relative).filter { !$0.isEmpty }
+        guard segments.count < maxDepth else { return nil }
+        let folder = Folder(
+            relative: segments.joined(separator: "/"), segments: segments, key: segments.joined(separator: "\u{0}"))
+        var partial = Partial<Document>()
+        var entries: [Entry] = []
+        _ = scan(
+            folder, root: root, buffer: nil, deferred: &entries, into: &partial,
+            reading: Reading(reuse: nil, known: nil, transform: { document, _ in document }))
+        if let first = partial.errors.min(by: { $0.key < $1.key }) { throw first.error }
+        guard let listed = partial.folders.first else { return nil }
+        entries.sort { $0.sortKey < $1.sortKey }
+        return (entries.map(\.relative), listed)
     }
 
     /// `users/u1.json` → `users/u1`; nil for anything that is not a document file position.
@@ -335,17 +361,19 @@ public enum DirectoryStore {
         let suffix: [UInt8] = Array(".json".utf8)
         let prefix = folder.prefix
         // Hashed as the stamp walk hashes its entries, for the same layout from the same names.
-        var folderHash = StableHash.fnv1a(folder.relative)
-        if !folder.relative.isEmpty { folderHash = StableHash.fnv1a(folderHash, UInt8(ascii: "/")) }
+        let folderHash = StableHash.fnv1a(folder.relative)
+        let prefixHash = folder.relative.isEmpty ? folderHash : StableHash.fnv1a(folderHash, UInt8(ascii: "/"))
+        var layout = StoreLayout()
         var names: [Listed] = []
         let failure = DirectoryListing.forEach(in: fd, dotNames: false) { entry in
+            let kind = entry.kind
             guard let name = entry.validName else {
+                layout.add(pathHash: StableHash.fnv1a(entry.name, offset: prefixHash), kind: kind)
                 partial.ignored.append(StoreNote(path: prefix + entry.name, reason: "name is not valid UTF-8; skipped"))
                 return
             }
             let bytes = entry.nameBytes
-            let kind = entry.kind
-            partial.layout.add(pathHash: StableHash.fnv1a(bytes, offset: folderHash), kind: kind)
+            layout.add(pathHash: StableHash.fnv1a(bytes, offset: prefixHash), kind: kind)
             let n = bytes.count
             var id: String?
             if n > 5 && bytes[(n - 5)...].elementsEqual(suffix) {
@@ -357,6 +385,7 @@ public enum DirectoryStore {
             partial.errors.append((folder.key, .unreadable(path: dirPath, reason: errnoText(failure))))
             return nil
         }
+        partial.folders.append(FolderLayouts.Folder(pathHash: folderHash, layout: layout.value))
         return names
     }
 

@@ -1,27 +1,16 @@
 import Support
 
-/// A digest of which names a directory store holds where, and what kind each is (file,
+/// A digest of the names in one folder of a directory store and the kind of each (file,
 /// folder, link, other), without sizes or times: what decides which document files a read
-/// finds, which it notes as skipped and which document folders lack their file.
-///
-/// The stamp walk (`StoreStamp`) and the reader (`DirectoryStore`) each make one from their
-/// own listing. When a cache's list of document files was made by a read whose layout equals
-/// this walk's, the store still has exactly those files, and a rebuild need not list the
-/// store again: it reads the files whose stamps moved and takes the rest from the cache.
-///
-/// Order-independent (sums and xors), so threads may add entries in any order.
-public struct StoreLayout: Sendable, Equatable {
+/// finds there. Order-independent (sums and xors).
+struct StoreLayout {
     private var sum: UInt64 = 0
     private var xor: UInt64 = 0
     private var count = 0
 
-    public init() {}
-
-    /// The digest, to keep and compare.
-    public var value: UInt64 { mix(sum ^ mix(xor)) ^ UInt64(count) }
+    var value: UInt64 { mix(sum ^ mix(xor)) ^ UInt64(count) }
 
     /// Adds the entry whose path relative to the store hashes to `pathHash` (FNV-1a).
-    /// Entries that vanished while listed (`.missing`) are left out.
     mutating func add(pathHash: UInt64, kind: FileKind) {
         let code: UInt64
         switch kind {
@@ -29,7 +18,7 @@ public struct StoreLayout: Sendable, Equatable {
         case .directory: code = 2
         case .symlink: code = 3
         case .other: code = 4
-        case .missing: return
+        case .missing: code = 5
         }
         let h = mix(mix(pathHash) ^ code)
         sum = sum &+ h
@@ -37,11 +26,71 @@ public struct StoreLayout: Sendable, Equatable {
         count += 1
     }
 
-    mutating func merge(_ other: StoreLayout) {
-        sum = sum &+ other.sum
-        xor ^= other.xor
-        count += other.count
+    private func mix(_ x: UInt64) -> UInt64 { StableHash.splitMix64Finalize(x &+ 0x9e37_79b9_7f4a_7c15) }
+}
+
+/// Every folder of a directory store with its `StoreLayout`, as one listing of the store saw
+/// them: the stamp walk (`StoreStamp`, with `recordingFiles`) and the reader
+/// (`DirectoryStore.read(root:stamps:reusing:transform:)`) each make one.
+///
+/// A build cache keeps the reader's with the list of document files it found. When the next
+/// walk sees a folder with the layout the cache recorded, that folder still holds the same
+/// files; only the folders whose layout moved (or that are new) need listing again
+/// (`changes(since:)`), and when none did, the store need not be listed at all.
+public struct FolderLayouts: Sendable, Equatable {
+    public struct Folder: Sendable, Equatable {
+        /// FNV-1a of the folder's path relative to the store (`""` for the root).
+        public let pathHash: UInt64
+        public let layout: UInt64
+        /// The relative path, when the listing kept it (the walk does).
+        public let relative: String?
+
+        public init(pathHash: UInt64, layout: UInt64, relative: String? = nil) {
+            self.pathHash = pathHash
+            self.layout = layout
+            self.relative = relative
+        }
+
+        public static func == (a: Folder, b: Folder) -> Bool { a.pathHash == b.pathHash && a.layout == b.layout }
     }
 
-    private func mix(_ x: UInt64) -> UInt64 { StableHash.splitMix64Finalize(x &+ 0x9e37_79b9_7f4a_7c15) }
+    /// By `pathHash`.
+    public let folders: [Folder]
+
+    /// Nil when two folders' paths share a hash (they could not be told apart).
+    public init?(_ folders: [Folder]) {
+        let sorted = folders.sorted { $0.pathHash < $1.pathHash }
+        for k in sorted.indices.dropFirst() where sorted[k].pathHash == sorted[k - 1].pathHash { return nil }
+        self.folders = sorted
+    }
+
+    /// What moved since `old` (another listing of the same store): the relative paths of the
+    /// folders that are new or whose layout moved (in byte order; nil if one of them has no
+    /// path), and the hashes of the folders that are gone or moved (their old files no longer
+    /// count).
+    public func changes(since old: FolderLayouts) -> (relist: [String], dropped: Set<UInt64>)? {
+        var relist: [String] = []
+        var dropped = Set<UInt64>()
+        var (i, j) = (0, 0)
+        while i < folders.count || j < old.folders.count {
+            if j == old.folders.count || (i < folders.count && folders[i].pathHash < old.folders[j].pathHash) {
+                guard let relative = folders[i].relative else { return nil }
+                relist.append(relative)  // new
+                i += 1
+            } else if i == folders.count || old.folders[j].pathHash < folders[i].pathHash {
+                dropped.insert(old.folders[j].pathHash)  // gone
+                j += 1
+            } else {
+                if folders[i].layout != old.folders[j].layout {
+                    guard let relative = folders[i].relative else { return nil }
+                    relist.append(relative)
+                    dropped.insert(old.folders[j].pathHash)
+                }
+                i += 1
+                j += 1
+            }
+        }
+        relist.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return (relist, dropped)
+    }
 }

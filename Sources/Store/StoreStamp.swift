@@ -27,9 +27,9 @@ public struct StoreStamp: Equatable, Sendable {
     public let entries: Int
     /// Every regular file's stamp, when the walk was asked to record them (`recordingFiles`).
     public let files: StoreFileStamps?
-    /// Which names the store holds where, and their kinds (`StoreLayout.value`); nil for a
-    /// single-file store.
-    public let layout: UInt64?
+    /// Every folder's layout (names and kinds), when the walk was asked to record files;
+    /// nil for a single-file store, or when two folders' paths share a hash.
+    public let folders: FolderLayouts?
 
     /// Equal when the digests, newest times and entry counts are (the recorded files follow).
     public static func == (a: StoreStamp, b: StoreStamp) -> Bool {
@@ -48,7 +48,7 @@ public struct StoreStamp: Equatable, Sendable {
         }
         var total = Tally(recording: recordingFiles)
         total.add(name: "", st)
-        guard (st.st_mode & S_IFMT) == S_IFDIR else { return total.stamp(files: nil, layout: nil) }
+        guard (st.st_mode & S_IFMT) == S_IFDIR else { return total.stamp(files: nil, folders: nil) }
 
         // The root's entries and the collections' listings on this thread; then, on all cores,
         // the collections' entries in chunks (`tweets/` may hold a million files) and each
@@ -62,12 +62,13 @@ public struct StoreStamp: Equatable, Sendable {
             let full = joinPath(path, collection)
             let folder = try openFolder(full, relative: collection)
             let names = try list(folder.raw, full: full)
+            total.record(folder: collection, names)
             let fd = folder.release()
             collectionFDs.append(fd)
             for lo in stride(from: 0, to: names.count, by: 2048) {
                 units.append(.entries(fd: fd, folder: collection, names: names[lo..<min(names.count, lo + 2048)]))
             }
-            for (name, isFolder) in names where isFolder { units.append(.subtree(collection + "/" + name)) }
+            for (name, kind) in names where kind == .directory { units.append(.subtree(collection + "/" + name)) }
         }
         let work = units
         let tallies = [Tally](parallelCount: work.count) { k in
@@ -87,19 +88,19 @@ public struct StoreStamp: Equatable, Sendable {
             }
             return tally
         }
-        var layout = total.layout
         for tally in tallies {
             if let failure = tally.failure { throw failure }
             total.merge(tally)
-            layout.merge(tally.layout)
         }
-        let files = recordingFiles ? StoreFileStamps(chunks: [total.recorded] + tallies.map(\.recorded)) : nil
-        return total.stamp(files: files, layout: layout.value)
+        guard recordingFiles else { return total.stamp(files: nil, folders: nil) }
+        return total.stamp(
+            files: StoreFileStamps(chunks: [total.recorded] + tallies.map(\.recorded)),
+            folders: FolderLayouts(([total.folders] + tallies.map(\.folders)).flatMap { $0 }))
     }
 
     private enum Unit {
         /// Some entries of one open folder, by name.
-        case entries(fd: Int32, folder: String, names: ArraySlice<(name: String, isFolder: Bool)>)
+        case entries(fd: Int32, folder: String, names: ArraySlice<(name: String, kind: FileKind)>)
         /// Everything below a folder (its own entry is counted by its parent's unit).
         case subtree(String)
     }
@@ -112,8 +113,9 @@ public struct StoreStamp: Equatable, Sendable {
     ) throws(StoreError) {
         let folder = try openFolder(full, relative: relative)
         let names = try list(folder.raw, full: full)
+        tally.record(folder: relative, names)
         addEntries(names.lazy.map(\.name), in: folder.raw, relative: relative, into: &tally)
-        for (name, isFolder) in names where isFolder {
+        for (name, kind) in names where kind == .directory {
             subfolders.append(relative.isEmpty ? name : relative + "/" + name)
         }
     }
@@ -129,12 +131,12 @@ public struct StoreStamp: Equatable, Sendable {
         return folder
     }
 
-    /// The names in the open folder `fd` (at `full`; dot-names left out), and which are
-    /// folders (see `DirectoryEntry.kind`).
-    private static func list(_ fd: Int32, full: String) throws(StoreError) -> [(name: String, isFolder: Bool)] {
-        var names: [(name: String, isFolder: Bool)] = []
+    /// The names in the open folder `fd` (at `full`; dot-names left out), and what each is
+    /// (see `DirectoryEntry.kind`).
+    private static func list(_ fd: Int32, full: String) throws(StoreError) -> [(name: String, kind: FileKind)] {
+        var names: [(name: String, kind: FileKind)] = []
         let failure = DirectoryListing.forEach(in: fd, dotNames: false) { entry in
-            names.append((entry.name, entry.kind == .directory))
+            names.append((entry.name, entry.kind))
         }
         if failure != 0 { throw .unreadable(path: full, reason: errnoText(failure)) }
         return names
@@ -154,7 +156,6 @@ public struct StoreStamp: Equatable, Sendable {
             guard fstatat(fd, name, &st, Int32(AT_SYMLINK_NOFOLLOW)) == 0 else { continue }
             let pathHash = StableHash.fnv1a(name, offset: folderHash)
             tally.add(nameHash: pathHash, st)
-            tally.layout.add(pathHash: pathHash, kind: FileKind(mode: st.st_mode))
             if tally.isRecording && (st.st_mode & S_IFMT) == S_IFREG {
                 tally.recorded.append((pathHash, FileStamp(st)))
             }
@@ -172,8 +173,18 @@ public struct StoreStamp: Equatable, Sendable {
         let isRecording: Bool
         /// With `isRecording`: each regular file's path hash and stamp.
         var recorded: [StoreFileStamps.Recorded] = []
-        /// The entries below the root (not the root itself), by path and kind.
-        var layout = StoreLayout()
+        /// With `isRecording`: each folder listed, with its layout.
+        var folders: [FolderLayouts.Folder] = []
+
+        /// Records the layout of the folder at `relative`, listed as `names`.
+        mutating func record(folder relative: String, _ names: [(name: String, kind: FileKind)]) {
+            guard isRecording else { return }
+            let folderHash = StableHash.fnv1a(relative)
+            let prefixHash = relative.isEmpty ? folderHash : StableHash.fnv1a(folderHash, UInt8(ascii: "/"))
+            var layout = StoreLayout()
+            for (name, kind) in names { layout.add(pathHash: StableHash.fnv1a(name, offset: prefixHash), kind: kind) }
+            folders.append(FolderLayouts.Folder(pathHash: folderHash, layout: layout.value, relative: relative))
+        }
 
         init(recording: Bool) { isRecording = recording }
 
@@ -207,10 +218,10 @@ public struct StoreStamp: Equatable, Sendable {
             StableHash.splitMix64Finalize(x &+ 0x9e37_79b9_7f4a_7c15)
         }
 
-        func stamp(files: StoreFileStamps?, layout: UInt64?) -> StoreStamp {
+        func stamp(files: StoreFileStamps?, folders: FolderLayouts?) -> StoreStamp {
             StoreStamp(
                 digest: Self.mix(sum ^ Self.mix(xor)) ^ UInt64(entries), newest: newest, entries: entries, files: files,
-                layout: layout)
+                folders: folders)
         }
     }
 }
