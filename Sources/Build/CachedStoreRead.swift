@@ -2,6 +2,7 @@ import Model
 import Site
 import Store
 import Support
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -49,25 +50,35 @@ struct CachedStoreRead {
         // Stamps are trusted by when they were taken: a walk's, by when it began.
         let readStart = walk?.startedAt ?? BuildInputs.now()
         let cache = DocumentCache.load(path: path, identity: identity, writer: CacheFile.writer)
-        /// A single file's documents.
+        /// A single file's documents, or a directory store's read without a cache.
         var decoded: [DecodedDocument] = []
         /// A directory store's documents, each with the cache entry it came from or the file
         /// it was read from now (`decoded` and a parallel array of origins would hold both
-        /// twice while one was made from the other: at 4.4 M documents, the read's peak).
+        /// twice while one was made from the other).
         var items: [Item] = []
         // A file changed in the same clock tick as it was stamped might keep its stamp (git's
         // "racily clean" files): such files are cached without documents, under a stamp that
         // matches nothing, and read again next time.
-        let settled = { (stamp: FileStamp?) in
+        let settled: @Sendable (FileStamp?) -> Bool = { stamp in
             stamp.map { BuildInputs.isSettled(newest: $0.newest, at: readStart) } ?? false
         }
         let stamp = isDirectory ? nil : FileStamp.of(store)
         var folders: FolderLayouts?
         var listing = BuildReport.StoreListing.whole
-        if isDirectory {
+        var problem: String?
+        if isDirectory, cache == nil {
+            // No cache: every file is read, and its entry written as it is read (holding each
+            // file's path and stamp until the end would be the largest part of a first
+            // build's peak at a million tweets).
+            try StoreShape.check(store)
+            let written = try Self.writtenWhileRead(store, path: path, identity: identity, settled: settled)
+            decoded = written.documents
+            problem = written.problem
+            (reusedFiles, readFiles) = (0, decoded.count)
+        } else if isDirectory, let cache {
             try StoreShape.check(store)
             let stamps = walk?.files.index()
-            if let cache, let stamps, let walked = walk?.folders, let known = cache.folders,
+            if let stamps, let walked = walk?.folders, let known = cache.folders,
                 let plan = Self.plan(store, cache: cache, known: known, walked: walked),
                 let found = Self.read(store, plan.sources, cache: cache, stamps: stamps)
             {
@@ -77,11 +88,11 @@ struct CachedStoreRead {
                 folders = plan.folders
                 listing = .folders(plan.listed)
             } else {
-                let index = cache?.fileIndex()
+                let index = cache.fileIndex()
                 let read = try DirectoryStore.read(
-                    root: store, stamps: stamps,
+                    root: store, stamps: stamps, ordered: false,
                     reusing: { file, stamp in
-                        guard let cache, let index, let k = cache.entry(file: file, stamp: stamp, in: index),
+                        guard let k = cache.entry(file: file, stamp: stamp, in: index),
                             let document = cache.document(of: k)
                         else { return nil }
                         return Item(document: document, origin: .cached(k))
@@ -108,13 +119,15 @@ struct CachedStoreRead {
 
         // Written before deriving, so that the documents can be handed over to it; not at
         // all while the files it lacks or holds in vain are few (they are read again).
-        var problem: String?
         let drift =
             cache.map { [readFiles, reusedFiles] in max(readFiles, $0.count - reusedFiles) } ?? max(1, readFiles)
         // A store whose folders moved (a file added or removed) is written again at once: until
         // the cache lists its files, every rebuild would list those folders again.
         let foldersMoved = isDirectory && cache != nil && cache?.folders != folders
-        if foldersMoved || CacheFile.isWorthRewriting(drift: drift, live: readFiles + reusedFiles) {
+        let writtenWhileRead = isDirectory && cache == nil
+        if !writtenWhileRead
+            && (foldersMoved || CacheFile.isWorthRewriting(drift: drift, live: readFiles + reusedFiles))
+        {
             do throws(BuildError) {
                 try Self.write(
                     path: path, identity: identity, cache: cache, decoded: decoded, items: items, folders: folders,
@@ -125,8 +138,56 @@ struct CachedStoreRead {
             phases("write cache")
         }
         self.problem = problem
-        snapshot = isDirectory ? Snapshot(documentsOf: consume items, \.document) : Snapshot(decoded: consume decoded)
+        snapshot = items.isEmpty ? Snapshot(decoded: consume decoded) : Snapshot(documentsOf: consume items, \.document)
         phases("derive")
+    }
+
+    /// Reads every file of the directory store at `store` and writes the cache of them at
+    /// `path` as it goes. A cache that cannot be written is given up (`problem`), not the build.
+    private static func writtenWhileRead(
+        _ store: String, path: String, identity: StoreIdentity, settled: @escaping @Sendable (FileStamp?) -> Bool
+    ) throws(StoreError) -> (documents: [DecodedDocument], problem: String?) {
+        let problem = Mutex<String?>(nil)
+        let writer: DocumentCacheWriter?
+        do throws(BuildError) {
+            writer = try DocumentCacheWriter(path: path, identity: identity, writer: CacheFile.writer)
+        } catch {
+            writer = nil
+            problem.withLock { $0 = error.description }
+        }
+        let read:
+            (values: [DecodedDocument], missingParents: [DocumentPath], ignored: [StoreNote], folders: FolderLayouts?)
+        do throws(StoreError) {
+            read = try DirectoryStore.read(
+                root: store, ordered: false, reusing: { _, _ in nil },
+                transform: { document, stamp in
+                    let decoded = DecodedDocument(document)
+                    if let writer {
+                        do throws(BuildError) {
+                            if settled(stamp) {
+                                try writer.add(file: document.source, stamp: stamp!, documents: [decoded])
+                            } else {
+                                try writer.add(file: document.source, stamp: DocumentCache.unsettled, documents: [])
+                            }
+                        } catch {
+                            writer.abandon()
+                            problem.withLock { $0 = $0 ?? error.description }
+                        }
+                    }
+                    return decoded
+                })
+        } catch {
+            writer?.abandon()
+            throw error
+        }
+        if let writer, problem.withLock({ $0 == nil }) {
+            do throws(BuildError) {
+                try writer.finish(folders: read.folders)
+            } catch {
+                problem.withLock { $0 = error.description }
+            }
+        }
+        return (read.values, problem.withLock { $0 })
     }
 
     /// A file of the store, as a cached read finds it.
@@ -223,9 +284,7 @@ struct CachedStoreRead {
         path: String, identity: StoreIdentity, cache: DocumentCache?, decoded: [DecodedDocument], items: [Item],
         folders: FolderLayouts?, singleFile: FileStamp?, settled: (FileStamp?) -> Bool
     ) throws(BuildError) {
-        let count = items.isEmpty ? (singleFile == nil ? 0 : 1) : items.count
-        let writer = try DocumentCacheWriter(
-            path: path, identity: identity, writer: CacheFile.writer, folders: folders, count: count)
+        let writer = try DocumentCacheWriter(path: path, identity: identity, writer: CacheFile.writer)
         do throws(BuildError) {
             if let singleFile { try writer.add(file: "", stamp: singleFile, documents: decoded) }
             for item in items {
@@ -245,6 +304,6 @@ struct CachedStoreRead {
             writer.abandon()
             throw error
         }
-        try writer.finish()
+        try writer.finish(folders: folders)
     }
 }

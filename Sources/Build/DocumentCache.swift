@@ -11,12 +11,12 @@ import Glibc
 /// decodes only the files whose stamp moved.
 ///
 /// One `CacheFile` per store, `store-<hash of its real path>.cache` in the cache folder; its
-/// header names the Roost binary and the store, its body holds each folder's layout as the
-/// read listed it when the entries are every document file it found (`FolderLayouts`), then
-/// the entries (file, stamp, encoded documents). A file from another binary or store, cut short or
+/// header names the Roost binary and the store, its body holds the entries (file, stamp,
+/// encoded documents; in no particular order), then each folder's layout as the read listed
+/// it when the entries are every document file it found (`FolderLayouts`). A file from another binary or store, cut short or
 /// edited by hand is ignored whole, and the store is read as if there were no cache.
 final class DocumentCache: Sendable {
-    static let format = "documents 2"
+    static let format = "documents 3"
 
     /// The stamp of an entry kept only for its path (a file changed too recently to trust its
     /// stamp): no file has a negative size, so it never matches and the file is read again.
@@ -82,6 +82,23 @@ final class DocumentCache: Sendable {
 
     private static func parse(_ file: CacheFile) throws(ByteReader.Malformed) -> (FolderLayouts?, [Entry]) {
         var reader = file.reader
+        var entries: [Entry] = []
+        while true {
+            let tag = try reader.byte()
+            if tag == 0 { break }
+            guard tag == 1 else { throw ByteReader.Malformed() }
+            let fileLength = try reader.length()
+            let fileStart = reader.offset
+            _ = try reader.bytes(fileLength)
+            let stamp = FileStamp(
+                size: try reader.int64(), modified: try reader.int64(), changed: try reader.int64(),
+                inode: try reader.uint64())
+            let length = try reader.length()
+            let start = reader.offset
+            _ = try reader.bytes(length)
+            entries.append(
+                Entry(stamp: stamp, documents: start..<start + length, file: fileStart..<fileStart + fileLength))
+        }
         let hasFolders = try reader.uint64()
         guard hasFolders <= 1 else { throw ByteReader.Malformed() }
         var folders: FolderLayouts?
@@ -94,22 +111,6 @@ final class DocumentCache: Sendable {
             }
             guard let layouts = FolderLayouts(listed) else { throw ByteReader.Malformed() }
             folders = layouts
-        }
-        let count = try reader.length()
-        var entries: [Entry] = []
-        entries.reserveCapacity(count)
-        for _ in 0..<count {
-            let fileLength = try reader.length()
-            let fileStart = reader.offset
-            _ = try reader.bytes(fileLength)
-            let stamp = FileStamp(
-                size: try reader.int64(), modified: try reader.int64(), changed: try reader.int64(),
-                inode: try reader.uint64())
-            let length = try reader.length()
-            let start = reader.offset
-            _ = try reader.bytes(length)
-            entries.append(
-                Entry(stamp: stamp, documents: start..<start + length, file: fileStart..<fileStart + fileLength))
         }
         guard reader.isAtEnd else { throw ByteReader.Malformed() }
         return (folders, entries)

@@ -1,29 +1,19 @@
 import Model
 import Store
 import Support
+import Synchronization
 
-/// Writes a `DocumentCache`: a header, each folder's layout (if the entries are all the
-/// store's document files), the entry count, then each entry (file, stamp, encoded documents),
-/// through a `CacheFileWriter`.
-final class DocumentCacheWriter {
-    private let file: CacheFileWriter
+/// Writes a `DocumentCache`: a header, then each entry (file, stamp, encoded documents, each
+/// entry after a 1 byte), a 0 byte, and each folder's layout if the entries are all the
+/// store's document files, through a `CacheFileWriter`. Entries may be added from several
+/// threads, in any order (a first build writes each file's entry as it reads it, so that
+/// no file's path and stamp need be kept until the end).
+final class DocumentCacheWriter: Sendable {
+    private let file: Mutex<CacheFileWriter?>
 
-    /// Starts the cache of `identity` at `path`, made by `writer`, with `count` entries.
-    init(path: String, identity: StoreIdentity, writer: String, folders: FolderLayouts?, count: Int)
-        throws(BuildError)
-    {
-        file = try CacheFileWriter(path: path, header: DocumentCache.header(identity: identity, writer: writer))
-        try file.append { out in
-            out.append(UInt64(folders == nil ? 0 : 1))
-            if let folders {
-                out.append(length: folders.folders.count)
-                for folder in folders.folders {
-                    out.append(folder.pathHash)
-                    out.append(folder.layout)
-                }
-            }
-            out.append(length: count)
-        }
+    /// Starts the cache of `identity` at `path`, made by `writer`.
+    init(path: String, identity: StoreIdentity, writer: String) throws(BuildError) {
+        file = Mutex(try CacheFileWriter(path: path, header: DocumentCache.header(identity: identity, writer: writer)))
     }
 
     /// One file's entry, its documents encoded now.
@@ -40,20 +30,47 @@ final class DocumentCacheWriter {
     }
 
     private func add(file name: String, stamp: FileStamp, body: some Collection<UInt8>) throws(BuildError) {
-        try file.append { out in
-            out.append(name)
-            out.append(stamp.size)
-            out.append(stamp.modified)
-            out.append(stamp.changed)
-            out.append(stamp.inode)
-            out.append(length: body.count)
-            out.append(body)
+        try file.withLock { (file: inout CacheFileWriter?) throws(BuildError) -> Void in
+            guard let file else { throw .cache("the build cache was given up") }
+            try file.append { out in
+                out.append(UInt8(1))
+                out.append(name)
+                out.append(stamp.size)
+                out.append(stamp.modified)
+                out.append(stamp.changed)
+                out.append(stamp.inode)
+                out.append(length: body.count)
+                out.append(body)
+            }
         }
     }
 
-    /// Writes the checksum and renames the cache into place.
-    func finish() throws(BuildError) { try file.finish() }
+    /// Ends the entries, records `folders` (each folder's layout, when the entries are all
+    /// the store's document files), writes the checksum and renames the cache into place.
+    func finish(folders: FolderLayouts?) throws(BuildError) {
+        try file.withLock { (file: inout CacheFileWriter?) throws(BuildError) -> Void in
+            guard let writer = file else { throw .cache("the build cache was given up") }
+            file = nil
+            try writer.append { out in
+                out.append(UInt8(0))
+                out.append(UInt64(folders == nil ? 0 : 1))
+                if let folders {
+                    out.append(length: folders.folders.count)
+                    for folder in folders.folders {
+                        out.append(folder.pathHash)
+                        out.append(folder.layout)
+                    }
+                }
+            }
+            try writer.finish()
+        }
+    }
 
     /// Gives up: the old cache, if any, stays.
-    func abandon() { file.abandon() }
+    func abandon() {
+        file.withLock { file in
+            file?.abandon()
+            file = nil
+        }
+    }
 }

@@ -21,7 +21,7 @@ extension Snapshot {
         if DocumentStore.isDirectoryStore(path) {
             try StoreShape.check(path)
             found = DocumentsByKind(
-                sorting: try DirectoryStore.read(root: path, transform: DecodedDocument.init).values)
+                sorting: try DirectoryStore.read(root: path, ordered: false, transform: DecodedDocument.init).values)
             format = .directory
         } else {
             found = DocumentsByKind()

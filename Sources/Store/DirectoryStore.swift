@@ -25,7 +25,8 @@ public enum DirectoryStore {
         var relative: String
         /// The segments joined by NUL: sorts exactly like `path` (NUL is below every
         /// scalar and composes with nothing), but compares as one string, much faster.
-        var sortKey: String
+        /// Made when needed (an unordered read needs it only for errors).
+        var sortKey: String { path.segments.joined(separator: "\u{0}") }
     }
 
     /// A folder to scan: relative path, its segments, and its sort key (see `Entry`).
@@ -47,8 +48,9 @@ public enum DirectoryStore {
         var keys: [String] = []
         var documents: [T] = []
 
+        /// `key`: empty in a read that does not sort (then no key is kept).
         mutating func append(_ key: String, _ document: T) {
-            keys.append(key)
+            if !key.isEmpty { keys.append(key) }
             documents.append(document)
         }
         var missing: [DocumentPath] = []
@@ -76,16 +78,20 @@ public enum DirectoryStore {
 
     /// Reads every document of the directory store at `root` and turns each into a `T` on
     /// the thread that parsed it, so a large store's documents never sit in memory all at
-    /// once; the results come sorted by document path.
+    /// once; the results come sorted by document path, or with `ordered: false` in no
+    /// particular order (without the sort, and the sort key of every document it holds).
     ///
     /// The root and the top-level collection folders are listed on the calling thread;
     /// the files found there and every document folder below (a subtree each) are then
-    /// read on all cores, files opened relative to their open folder.
-    public static func read<T>(root: String, transform: @escaping @Sendable (Document) -> T) throws(StoreError)
-        -> (values: [T], missingParents: [DocumentPath], ignored: [StoreNote])
-    {
+    /// read on all cores, files opened relative to their open folder. When files cannot be
+    /// read, the error is the first in path order either way.
+    public static func read<T>(
+        root: String, ordered: Bool = true, transform: @escaping @Sendable (Document) -> T
+    ) throws(StoreError) -> (values: [T], missingParents: [DocumentPath], ignored: [StoreNote]) {
         let read = try read(
-            root: root, reading: Reading(reuse: nil, known: nil, transform: { document, _ in transform(document) }))
+            root: root,
+            reading: Reading(
+                ordered: ordered, reuse: nil, known: nil, transform: { document, _ in transform(document) }))
         return (read.values, read.missingParents, read.ignored)
     }
 
@@ -97,17 +103,19 @@ public enum DirectoryStore {
     /// stat-ed again. `folders` is what the listings showed (nil if two folders' paths share
     /// a hash).
     public static func read<T>(
-        root: String, stamps: StoreFileStamps.Index? = nil,
+        root: String, stamps: StoreFileStamps.Index? = nil, ordered: Bool = true,
         reusing: @escaping @Sendable (_ file: String, FileStamp) -> T?,
         transform: @escaping @Sendable (Document, FileStamp?) -> T
     ) throws(StoreError) -> (
         values: [T], missingParents: [DocumentPath], ignored: [StoreNote], folders: FolderLayouts?
     ) {
-        try read(root: root, reading: Reading(reuse: reusing, known: stamps, transform: transform))
+        try read(root: root, reading: Reading(ordered: ordered, reuse: reusing, known: stamps, transform: transform))
     }
 
     /// How the walk turns a document file into a caller's value.
     struct Reading<T>: @unchecked Sendable {  // (the closures are @Sendable; only T is generic)
+        /// False: the values come in no particular order (no sort keys are kept).
+        var ordered = true
         let reuse: (@Sendable (String, FileStamp) -> T?)?
         /// Stamps already taken, by relative path.
         let known: StoreFileStamps.Index?
@@ -175,7 +183,7 @@ public enum DirectoryStore {
         var all = top
         // Made its full size at once: growing by doubling would copy them all, and hold the
         // old and new storage together, at the read's peak.
-        let total = top.keys.count + results.reduce(0) { $0 + $1.keys.count }
+        let total = top.documents.count + results.reduce(0) { $0 + $1.documents.count }
         all.keys.reserveCapacity(total)
         all.documents.reserveCapacity(total)
         for k in results.indices {
@@ -191,6 +199,9 @@ public enum DirectoryStore {
         if let first = all.errors.min(by: { $0.key < $1.key }) {
             throw first.error
         }
+        all.missing.sort()
+        all.ignored.sort { $0.path < $1.path }
+        guard reading.ordered else { return (all.documents, all.missing, all.ignored, FolderLayouts(all.folders)) }
         // Sorted by position, then put in that order in place: moving the documents themselves
         // while sorting would copy each (and retain every string in it) many times over, and
         // a sorted copy would hold them all twice.
@@ -199,8 +210,6 @@ public enum DirectoryStore {
         var order = Array(keys.indices)
         order.sort { keys[$0] < keys[$1] }
         keys = []
-        all.missing.sort()
-        all.ignored.sort { $0.path < $1.path }
         var values = all.documents
         all.documents = []
         values.rearrange(takingFrom: &order)
@@ -237,7 +246,7 @@ public enum DirectoryStore {
         default: return nil  // symbolic links, folders, FIFOs, devices
         }
         let buffer = ReadBuffer()
-        return try readOne(Entry(path: path, relative: relative, sortKey: ""), full: full, buffer: buffer)
+        return try readOne(Entry(path: path, relative: relative), full: full, buffer: buffer)
     }
 
     /// The document files directly in the folder `relative` of the store at `root` (none
@@ -312,7 +321,7 @@ public enum DirectoryStore {
                     continue
                 }
                 let entry = Entry(
-                    path: DocumentPath(folder.segments + [id]), relative: relative, sortKey: folder.key(appending: id))
+                    path: DocumentPath(folder.segments + [id]), relative: relative)
                 if let buffer {
                     read(
                         entry, name: listed.name, in: opened.raw, root: root, buffer: buffer, into: &partial,
@@ -399,13 +408,13 @@ public enum DirectoryStore {
         if let reuse = reading.reuse {
             stamp = reading.known?[entry.relative] ?? FileStamp.of(name, in: fd)
             if let stamp, let value = reuse(entry.relative, stamp) {
-                partial.append(entry.sortKey, value)
+                partial.append(reading.ordered ? entry.sortKey : "", value)
                 return
             }
         }
         do throws(StoreError) {
             let document = try decode(buffer.readFile(in: fd, name: name), entry: entry, full: full, buffer: buffer)
-            partial.append(entry.sortKey, reading.transform(document, stamp))
+            partial.append(reading.ordered ? entry.sortKey : "", reading.transform(document, stamp))
         } catch {
             partial.errors.append((entry.sortKey, error))
         }

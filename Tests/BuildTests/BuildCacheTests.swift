@@ -124,6 +124,19 @@ struct BuildCacheTests {
         }
     }
 
+    /// A first build writes the cache as it reads the store; when a file cannot be read, the
+    /// build fails and leaves no cache, whole or in part.
+    @Test func aFailedFirstBuildLeavesNoCache() throws {
+        _ = try work.write("store/tweets/broken.json", "{ not json")
+        #expect(throws: (any Error).self) { try cachedBuild("site") }
+        #expect(((try? files("cache")) ?? []).isEmpty)
+        try FileManager.default.removeItem(atPath: work.path("store/tweets/broken.json"))
+        #expect(try cachedBuild("site").storeFiles?.cached == 0)
+        let again = try cachedBuild("again")
+        #expect(again.storeFiles?.read == 0)
+        try expectEqualsCleanBuild("again")
+    }
+
     /// A cache that lists a file the store does not have, under the store's own layout (as if
     /// the store changed between the walk and the read), is not trusted: the store is listed.
     @Test func aCacheListingAMissingFileIsNotTrusted() throws {
@@ -131,11 +144,10 @@ struct BuildCacheTests {
         let identity = StoreIdentity(store: work.path("store"), isDirectory: true)
         let writer = try DocumentCacheWriter(
             path: DocumentCache.path(folder: work.path("cache"), identity: identity), identity: identity,
-            writer: CacheFile.writer, folders: try StoreStamp.of(work.path("store"), recordingFiles: true).folders,
-            count: 1)
+            writer: CacheFile.writer)
         try writer.add(
             file: "tweets/gone.json", stamp: FileStamp(size: 2, modified: 1, changed: 1, inode: 1), documents: [])
-        try writer.finish()
+        try writer.finish(folders: try StoreStamp.of(work.path("store"), recordingFiles: true).folders)
         try edit("tweets/" + (try storeFiles("tweets")[0])) { $0["caption"] = "Edited, the same files" }
         let report = try cachedBuild("site")
         #expect(report.storeListing == .whole)
@@ -345,14 +357,13 @@ struct BuildCacheTests {
                         ]), source: "tweets/\(tweet.id).json"))
             })
         for round in 0... {
-            let writer = try DocumentCacheWriter(
-                path: path, identity: identity, writer: CacheFile.writer, folders: nil, count: 20_000)
+            let writer = try DocumentCacheWriter(path: path, identity: identity, writer: CacheFile.writer)
             for k in 0..<20_000 {
                 try writer.add(
                     file: "tweets/\(k).json", stamp: FileStamp(size: Int64(round), modified: 1, changed: 1, inode: 1),
                     documents: [tweet])
             }
-            try writer.finish()
+            try writer.finish(folders: nil)
         }
     }
 

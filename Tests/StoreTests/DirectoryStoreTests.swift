@@ -201,6 +201,26 @@ import Testing
         #expect(e?.description.contains("tweets/t1100.json:1:2:") == true)
     }
 
+    /// Without the sort, the same documents come (in no particular order), and the error
+    /// reported is still the first in path order.
+    @Test func anUnorderedReadFindsTheSameDocumentsAndTheFirstError() throws {
+        let t = try sampleStore()
+        for i in 0..<600 { try t.write("tweets/t\(1000 + i).json", #"{"i": \#(i)}"#) }
+        let ordered = try DirectoryStore.read(root: t.path(), transform: { $0 })
+        let unordered = try DirectoryStore.read(root: t.path(), ordered: false, transform: { $0 })
+        #expect(unordered.values.count == ordered.values.count)
+        #expect(unordered.values.sorted { $0.path < $1.path } == ordered.values)
+        #expect(unordered.missingParents == ordered.missingParents)
+        #expect(unordered.ignored.map(\.path) == ordered.ignored.map(\.path))
+        try t.write("tweets/t1500.json", "[")
+        try t.write("tweets/t1100.json", "{")
+        try t.write("users/u1/user-likes/t3.json", "[")
+        for ordered in [true, false] {
+            let e = storeError { try DirectoryStore.read(root: t.path(), ordered: ordered, transform: { $0 }) }
+            #expect(e?.description.contains("tweets/t1100.json:1:2:") == true, "ordered: \(ordered)")
+        }
+    }
+
     @Test func invalidUTF8NamesTheFile() throws {
         let t = try TemporaryFolder()
         try t.write("users/u1.json", bytes: Array("{\"username\": \"".utf8) + [0xC3, 0x28] + Array("\"}".utf8))
