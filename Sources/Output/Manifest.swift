@@ -1,5 +1,11 @@
 import Support
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The record of what the last build wrote: `.roost-manifest` in the output folder.
 ///
 /// Format (UTF-8, one entry a line, sorted by the path's bytes):
@@ -57,24 +63,13 @@ public enum Manifest {
     }
 
     /// Writes the manifest of `paths` (in byte order, each once) with `entry` of each to
-    /// `fd`, through a 1 MiB buffer: at two million files, the manifest whole in memory was
-    /// a few hundred megabytes at a build's peak. Returns 0, or the errno of a failed write.
+    /// `fd`. Returns 0, or the errno of a failed write.
     static func write(
         _ paths: some Sequence<String>, entry: (String) -> ManifestEntry, inputs: String?, to fd: Int32
     ) -> Int32 {
-        let flushAt = 1 << 20
-        var out = [UInt8]()
-        out.reserveCapacity(flushAt + 4096)
-        appendHeader(inputs: inputs, to: &out)
-        for path in paths {
-            appendLine(path, entry(path), to: &out)
-            if out.count >= flushAt {
-                let error = out.withUnsafeBytes { writeAll(fd, $0) }
-                if error != 0 { return error }
-                out.removeAll(keepingCapacity: true)
-            }
-        }
-        return out.withUnsafeBytes { writeAll(fd, $0) }
+        var stream = ManifestStream(to: fd, inputs: inputs)
+        for path in paths { stream.append(path, entry(path)) }
+        return stream.finish()
     }
 
     /// `paths` in the manifest's order: by their bytes.
@@ -82,32 +77,55 @@ public enum Manifest {
         paths.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
-    private static func appendHeader(inputs: String?, to out: inout [UInt8]) {
+    static func appendHeader(inputs: String?, to out: inout [UInt8]) {
         out.append(contentsOf: header.utf8)
         if let inputs, !inputs.contains(where: \.isNewline) {
             out.append(contentsOf: (inputsPrefix + inputs + "\n").utf8)
         }
     }
 
-    private static let hexDigits = Array("0123456789abcdef".utf8)
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
-    private static func appendLine(_ path: String, _ entry: ManifestEntry, to out: inout [UInt8]) {
-        func appendHex(_ value: UInt64) {
-            for shift in stride(from: 60, through: 0, by: -4) {
-                out.append(hexDigits[Int((value >> UInt64(shift)) & 0xF)])
+    /// Appends the line of `path`. (Fields are formatted in a small buffer and copied at once:
+    /// a commit writes a line for every file of the site.)
+    static func appendLine(_ path: String, _ entry: ManifestEntry, to out: inout [UInt8]) {
+        // Hash, size (at most 19 digits), fingerprint and three spaces: at most 55 bytes.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { fields in
+            var n = 0
+            func put(_ byte: UInt8) {
+                fields[n] = byte
+                n += 1
             }
+            func putHex(_ value: UInt64) {
+                for shift in stride(from: 60, through: 0, by: -4) {
+                    put(hexDigits[Int(truncatingIfNeeded: value >> UInt64(shift)) & 0xF])
+                }
+            }
+            if entry.known {
+                putHex(entry.hash)
+                put(UInt8(ascii: " "))
+                var digits = 1
+                var rest = entry.size / 10
+                while rest > 0 {
+                    digits += 1
+                    rest /= 10
+                }
+                var value = entry.size
+                for k in stride(from: n + digits - 1, through: n, by: -1) {
+                    fields[k] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+                n += digits
+                put(UInt8(ascii: " "))
+                if let fingerprint = entry.fingerprint { putHex(fingerprint) } else { put(UInt8(ascii: "-")) }
+            } else {
+                for byte in "- 0 -".utf8 { put(byte) }
+            }
+            put(UInt8(ascii: " "))
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: fields[0..<n]))
         }
-        if entry.known {
-            appendHex(entry.hash)
-            out.append(UInt8(ascii: " "))
-            out.append(contentsOf: String(entry.size).utf8)
-            out.append(UInt8(ascii: " "))
-            if let fingerprint = entry.fingerprint { appendHex(fingerprint) } else { out.append(UInt8(ascii: "-")) }
-        } else {
-            out.append(contentsOf: "- 0 -".utf8)
-        }
-        out.append(UInt8(ascii: " "))
-        out.append(contentsOf: path.utf8)
+        var path = path
+        path.withUTF8 { out.append(contentsOf: $0) }
         out.append(UInt8(ascii: "\n"))
     }
 
@@ -123,25 +141,52 @@ public enum Manifest {
 
     public static func decode(_ bytes: [UInt8]) -> [String: ManifestEntry] {
         var entries = [String: ManifestEntry]()
-        entries.reserveCapacity(bytes.count { $0 == UInt8(ascii: "\n") })
-        let withFingerprints = bytes.starts(with: header.utf8)
-        var lineStart = 0
-        while lineStart < bytes.count {
-            var lineEnd = lineStart
-            while lineEnd < bytes.count, bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
-            if let (path, entry) = parseLine(bytes[lineStart..<lineEnd], withFingerprint: withFingerprints) {
-                entries[path] = entry
-            }
-            lineStart = lineEnd + 1
-        }
+        forEachEntry(in: bytes) { path, _, entry in entries[path] = entry }
         return entries
     }
 
-    private static func parseLine(_ line: ArraySlice<UInt8>, withFingerprint: Bool) -> (String, ManifestEntry)? {
+    /// Calls `body` with each entry of the manifest `bytes`, in the file's order (a path may
+    /// come twice: the last one counts), and whether the path's bytes follow the last one's.
+    static func forEachEntry(in bytes: [UInt8], _ body: (String, _ inOrder: Bool, ManifestEntry) -> Void) {
+        let withFingerprints = bytes.starts(with: header.utf8)
+        bytes.withUnsafeBufferPointer { all in
+            guard let base = all.baseAddress else { return }
+            var lastPath: Slice<UnsafeBufferPointer<UInt8>> = all[0..<0]
+            var lineStart = 0
+            while lineStart < all.count {
+                var lineEnd = all.count
+                if let newline = memchr(base + lineStart, Int32(UInt8(ascii: "\n")), all.count - lineStart) {
+                    lineEnd = UnsafeRawPointer(newline) - UnsafeRawPointer(base)
+                }
+                if let (pathBytes, entry) = parseLine(all[lineStart..<lineEnd], withFingerprint: withFingerprints) {
+                    let path = String(decoding: pathBytes, as: UTF8.self)
+                    if PathRules.problem(with: path) == nil {
+                        body(path, precedes(lastPath, pathBytes), entry)
+                        lastPath = pathBytes
+                    }
+                }
+                lineStart = lineEnd + 1
+            }
+        }
+    }
+
+    /// True when `a`'s bytes come strictly before `b`'s.
+    private static func precedes(_ a: Slice<UnsafeBufferPointer<UInt8>>, _ b: Slice<UnsafeBufferPointer<UInt8>>) -> Bool
+    {
+        if a.isEmpty { return !b.isEmpty }
+        let common = min(a.count, b.count)
+        let order = memcmp(a.base.baseAddress! + a.startIndex, b.base.baseAddress! + b.startIndex, common)
+        return order != 0 ? order < 0 : a.count < b.count
+    }
+
+    /// The path's bytes and the entry of one line, nil if it does not parse.
+    private static func parseLine(_ line: Slice<UnsafeBufferPointer<UInt8>>, withFingerprint: Bool) -> (
+        Slice<UnsafeBufferPointer<UInt8>>, ManifestEntry
+    )? {
         guard line.first != UInt8(ascii: "#") else { return nil }
         // The fields before the path (which may itself hold spaces), read in place.
         var rest = line
-        func field() -> ArraySlice<UInt8>? {
+        func field() -> Slice<UnsafeBufferPointer<UInt8>>? {
             guard let space = rest.firstIndex(of: UInt8(ascii: " ")) else { return nil }
             defer { rest = rest[(space + 1)...] }
             return rest[rest.startIndex..<space]
@@ -150,37 +195,34 @@ public enum Manifest {
         let fingerprintField = withFingerprint ? field() : nil
         if withFingerprint && fingerprintField == nil { return nil }
         guard let size = decimal(sizeField) else { return nil }
-        let path = String(decoding: rest, as: UTF8.self)
-        guard PathRules.problem(with: path) == nil else { return nil }
-        if hashField.elementsEqual("-".utf8) { return (path, .dirty) }
+        if hashField.elementsEqual("-".utf8) { return (rest, .dirty) }
         guard let hash = hex(hashField) else { return nil }
         var fingerprint: UInt64?
         if let fingerprintField, !fingerprintField.elementsEqual("-".utf8) {
             guard let value = hex(fingerprintField) else { return nil }
             fingerprint = value
         }
-        return (path, ManifestEntry(hash: hash, size: size, fingerprint: fingerprint))
+        return (rest, ManifestEntry(hash: hash, size: size, fingerprint: fingerprint))
     }
 
-    /// Exactly 16 lowercase or uppercase hex digits.
-    private static func hex(_ field: ArraySlice<UInt8>) -> UInt64? {
+    /// Exactly 16 lowercase or uppercase hex digits. (Without a branch for each digit's kind:
+    /// the digits of hashes are random, and mispredicted branches made this half of decoding.)
+    private static func hex(_ field: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64? {
         guard field.count == 16 else { return nil }
         var value: UInt64 = 0
+        var valid = true
         for byte in field {
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            value = value << 4 | UInt64(digit)
+            let isDigit = byte &- UInt8(ascii: "0") < 10
+            let isLetter = (byte | 0x20) &- UInt8(ascii: "a") < 6
+            valid = valid && (isDigit || isLetter)
+            // '0'…'9' are 0x30…0x39, 'a'…'f' and 'A'…'F' end in 1…6 and have bit 6 set.
+            value = value << 4 | UInt64((byte & 0xF) &+ 9 &* (byte >> 6))
         }
-        return value
+        return valid ? value : nil
     }
 
     /// A non-negative decimal that fits in an Int (at most 18 digits).
-    private static func decimal(_ field: ArraySlice<UInt8>) -> Int? {
+    private static func decimal(_ field: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
         guard !field.isEmpty, field.count <= 18 else { return nil }
         var value = 0
         for byte in field {

@@ -68,7 +68,7 @@ public final class SiteWriter: Sendable {
     let lockFD: Int32
     let stagingFD: Int32
     let stagingName: String
-    let previous: [String: ManifestEntry]
+    let previous: PreviousManifest
     /// The inputs token the last finished build recorded (see `Manifest`), if any.
     public let previousInputs: String?
     let state = Mutex(State())
@@ -85,6 +85,8 @@ public final class SiteWriter: Sendable {
         var size: Int
         var staged: Int  // `stagedMark` (at its path in the staging folder), `pending` or `unchangedMark`
         var fingerprint: UInt64?
+        /// Its position in `previous`, or -1 when the last build did not write it.
+        var previous: Int32
     }
 
     struct State {
@@ -127,7 +129,7 @@ public final class SiteWriter: Sendable {
             throw error
         }
         previous = ready.manifest
-        previousInputs = ready.inputs
+        previousInputs = ready.manifest.inputs
         stagingName = ready.stagingName
         stagingFD = ready.stagingFD
         dirFD = folder.release()
@@ -166,20 +168,17 @@ public final class SiteWriter: Sendable {
 
     /// What `prepare` read and made.
     private struct Ready {
-        var manifest: [String: ManifestEntry]
-        var inputs: String?
+        var manifest: PreviousManifest
         var stagingName: String
         var stagingFD: Int32
     }
 
     /// Under the lock: reads the manifest and makes this build's staging folder.
     private static func prepare(_ dirFD: Int32, display: String, pid: Int32) throws(OutputError) -> Ready {
-        var manifest = [String: ManifestEntry]()
-        var inputs: String?
+        var manifest = PreviousManifest()
         let (bytes, readError) = readFile(dirFD, Manifest.fileName)
         if let bytes {
-            manifest = Manifest.decode(bytes)
-            inputs = Manifest.inputs(of: bytes)
+            manifest = PreviousManifest(decoding: bytes)
         } else if readError != ENOENT {
             throw .fileSystem(operation: "read the manifest", path: display + Manifest.fileName, errno: readError)
         }
@@ -193,7 +192,7 @@ public final class SiteWriter: Sendable {
             unlinkat(dirFD, staging, AT_REMOVEDIR)
             throw .fileSystem(operation: "open the staging folder", path: display + staging, errno: error)
         }
-        return Ready(manifest: manifest, inputs: inputs, stagingName: staging, stagingFD: stagingFD)
+        return Ready(manifest: manifest, stagingName: staging, stagingFD: stagingFD)
     }
 
     /// Gives up the lock of the output folder `dirFD`: before unlocking, its file is removed (see `lock`).
@@ -208,12 +207,13 @@ public final class SiteWriter: Sendable {
     /// recorded size, and none was left half-replaced: together with an unchanged inputs
     /// token, the output is what a new build would make.
     public func previousOutputIsIntact() -> Bool {
-        let entries = Array(previous)
+        let (paths, entries) = (previous.paths, previous.entries)
         let chunk = 4096
         let broken = Atomic<Bool>(false)
         DispatchQueue.concurrentPerform(iterations: (entries.count + chunk - 1) / chunk) { c in
-            for (path, entry) in entries[(c * chunk)..<min(entries.count, (c + 1) * chunk)] {
-                guard entry.known, let st = lstatAt(dirFD, path).0, isType(st, regularFileType),
+            for i in (c * chunk)..<min(entries.count, (c + 1) * chunk) {
+                let entry = entries[i]
+                guard entry.known, let st = lstatAt(dirFD, paths[i]).0, isType(st, regularFileType),
                     st.st_size == entry.size
                 else {
                     broken.store(true, ordering: .relaxed)
@@ -240,14 +240,17 @@ public final class SiteWriter: Sendable {
     /// `fingerprint` and is still there with its size: the builder need not produce it again.
     /// False when it must (then `write` it). Thread-safe.
     public func keep(_ path: String, fingerprint: UInt64) throws(OutputError) -> Bool {
-        guard let old = previous[path], old.known, old.fingerprint == fingerprint else { return false }
+        guard let position = previous.position(of: path) else { return false }
+        let old = previous.entries[position]
+        guard old.known, old.fingerprint == fingerprint else { return false }
         let (st, _) = lstatAt(dirFD, path)
         guard let st, isType(st, regularFileType), st.st_size == old.size else { return false }
         try state.withLock { (state: inout State) throws(OutputError) -> Void in
             if state.finished { throw .finished(directory: displayName) }
             if state.produced[path] != nil { throw .duplicatePath(path) }
             state.produced[path] = Produced(
-                hash: old.hash, size: old.size, staged: Self.unchangedMark, fingerprint: fingerprint)
+                hash: old.hash, size: old.size, staged: Self.unchangedMark, fingerprint: fingerprint,
+                previous: Int32(position))
         }
         return true
     }
@@ -270,13 +273,16 @@ public final class SiteWriter: Sendable {
         if let problem = PathRules.problem(with: path) { throw .unsafePath(path: path, reason: problem) }
         let hash = ContentHash.hash(bytes)
         let size = bytes.count
+        let position = previous.position(of: path)
         try state.withLock { (state: inout State) throws(OutputError) -> Void in
             if state.finished { throw .finished(directory: displayName) }
             if state.produced[path] != nil { throw .duplicatePath(path) }
-            state.produced[path] = Produced(hash: hash, size: size, staged: Self.pending, fingerprint: fingerprint)
+            state.produced[path] = Produced(
+                hash: hash, size: size, staged: Self.pending, fingerprint: fingerprint,
+                previous: Int32(position ?? -1))
         }
 
-        if let old = previous[path], old.matches(hash: hash, size: size) {
+        if let position, previous.entries[position].matches(hash: hash, size: size) {
             let (st, _) = lstatAt(dirFD, path)
             if let st, isType(st, regularFileType), st.st_size == size {
                 state.withLock { $0.produced[path]?.staged = Self.unchangedMark }
@@ -344,29 +350,28 @@ public final class SiteWriter: Sendable {
     /// `inputs` is recorded in the manifest for the next build (see `previousInputs`) only
     /// when everything succeeded.
     public func commit(inputs: String? = nil) throws(OutputError) -> WriteSummary {
+        // Taken out of the state: the commit's own bookkeeping replaces it, and at two
+        // million files it is a few hundred megabytes better freed early.
         let produced = try state.withLock { (state: inout State) throws(OutputError) -> [String: Produced] in
             if state.finished { throw .finished(directory: displayName) }
             state.finished = true
+            defer { state.produced = [:] }
             return state.produced
         }
         defer { cleanUp() }
-        var run = CommitRun(writer: self, produced: produced, inputs: inputs)
+        var run = CommitRun(writer: self, produced: consume produced, inputs: inputs)
         return try run.perform()
     }
 
-    func writeManifest(_ entries: [String: ManifestEntry], inputs: String? = nil) throws(OutputError) {
-        try writeManifest(paths: Manifest.sortedPaths(entries.keys), entry: { entries[$0]! }, inputs: inputs)
-    }
-
-    /// Writes the manifest of `paths` (in byte order, each once), streamed into a temporary
-    /// file renamed over the old one.
-    func writeManifest(
-        paths: some Sequence<String>, entry: (String) -> ManifestEntry, inputs: String? = nil
-    ) throws(OutputError) {
+    /// Writes a manifest with the `lines` given (in byte order, each path once), streamed
+    /// into a temporary file renamed over the old one.
+    func writeManifest(inputs: String? = nil, lines: (inout ManifestStream) -> Void) throws(OutputError) {
         let fd = openat(dirFD, Self.manifestTemp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         var error: Int32 = fd < 0 ? errno : 0
         if fd >= 0 {
-            error = Manifest.write(paths, entry: entry, inputs: inputs, to: fd)
+            var stream = ManifestStream(to: fd, inputs: inputs)
+            lines(&stream)
+            error = stream.finish()
             if close(fd) != 0 && error == 0 && errno != EINTR { error = errno }
             if error == 0 && renameat(dirFD, Self.manifestTemp, dirFD, Manifest.fileName) != 0 { error = errno }
             if error != 0 { unlinkat(dirFD, Self.manifestTemp, 0) }
@@ -377,244 +382,10 @@ public final class SiteWriter: Sendable {
     }
 }
 
-/// One commit: the bookkeeping of what is on disk while files are moved and removed.
-struct CommitRun {
-    let writer: SiteWriter
-    let produced: [String: SiteWriter.Produced]
-    let inputs: String?
-    /// What the output folder holds that we wrote, as far as we know: starts as the old manifest.
-    var current: [String: ManifestEntry]
-    /// Paths the last build wrote and this one did not produce.
-    var stale: Set<String>
-    /// Folders (relative paths) known to be real folders, not symlinks.
-    var folders = Set<String>()
-    var summary = WriteSummary()
-    var emptied = Set<String>()
-    /// A stale file could not be removed: the next build must not skip its work.
-    var incomplete = false
-
-    init(writer: SiteWriter, produced: [String: SiteWriter.Produced], inputs: String?) {
-        self.writer = writer
-        self.produced = produced
-        self.inputs = inputs
-        current = writer.previous
-        stale = Set(writer.previous.keys.filter { produced[$0] == nil })
-    }
-
-    var dirFD: Int32 { writer.dirFD }
-    func full(_ path: String) -> String { writer.displayName + path }
-
-    mutating func perform() throws(OutputError) -> WriteSummary {
-        // (Lazily filtered: `Dictionary.filter` would make a second dictionary of them all.)
-        let moves = produced.lazy.filter { $0.value.staged >= 0 }
-            .sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-        current.reserveCapacity(current.count + moves.count)
-        summary.unchanged = produced.values.count { $0.staged == SiteWriter.unchangedMark }
-        // A file left as it was may have been made from new inputs that gave the same bytes.
-        for (path, item) in produced where item.staged == SiteWriter.unchangedMark {
-            current[path]?.fingerprint = item.fingerprint
-        }
-
-        // Before anything changes, record that the files about to be replaced or added are ours
-        // but of unknown content, so a build killed halfway cleans up and rewrites them.
-        // (Stale files need no such note: the old manifest already lists them.)
-        // (Written from `current` and `moves` as they are: a copy of `current` with every move
-        // marked would hold two million entries twice in a first build of a million tweets.)
-        if !moves.isEmpty {
-            let paths = byteOrderUnion(Manifest.sortedPaths(current.keys), moves.lazy.map(\.key))
-            try writer.writeManifest(paths: paths) { [current, produced] path in
-                (produced[path]?.staged ?? -1) >= 0 ? .dirty : current[path]!
-            }
-        }
-        // (Then the final manifest must replace it, even when it equals the old one.)
-
-        var failure: OutputError?
-        var k = 0
-        while k < moves.count {
-            // Paths in one folder are adjacent in byte order: a folder moved whole takes them all.
-            let done: Int
-            do throws(OutputError) {
-                done = try move(moves, from: k)
-            } catch {
-                failure = error
-                break
-            }
-            for (path, item) in moves[k..<(k + done)] {
-                current[path] = ManifestEntry(hash: item.hash, size: item.size, fingerprint: item.fingerprint)
-                summary.written += 1
-                summary.bytesWritten += item.size
-            }
-            k += done
-        }
-        if failure == nil {
-            for path in stale.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) { removeStale(path) }
-            removeEmptiedFolders()
-        }
-        let finalInputs = failure == nil && !incomplete ? inputs : nil
-        if !moves.isEmpty || current != writer.previous || finalInputs != writer.previousInputs {
-            do throws(OutputError) {
-                try writer.writeManifest(current, inputs: finalInputs)
-            } catch {
-                if failure == nil { failure = error }
-            }
-        }
-        if let failure { throw failure }
-        return summary
-    }
-
-    /// Moves `moves[k]` into place, or, when one of its folders is not in the output yet, that
-    /// whole staged folder (holding `moves[k]` and the moves after it with the same prefix).
-    /// Returns how many moves are done.
-    mutating func move(_ moves: [(key: String, value: SiteWriter.Produced)], from k: Int) throws(OutputError) -> Int {
-        let path = moves[k].key
-        if let folder = try firstMissingFolder(of: path) {
-            if renameat(writer.stagingFD, folder, dirFD, folder) == 0 {
-                folders.insert(folder)
-                let prefix = folder + "/"
-                var end = k + 1
-                while end < moves.count, moves[end].key.hasPrefix(prefix) { end += 1 }
-                return end - k
-            }
-            // Someone made it meanwhile: fall back to moving the file alone.
-        }
-        try move(path)
-        return 1
-    }
-
-    /// The shallowest folder above `path` that the output does not have, after checking that
-    /// those it has are real folders (not links); nil when all are there.
-    mutating func firstMissingFolder(of path: String) throws(OutputError) -> String? {
-        for folder in parentFolders(of: path) {
-            if folders.contains(folder) { continue }
-            let (st, error) = lstatAt(dirFD, folder)
-            if st == nil && error == ENOENT { return folder }
-            if let st, isType(st, directoryType) {
-                folders.insert(folder)
-                continue
-            }
-            // A link, a stale file in the way, an error: the checks (and messages) of one file's move.
-            try makeParents(of: path)
-            return nil
-        }
-        return nil
-    }
-
-    /// Renames the staged file at `path` over `path`, creating parent folders as needed.
-    mutating func move(_ path: String) throws(OutputError) {
-        try makeParents(of: path)
-        let name = path
-        if renameat(writer.stagingFD, name, dirFD, path) == 0 { return }
-        var error = errno
-        if error == EISDIR || error == ENOTEMPTY || error == EEXIST {
-            // A folder from the last build is in the way (e.g. `a/index.html` → `a`): remove its stale files.
-            let prefix = path + "/"
-            for old in stale where old.hasPrefix(prefix) { removeStale(old) }
-            removeEmptiedFolders()
-            if renameat(writer.stagingFD, name, dirFD, path) == 0 { return }
-            error = errno
-        }
-        throw .fileSystem(operation: "move the new file into place at", path: full(path), errno: error)
-    }
-
-    /// Makes sure every parent folder of `path` exists and is a real folder (not a symlink).
-    mutating func makeParents(of path: String) throws(OutputError) {
-        for folder in parentFolders(of: path) {
-            if folders.contains(folder) { continue }
-            let (st, error) = lstatAt(dirFD, folder)
-            if let st {
-                if isType(st, symlinkType) {
-                    throw .unsafePath(
-                        path: path,
-                        reason:
-                            "its parent folder \(full(folder)) is a symbolic link; roost does not write through links")
-                }
-                if !isType(st, directoryType) {
-                    if stale.contains(folder), isType(st, regularFileType), unlinkat(dirFD, folder, 0) == 0 {
-                        // A file from the last build is in the way (e.g. `a` → `a/index.html`).
-                        stale.remove(folder)
-                        current[folder] = nil
-                        summary.removed += 1
-                    } else {
-                        throw .fileSystem(operation: "create the folder", path: full(folder), errno: ENOTDIR)
-                    }
-                } else {
-                    folders.insert(folder)
-                    continue
-                }
-            } else if error != ENOENT {
-                throw .fileSystem(operation: "inspect the folder", path: full(folder), errno: error)
-            }
-            if mkdirat(dirFD, folder, 0o755) != 0 && errno != EEXIST {
-                throw .fileSystem(operation: "create the folder", path: full(folder), errno: errno)
-            }
-            folders.insert(folder)
-        }
-    }
-
-    /// True when every parent folder of `path` is a real folder (so unlinking cannot escape).
-    mutating func parentsAreReal(_ path: String) -> Bool {
-        for folder in parentFolders(of: path) {
-            if folders.contains(folder) { continue }
-            guard let st = lstatAt(dirFD, folder).0, isType(st, directoryType) else { return false }
-            folders.insert(folder)
-        }
-        return true
-    }
-
-    /// Removes a file the last build wrote and this one did not. Only regular files, and only
-    /// through real folders; anything else is left alone (and forgotten by the manifest).
-    mutating func removeStale(_ path: String) {
-        guard stale.remove(path) != nil else { return }
-        if parentsAreReal(path), let st = lstatAt(dirFD, path).0, isType(st, regularFileType) {
-            if unlinkat(dirFD, path, 0) != 0 && errno != ENOENT {
-                incomplete = true
-                return  // keep it in the manifest; the next build tries again
-            }
-            summary.removed += 1
-            emptied.formUnion(parentFolders(of: path))
-        }
-        current[path] = nil
-    }
-
-    /// Removes folders that held removed files, deepest first, if they are now empty.
-    mutating func removeEmptiedFolders() {
-        let deepestFirst = emptied.sorted { a, b in
-            let da = a.utf8.count { $0 == UInt8(ascii: "/") }
-            let db = b.utf8.count { $0 == UInt8(ascii: "/") }
-            return da != db ? da > db : a > b
-        }
-        for folder in deepestFirst where unlinkat(dirFD, folder, AT_REMOVEDIR) == 0 {
-            folders.remove(folder)
-        }
-        emptied.removeAll()
-    }
-}
-
 extension String {
     fileprivate func trimmingNewlines() -> String {
         var s = Substring(self)
         while let last = s.last, last == "\n" || last == "\r" || last == " " { s.removeLast() }
         return String(s)
     }
-}
-
-/// The strings of two sequences each in byte order without repeats, merged in byte order
-/// without repeats.
-func byteOrderUnion(_ a: some Sequence<String>, _ b: some Sequence<String>) -> [String] {
-    var merged: [String] = []
-    var (i, j) = (a.makeIterator(), b.makeIterator())
-    var (x, y) = (i.next(), j.next())
-    while x != nil || y != nil {
-        if let u = x, let v = y, u.utf8.elementsEqual(v.utf8) {
-            merged.append(u)
-            (x, y) = (i.next(), j.next())
-        } else if let u = x, y == nil || u.utf8.lexicographicallyPrecedes(y!.utf8) {
-            merged.append(u)
-            x = i.next()
-        } else {
-            merged.append(y!)
-            y = j.next()
-        }
-    }
-    return merged
 }

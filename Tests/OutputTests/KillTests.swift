@@ -56,4 +56,45 @@ import Glibc
         #expect(try build(t.output, [:]).removed == Self.pageCount)
         #expect(Set(listing(t.output).keys) == [".roost-manifest"])
     }
+
+    /// Every point where a SIGKILL can stop a commit (after its intent manifest, after each
+    /// move, after each stale file removed), stopped at in turn: the writer is dropped there,
+    /// its staging folder and lock removed as the next build would find them. The next build
+    /// then leaves exactly what a clean build of the same site leaves, manifest included.
+    @Test func aRebuildAfterACommitStoppedAnywhereEqualsACleanBuild() throws {
+        let before = [
+            "a.html": "a", "b/1.html": "b1", "b/2.html": "b2", "c/x.html": "x", "gone/1.html": "g1",
+            "gone/2.html": "g2", "same.html": "same",
+        ]
+        let after = [
+            "a.html": "A", "b/1.html": "b1", "b/3.html": "b3", "c/x.html": "X!", "new/1.html": "n1",
+            "new/2.html": "n2", "same.html": "same",
+        ]
+        let clean = try TemporaryFolder()
+        try build(clean.output, after)
+        var stop = 0
+        while true {
+            let t = try TemporaryFolder()
+            try build(t.output, before)
+            let writer = try SiteWriter(outputDirectory: t.output)
+            for (path, content) in after { _ = try writer.write(path, content) }
+            var run = CommitRun(writer: writer, produced: writer.state.withLock { $0.produced }, inputs: nil)
+            try run.writeIntent()
+            var steps = 0
+            while steps < stop, run.moved < run.moves.count {
+                try run.moveNext()
+                steps += 1
+            }
+            for position in run.fates.indices where steps < stop && run.fates[position] == .stale {
+                run.removeStale(at: position)
+                steps += 1
+            }
+            writer.abandon()
+            try build(t.output, after)
+            #expect(listing(t.output) == listing(clean.output), "stopped after \(stop) steps")
+            if steps < stop { break }  // the commit was done
+            stop += 1
+        }
+        #expect(stop == 8, "7 steps: 4 moves (one a whole folder), 3 stale files")
+    }
 }

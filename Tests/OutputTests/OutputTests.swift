@@ -403,14 +403,6 @@ final class Mutex2: @unchecked Sendable {
         #expect(written == Manifest.encode(entries, inputs: "abc"))
     }
 
-    @Test func pathsMergeInByteOrderOnce() {
-        #expect(byteOrderUnion(["a", "b/c", "é"], ["B", "b/c", "b/d", "z"]) == ["B", "a", "b/c", "b/d", "z", "é"])
-        #expect(byteOrderUnion([String](), ["x"]) == ["x"])
-        #expect(byteOrderUnion(["x"], [String]()) == ["x"])
-        // Canonically equivalent but not the same bytes: two paths.
-        #expect(byteOrderUnion(["e\u{301}"], ["\u{e9}"]).count == 2)
-    }
-
     @Test func manifestRoundTrips() {
         let entries: [String: ManifestEntry] = [
             "b/c d.html": ManifestEntry(hash: 0xdead_beef, size: 7, fingerprint: 0x1234),

@@ -1,0 +1,336 @@
+import Support
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One commit: the bookkeeping of what is on disk while files are moved and removed.
+///
+/// It works on the previous manifest in its order (by position) and the staged files merged
+/// into that order: a rebuild that changed a few files of many sorts those few, not every
+/// path, and the manifests it writes are streamed from the two, not from a dictionary of all.
+struct CommitRun {
+    /// What becomes of a file the previous manifest lists.
+    enum Fate: UInt8 {
+        /// Not produced by this build: to be removed.
+        case stale
+        /// Produced and left as it was: listed as before (with its new fingerprint).
+        case kept
+        /// Produced anew: one of `moves` replaces it.
+        case replaced
+        /// Removed, or not ours to remove (a folder now, a link): no longer listed.
+        case gone
+        /// Stale but could not be removed: listed as before, for the next build to try again.
+        case left
+    }
+
+    /// A staged file to move into place.
+    struct Move {
+        var path: String
+        var entry: ManifestEntry
+        /// The position in the previous manifest of the entry it replaces; for a path the last
+        /// build did not write, `-1 - p`, p being the position of the first path after it.
+        var slot: Int
+    }
+
+    let writer: SiteWriter
+    let previous: PreviousManifest
+    let inputs: String?
+    /// The fate of each entry of `previous`, by position.
+    var fates: [Fate]
+    /// New fingerprints of kept files, by position (the same bytes made from new inputs).
+    var refreshed: [Int: UInt64?] = [:]
+    /// The staged files, in byte order of their paths; the first `moved` are in place.
+    var moves: [Move]
+    var moved = 0
+    /// How many entries of `previous` are `stale` at first, and how many ended `gone`.
+    let staleCount: Int
+    var dropped = 0
+    /// Folders (relative paths) known to be real folders, not symlinks.
+    var folders = Set<String>()
+    var summary = WriteSummary()
+    var emptied = Set<String>()
+    /// A stale file could not be removed: the next build must not skip its work.
+    var incomplete = false
+
+    init(writer: SiteWriter, produced: [String: SiteWriter.Produced], inputs: String?) {
+        self.writer = writer
+        self.inputs = inputs
+        let previous = writer.previous
+        self.previous = previous
+        fates = [Fate](repeating: .stale, count: previous.count)
+        var replacing: [Move] = []
+        var added: [Move] = []
+        var producedBefore = 0
+        for (path, item) in produced {
+            let entry = ManifestEntry(hash: item.hash, size: item.size, fingerprint: item.fingerprint)
+            let position = Int(item.previous)
+            let staged = item.staged >= 0
+            if position >= 0 {
+                producedBefore += 1
+                fates[position] = staged ? .replaced : .kept
+                if staged {
+                    replacing.append(Move(path: path, entry: entry, slot: position))
+                } else if item.staged == SiteWriter.unchangedMark {
+                    summary.unchanged += 1
+                    if previous.entries[position].fingerprint != item.fingerprint {
+                        refreshed[position] = item.fingerprint
+                    }
+                }
+            } else if staged {
+                added.append(Move(path: path, entry: entry, slot: -1))
+            }
+        }
+        staleCount = previous.count - producedBefore
+        replacing.sort { $0.slot < $1.slot }
+        added.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        for k in added.indices { added[k].slot = -1 - previous.insertionPoint(of: added[k].path) }
+        moves = Self.merged(replacing, added)
+    }
+
+    /// `replacing` (by position) and `added` (by the position they go before) in one order.
+    private static func merged(_ replacing: [Move], _ added: [Move]) -> [Move] {
+        if added.isEmpty { return replacing }
+        if replacing.isEmpty { return added }
+        var merged: [Move] = []
+        merged.reserveCapacity(replacing.count + added.count)
+        var (i, j) = (0, 0)
+        while i < replacing.count || j < added.count {
+            if j < added.count, i == replacing.count || -1 - added[j].slot <= replacing[i].slot {
+                merged.append(added[j])
+                j += 1
+            } else {
+                merged.append(replacing[i])
+                i += 1
+            }
+        }
+        return merged
+    }
+
+    var dirFD: Int32 { writer.dirFD }
+    func full(_ path: String) -> String { writer.displayName + path }
+
+    /// The whole commit: the intent, the moves, the stale files, the final manifest.
+    mutating func perform() throws(OutputError) -> WriteSummary {
+        try writeIntent()
+        var failure: OutputError?
+        do throws(OutputError) {
+            while moved < moves.count { try moveNext() }
+            removeStaleFiles()
+        } catch {
+            failure = error
+        }
+        do throws(OutputError) {
+            try writeFinalManifest(finished: failure == nil)
+        } catch {
+            if failure == nil { failure = error }
+        }
+        if let failure { throw failure }
+        return summary
+    }
+
+    /// Before anything changes, records that the files about to be replaced or added are ours
+    /// but of unknown content, so a build killed halfway cleans up and rewrites them.
+    /// (Stale files need no such note: the old manifest already lists them.)
+    func writeIntent() throws(OutputError) {
+        if moves.isEmpty { return }
+        try writer.writeManifest { stream in writeLines(to: &stream, intent: true) }
+    }
+
+    /// Moves the next staged file into place, or the next staged folder whole: paths in one
+    /// folder are adjacent in byte order.
+    mutating func moveNext() throws(OutputError) {
+        let done = try move(from: moved)
+        for move in moves[moved..<(moved + done)] {
+            summary.written += 1
+            summary.bytesWritten += move.entry.size
+        }
+        moved += done
+    }
+
+    /// Removes the files of the last build that this one did not produce, then the folders
+    /// that left empty.
+    mutating func removeStaleFiles() {
+        if staleCount > 0 {
+            for position in fates.indices where fates[position] == .stale { removeStale(at: position) }
+        }
+        removeEmptiedFolders()
+    }
+
+    /// Writes the manifest of what is on disk now, unless it is the one already there. After
+    /// an intent it must be written, even when it equals the old one. `inputs` is recorded
+    /// only when the commit `finished` and removed every stale file.
+    func writeFinalManifest(finished: Bool) throws(OutputError) {
+        let finalInputs = finished && !incomplete ? inputs : nil
+        if moves.isEmpty && dropped == 0 && refreshed.isEmpty && finalInputs == previous.inputs { return }
+        try writer.writeManifest(inputs: finalInputs) { stream in writeLines(to: &stream, intent: false) }
+    }
+
+    /// The manifest's lines: the previous entries merged with the moves, in byte order. In the
+    /// intent (written before any move), every move is dirty; after, a move in place has its
+    /// new entry, and one not made the old entry or none.
+    func writeLines(to stream: inout ManifestStream, intent: Bool) {
+        var next = 0  // in `moves`
+        for position in 0...previous.count {
+            while next < moves.count, moves[next].slot == -1 - position {
+                if intent || next < moved { stream.append(moves[next].path, intent ? .dirty : moves[next].entry) }
+                next += 1
+            }
+            guard position < previous.count else { break }
+            switch fates[position] {
+            case .replaced:  // by `moves[next]`
+                let entry = intent ? .dirty : next < moved ? moves[next].entry : previous.entries[position]
+                stream.append(previous.paths[position], entry)
+                next += 1
+            case .kept:
+                var entry = previous.entries[position]
+                if !refreshed.isEmpty, let fingerprint = refreshed[position] { entry.fingerprint = fingerprint }
+                stream.append(previous.paths[position], entry)
+            case .stale, .left:
+                stream.append(previous.paths[position], previous.entries[position])
+            case .gone:
+                break
+            }
+        }
+    }
+
+    /// Moves `moves[k]` into place, or, when one of its folders is not in the output yet, that
+    /// whole staged folder (holding `moves[k]` and the moves after it with the same prefix).
+    /// Returns how many moves are done.
+    mutating func move(from k: Int) throws(OutputError) -> Int {
+        let path = moves[k].path
+        if let folder = try firstMissingFolder(of: path) {
+            if renameat(writer.stagingFD, folder, dirFD, folder) == 0 {
+                folders.insert(folder)
+                let prefix = folder + "/"
+                var end = k + 1
+                while end < moves.count, moves[end].path.hasPrefix(prefix) { end += 1 }
+                return end - k
+            }
+            // Someone made it meanwhile: fall back to moving the file alone.
+        }
+        try move(path)
+        return 1
+    }
+
+    /// The shallowest folder above `path` that the output does not have, after checking that
+    /// those it has are real folders (not links); nil when all are there.
+    mutating func firstMissingFolder(of path: String) throws(OutputError) -> String? {
+        for folder in parentFolders(of: path) {
+            if folders.contains(folder) { continue }
+            let (st, error) = lstatAt(dirFD, folder)
+            if st == nil && error == ENOENT { return folder }
+            if let st, isType(st, directoryType) {
+                folders.insert(folder)
+                continue
+            }
+            // A link, a stale file in the way, an error: the checks (and messages) of one file's move.
+            try makeParents(of: path)
+            return nil
+        }
+        return nil
+    }
+
+    /// Renames the staged file at `path` over `path`, creating parent folders as needed.
+    mutating func move(_ path: String) throws(OutputError) {
+        try makeParents(of: path)
+        let name = path
+        if renameat(writer.stagingFD, name, dirFD, path) == 0 { return }
+        var error = errno
+        if error == EISDIR || error == ENOTEMPTY || error == EEXIST {
+            // A folder from the last build is in the way (e.g. `a/index.html` → `a`): remove its stale files.
+            for position in previous.positions(withPrefix: path + "/") { removeStale(at: position) }
+            removeEmptiedFolders()
+            if renameat(writer.stagingFD, name, dirFD, path) == 0 { return }
+            error = errno
+        }
+        throw .fileSystem(operation: "move the new file into place at", path: full(path), errno: error)
+    }
+
+    /// Makes sure every parent folder of `path` exists and is a real folder (not a symlink).
+    mutating func makeParents(of path: String) throws(OutputError) {
+        for folder in parentFolders(of: path) {
+            if folders.contains(folder) { continue }
+            let (st, error) = lstatAt(dirFD, folder)
+            if let st {
+                if isType(st, symlinkType) {
+                    throw .unsafePath(
+                        path: path,
+                        reason:
+                            "its parent folder \(full(folder)) is a symbolic link; roost does not write through links")
+                }
+                if !isType(st, directoryType) {
+                    if let position = previous.position(of: folder), fates[position] == .stale,
+                        isType(st, regularFileType), unlinkat(dirFD, folder, 0) == 0
+                    {
+                        // A file from the last build is in the way (e.g. `a` → `a/index.html`).
+                        fates[position] = .gone
+                        dropped += 1
+                        summary.removed += 1
+                    } else {
+                        throw .fileSystem(operation: "create the folder", path: full(folder), errno: ENOTDIR)
+                    }
+                } else {
+                    folders.insert(folder)
+                    continue
+                }
+            } else if error != ENOENT {
+                throw .fileSystem(operation: "inspect the folder", path: full(folder), errno: error)
+            }
+            if mkdirat(dirFD, folder, 0o755) != 0 && errno != EEXIST {
+                throw .fileSystem(operation: "create the folder", path: full(folder), errno: errno)
+            }
+            folders.insert(folder)
+        }
+    }
+
+    /// True when every parent folder of `path` is a real folder (so unlinking cannot escape).
+    mutating func parentsAreReal(_ path: String) -> Bool {
+        for folder in parentFolders(of: path) {
+            if folders.contains(folder) { continue }
+            guard let st = lstatAt(dirFD, folder).0, isType(st, directoryType) else { return false }
+            folders.insert(folder)
+        }
+        return true
+    }
+
+    /// Removes the stale file at `position` of the previous manifest. Only regular files, and
+    /// only through real folders; anything else is left alone (and forgotten by the manifest).
+    /// A file already gone (a build killed before it removed the folders it emptied) may
+    /// have left its folders empty: they are removed too.
+    mutating func removeStale(at position: Int) {
+        guard fates[position] == .stale else { return }
+        let path = previous.paths[position]
+        if parentsAreReal(path) {
+            let (st, error) = lstatAt(dirFD, path)
+            if let st, isType(st, regularFileType) {
+                if unlinkat(dirFD, path, 0) != 0 && errno != ENOENT {
+                    incomplete = true
+                    fates[position] = .left  // kept in the manifest; the next build tries again
+                    return
+                }
+                summary.removed += 1
+                emptied.formUnion(parentFolders(of: path))
+            } else if st == nil && error == ENOENT {
+                emptied.formUnion(parentFolders(of: path))
+            }
+        }
+        fates[position] = .gone
+        dropped += 1
+    }
+
+    /// Removes folders that held removed files, deepest first, if they are now empty.
+    mutating func removeEmptiedFolders() {
+        let deepestFirst = emptied.sorted { a, b in
+            let da = a.utf8.count { $0 == UInt8(ascii: "/") }
+            let db = b.utf8.count { $0 == UInt8(ascii: "/") }
+            return da != db ? da > db : a > b
+        }
+        for folder in deepestFirst where unlinkat(dirFD, folder, AT_REMOVEDIR) == 0 {
+            folders.remove(folder)
+        }
+        emptied.removeAll()
+    }
+}
