@@ -26,13 +26,18 @@ struct CommitRun {
         case left
     }
 
-    /// A staged file to move into place.
+    /// A staged file to move into place. (Its entry's fields, not a `ManifestEntry`: 48 bytes
+    /// rather than 64, a first build of two million files holding one for each.)
     struct Move {
         var path: String
-        var entry: ManifestEntry
+        var hash: UInt64
+        var size: Int
+        var fingerprint: UInt64?
         /// The position in the previous manifest of the entry it replaces; for a path the last
         /// build did not write, `-1 - p`, p being the position of the first path after it.
-        var slot: Int
+        var slot: Int32
+
+        var entry: ManifestEntry { ManifestEntry(hash: hash, size: size, fingerprint: fingerprint) }
     }
 
     let writer: SiteWriter
@@ -55,7 +60,7 @@ struct CommitRun {
     /// A stale file could not be removed: the next build must not skip its work.
     var incomplete = false
 
-    init(writer: SiteWriter, produced: [String: SiteWriter.Produced], inputs: String?) {
+    init(writer: SiteWriter, produced: consuming [String: SiteWriter.Produced], inputs: String?) {
         self.writer = writer
         self.inputs = inputs
         let previous = writer.previous
@@ -64,15 +69,18 @@ struct CommitRun {
         var replacing: [Move] = []
         var added: [Move] = []
         var producedBefore = 0
+        // (The loop consumes `produced`: it is freed before the sorts below, which in a first
+        // build hold as many files.)
         for (path, item) in produced {
-            let entry = ManifestEntry(hash: item.hash, size: item.size, fingerprint: item.fingerprint)
             let position = Int(item.previous)
             let staged = item.staged >= 0
+            let move = Move(
+                path: path, hash: item.hash, size: item.size, fingerprint: item.fingerprint, slot: item.previous)
             if position >= 0 {
                 producedBefore += 1
                 fates[position] = staged ? .replaced : .kept
                 if staged {
-                    replacing.append(Move(path: path, entry: entry, slot: position))
+                    replacing.append(move)
                 } else if item.staged == SiteWriter.unchangedMark {
                     summary.unchanged += 1
                     if previous.entries[position].fingerprint != item.fingerprint {
@@ -80,13 +88,13 @@ struct CommitRun {
                     }
                 }
             } else if staged {
-                added.append(Move(path: path, entry: entry, slot: -1))
+                added.append(move)
             }
         }
         staleCount = previous.count - producedBefore
         replacing.sort { $0.slot < $1.slot }
         added.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
-        for k in added.indices { added[k].slot = -1 - previous.insertionPoint(of: added[k].path) }
+        for k in added.indices { added[k].slot = Int32(-1 - previous.insertionPoint(of: added[k].path)) }
         moves = Self.merged(replacing, added)
     }
 
@@ -145,7 +153,7 @@ struct CommitRun {
         let done = try move(from: moved)
         for move in moves[moved..<(moved + done)] {
             summary.written += 1
-            summary.bytesWritten += move.entry.size
+            summary.bytesWritten += move.size
         }
         moved += done
     }
@@ -174,13 +182,14 @@ struct CommitRun {
     func writeLines(to stream: inout ManifestStream, intent: Bool) {
         var next = 0  // in `moves`
         for position in 0...previous.count {
-            while next < moves.count, moves[next].slot == -1 - position {
+            while next < moves.count, moves[next].slot == Int32(-1 - position) {
                 if intent || next < moved { stream.append(moves[next].path, intent ? .dirty : moves[next].entry) }
                 next += 1
             }
             guard position < previous.count else { break }
             switch fates[position] {
-            case .replaced:  // by `moves[next]`
+            case .replaced:
+                assert(moves[next].slot == Int32(position), "the move replacing an entry comes in its place")
                 let entry = intent ? .dirty : next < moved ? moves[next].entry : previous.entries[position]
                 stream.append(previous.paths[position], entry)
                 next += 1
