@@ -19,7 +19,8 @@ import Glibc
         round % 2 == 0 ? String(repeating: "even \(page) ", count: 20) : String(repeating: "odd \(page)! ", count: 33)
     }
 
-    /// Not a test of its own: builds alternating versions until killed.
+    /// Not a test of its own: builds alternating versions until killed, each with 50 files
+    /// in a folder of its own (so every commit also adds and removes files and a folder).
     @Test(.enabled(if: ProcessInfo.processInfo.environment[childVariable] != nil))
     func killedChild() throws {
         let output = ProcessInfo.processInfo.environment[Self.childVariable]!
@@ -28,6 +29,7 @@ import Glibc
             for page in 0..<Self.pageCount {
                 _ = try writer.write("p\(page % 50)/\(page).html", Self.version(round, page))
             }
+            for extra in 0..<50 { _ = try writer.write("extra/r\(round % 2)/\(extra).html", "extra \(round)") }
             _ = try writer.commit()
         }
     }
@@ -53,6 +55,13 @@ import Glibc
         for page in 0..<Self.pageCount {
             #expect(read(t.outputPath("p\(page % 50)/\(page).html")) == Self.version(0, page))
         }
+        // Exactly what a clean build leaves: no file or folder of the killed builds, the same manifest.
+        let clean = try TemporaryFolder()
+        try build(
+            clean.output,
+            Dictionary(
+                uniqueKeysWithValues: (0..<Self.pageCount).map { ("p\($0 % 50)/\($0).html", Self.version(0, $0)) }))
+        #expect(listing(t.output) == listing(clean.output))
         #expect(try build(t.output, [:]).removed == Self.pageCount)
         #expect(Set(listing(t.output).keys) == [".roost-manifest"])
     }
