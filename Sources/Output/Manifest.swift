@@ -84,8 +84,6 @@ public enum Manifest {
         }
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
     /// Appends the line of `path`. (Fields are formatted in a small buffer and copied at once:
     /// a commit writes a line for every file of the site.)
     static func appendLine(_ path: String, _ entry: ManifestEntry, to out: inout [UInt8]) {
@@ -98,7 +96,8 @@ public enum Manifest {
             }
             func putHex(_ value: UInt64) {
                 for shift in stride(from: 60, through: 0, by: -4) {
-                    put(hexDigits[Int(truncatingIfNeeded: value >> UInt64(shift)) & 0xF])
+                    let digit = UInt8(truncatingIfNeeded: value >> UInt64(shift)) & 0xF
+                    put(UInt8(ascii: "0") &+ digit &+ (digit > 9 ? UInt8(ascii: "a") - UInt8(ascii: "9") - 1 : 0))
                 }
             }
             if entry.known {
@@ -124,8 +123,9 @@ public enum Manifest {
             put(UInt8(ascii: " "))
             out.append(contentsOf: UnsafeBufferPointer(rebasing: fields[0..<n]))
         }
-        var path = path
-        path.withUTF8 { out.append(contentsOf: $0) }
+        if path.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil {
+            out.append(contentsOf: path.utf8)
+        }
         out.append(UInt8(ascii: "\n"))
     }
 

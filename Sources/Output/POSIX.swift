@@ -28,6 +28,9 @@ func readFile(_ dirFD: Int32, _ name: String) -> ([UInt8]?, Int32) {
     if fd < 0 { return (nil, errno) }
     defer { close(fd) }
     var result = [UInt8]()
+    // Room for the whole file at once (the manifest of a big site is megabytes).
+    var st = stat()
+    if fstat(fd, &st) == 0, st.st_size > 0 { result.reserveCapacity(Int(st.st_size)) }
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
         let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
