@@ -351,7 +351,7 @@ public final class SiteWriter: Sendable {
     /// when everything succeeded.
     public func commit(inputs: String? = nil) throws(OutputError) -> WriteSummary {
         // Taken out of the state: the commit's own bookkeeping replaces it, and at two
-        // million files it is a few hundred megabytes better freed early.
+        // million files it is some 200 MiB better freed early.
         let produced = try state.withLock { (state: inout State) throws(OutputError) -> [String: Produced] in
             if state.finished { throw .finished(directory: displayName) }
             state.finished = true
