@@ -72,8 +72,6 @@ public final class SiteWriter: Sendable {
     /// The inputs token the last finished build recorded (see `Manifest`), if any.
     public let previousInputs: String?
     let state = Mutex(State())
-    /// Folders made in the staging folder.
-    let stagingFolders = Mutex(Set<String>())
 
     static let lockName = ".roost-lock"
     static let stagingPrefix = ".roost-staging-"
@@ -314,12 +312,19 @@ public final class SiteWriter: Sendable {
 
     /// Creates the folders above `path` in the staging folder (another thread may be creating
     /// the same ones: EEXIST is fine). A failure shows when the file is opened.
+    ///
+    /// The innermost first: usually only it is missing (a tweet's page in its own folder),
+    /// and one `mkdirat` does; its parents are made only when it cannot be. No set of the
+    /// folders made is kept (a million tweets' folders).
     private func makeStagingParents(of path: String) {
-        for folder in parentFolders(of: path) {
-            stagingFolders.withLock { made in
-                if made.insert(folder).inserted { _ = mkdirat(stagingFD, folder, 0o755) }
-            }
+        let folders = parentFolders(of: path)
+        var missing = folders.count
+        while missing > 0 {
+            if mkdirat(stagingFD, folders[missing - 1], 0o755) == 0 || errno == EEXIST { break }
+            if errno != ENOENT { return }
+            missing -= 1
         }
+        for folder in folders[missing...] { _ = mkdirat(stagingFD, folder, 0o755) }
     }
 
     // MARK: Finishing
