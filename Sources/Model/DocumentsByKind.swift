@@ -2,6 +2,7 @@
 /// they were added, and the documents' own diagnostics. Documents can be added a batch at a
 /// time as a store is read, so that a large store's `DecodedDocument`s are never all held
 /// together (see `Snapshot.read(at:)`).
+@usableFromInline
 struct DocumentsByKind {
     var users: [User] = []
     var tweets: [Tweet] = []
@@ -13,6 +14,7 @@ struct DocumentsByKind {
     /// Every document added, of any collection.
     var documentCount = 0
 
+    @usableFromInline
     init() {}
 
     /// All of `decoded`, each kind's array made its size at once: growing by doubling
@@ -23,23 +25,18 @@ struct DocumentsByKind {
 
     /// The document `document` gives of each of `items` (a cached read's documents with
     /// where each came from), sorted by kind without an array of the documents alone.
+    /// Inlinable, so that it is specialized for the caller's items: generic, each item was
+    /// copied through its type's metadata, twice (a third of deriving a large store).
+    @inlinable
     init<Items: Collection>(documentsOf items: borrowing Items, _ document: (Items.Element) -> DecodedDocument) {
-        var counts = (users: 0, tweets: 0, likes: 0, favorites: 0)
+        self.init()
+        var counts = KindCounts()
         var k = items.startIndex
         while k != items.endIndex {
-            defer { items.formIndex(after: &k) }
-            switch document(items[k]).entity {
-            case .user?: counts.users += 1
-            case .tweet?: counts.tweets += 1
-            case .like?: counts.likes += 1
-            case .favorite?: counts.favorites += 1
-            case nil: break
-            }
+            counts.count(document(items[k]))
+            items.formIndex(after: &k)
         }
-        users.reserveCapacity(counts.users)
-        tweets.reserveCapacity(counts.tweets)
-        likes.reserveCapacity(counts.likes)
-        favorites.reserveCapacity(counts.favorites)
+        reserve(counts)
         k = items.startIndex
         while k != items.endIndex {
             add(document(items[k]))
@@ -47,13 +44,42 @@ struct DocumentsByKind {
         }
     }
 
+    /// How many documents of each kind are to be added.
+    @usableFromInline
+    struct KindCounts {
+        var users = 0, tweets = 0, likes = 0, favorites = 0
+
+        @usableFromInline
+        init() {}
+
+        @usableFromInline
+        mutating func count(_ document: borrowing DecodedDocument) {
+            switch document.entity {
+            case .user?: users += 1
+            case .tweet?: tweets += 1
+            case .like?: likes += 1
+            case .favorite?: favorites += 1
+            case nil: break
+            }
+        }
+    }
+
+    @usableFromInline
+    mutating func reserve(_ counts: KindCounts) {
+        users.reserveCapacity(counts.users)
+        tweets.reserveCapacity(counts.tweets)
+        likes.reserveCapacity(counts.likes)
+        favorites.reserveCapacity(counts.favorites)
+    }
+
     mutating func add(_ decoded: borrowing [DecodedDocument]) {
         for k in decoded.indices { add(decoded[k]) }
     }
 
-    mutating func add(_ document: DecodedDocument) {
+    @usableFromInline
+    mutating func add(_ document: borrowing DecodedDocument) {
         documentCount += 1
-        diagnostics += document.diagnostics
+        if !document.diagnostics.isEmpty { diagnostics += document.diagnostics }
         switch document.entity {
         case .user(let user)?: users.append(user)
         case .tweet(let tweet)?: tweets.append(tweet)

@@ -20,6 +20,8 @@ extension Snapshot {
     /// any order, without an array of the documents alone (a cached read holds each with
     /// where it came from: two arrays of 4.4 million documents at a million tweets).
     /// Given the only reference (`consume`), the items are freed once sorted by kind.
+    /// Inlinable, so that walking the items is specialized for the caller's type.
+    @inlinable
     public init<Items: Collection>(documentsOf items: consuming Items, _ document: (Items.Element) -> DecodedDocument) {
         let found = DocumentsByKind(documentsOf: items, document)
         _ = consume items
@@ -27,6 +29,7 @@ extension Snapshot {
     }
 
     /// Derives everything from documents sorted by kind (added in any order).
+    @usableFromInline
     init(sorted found: consuming DocumentsByKind) {
         var derivation = Derivation(consume found)
         derivation.indexUsers()
@@ -123,10 +126,15 @@ private struct Derivation {
 
     /// Authors, parents and replies; each user's tweets and replies.
     mutating func linkTweets() {
+        // The look-ups by string first, on all cores.
+        let links = [(author: Int?, parent: Int?)](parallelCount: tweets.count, chunk: 512) {
+            [tweets, userByUID, tweetByID] i in
+            (userByUID[tweets[i].authorUID], tweets[i].replyTo.flatMap { tweetByID[$0] })
+        }
         // Feed order, so every per-user list and reply list comes out newest first.
         for i in tweets.indices {
             var path: String { "tweets/\(tweets[i].id)" }  // only for diagnostics: computed when needed
-            if let author = userByUID[tweets[i].authorUID] {
+            if let author = links[i].author {
                 relations[i].author = author
                 tweets[i].authorUID = shared(tweets[i].authorUID, users[author].uid)
                 if tweets[i].isReply { activity[author].replies.append(i) } else { activity[author].tweets.append(i) }
@@ -137,7 +145,7 @@ private struct Derivation {
                         "author " + absent("users/\(tweets[i].authorUID)")))
             }
             if let parentID = tweets[i].replyTo {
-                if let parent = tweetByID[parentID] {
+                if let parent = links[i].parent {
                     relations[i].parent = parent
                     tweets[i].replyTo = shared(parentID, tweets[parent].id)
                     relations[parent].replies.append(i)
@@ -165,20 +173,23 @@ private struct Derivation {
     mutating func countLikes() {
         var decoded = found.likes
         found.likes = []
+        let targets = Self.likeTargets(decoded, userByUID, tweetByID)
         var counted: [CountedLike] = []
         counted.reserveCapacity(decoded.count)
-        for like in decoded {
-            var path: String { "users/\(like.uid)/user-likes/\(like.tweetID)" }
-            guard let user = userByUID[like.uid] else {
-                diagnostics.append(Diagnostic(.likeByMissingUser, path: path, "liker " + absent("users/\(like.uid)")))
-                continue
-            }
-            guard let tweet = tweetByID[like.tweetID] else {
+        for k in decoded.indices {
+            var path: String { "users/\(decoded[k].uid)/user-likes/\(decoded[k].tweetID)" }
+            let (user, tweet) = (Int(targets[k].user), Int(targets[k].tweet))
+            guard user >= 0 else {
                 diagnostics.append(
-                    Diagnostic(.likeOfMissingTweet, path: path, "liked " + absent("tweets/\(like.tweetID)")))
+                    Diagnostic(.likeByMissingUser, path: path, "liker " + absent("users/\(decoded[k].uid)")))
                 continue
             }
-            counted.append(CountedLike(user: Int32(user), tweet: Int32(tweet), timestamp: like.timestamp))
+            guard tweet >= 0 else {
+                diagnostics.append(
+                    Diagnostic(.likeOfMissingTweet, path: path, "liked " + absent("tweets/\(decoded[k].tweetID)")))
+                continue
+            }
+            counted.append(CountedLike(user: Int32(user), tweet: Int32(tweet), timestamp: decoded[k].timestamp))
             relations[tweet].likers.append(user)
         }
         decoded = []
@@ -200,6 +211,33 @@ private struct Derivation {
             }.map(\.tweet)
             start = end
         }
+    }
+
+    /// Each like's user and tweet by index, -1 where there is none: the look-ups by string,
+    /// on all cores. A user's likes are read together (`users/{uid}/user-likes/`), so a like
+    /// of the same uid as the one before takes its user without hashing (`==` is the
+    /// dictionary's own equality: the same user either way).
+    private static func likeTargets(
+        _ likes: [Like], _ userByUID: [String: Int], _ tweetByID: [String: Int]
+    ) -> [(user: Int32, tweet: Int32)] {
+        let chunk = 2048
+        let parts = [[(user: Int32, tweet: Int32)]](parallelCount: (likes.count + chunk - 1) / chunk) { c in
+            var part: [(user: Int32, tweet: Int32)] = []
+            part.reserveCapacity(chunk)
+            var last: (uid: String, user: Int32)?
+            for k in (c * chunk)..<min(likes.count, (c + 1) * chunk) {
+                let user: Int32
+                if let last, last.uid == likes[k].uid {
+                    user = last.user
+                } else {
+                    user = userByUID[likes[k].uid].map { Int32($0) } ?? -1
+                    last = (likes[k].uid, user)
+                }
+                part.append((user, tweetByID[likes[k].tweetID].map { Int32($0) } ?? -1))
+            }
+            return part
+        }
+        return Array(parts.joined())
     }
 
     /// Stored counters against the derived counts.
@@ -262,5 +300,5 @@ private struct Derivation {
 /// tweets millions of times). Strings equal for Swift (canonically equivalent) but with other
 /// bytes are kept as they are: they are shown as they were written.
 private func shared(_ string: String, _ canonical: String) -> String {
-    string.utf8.elementsEqual(canonical.utf8) ? canonical : string
+    sameBytes(string, canonical) ? canonical : string
 }

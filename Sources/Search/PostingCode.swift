@@ -12,21 +12,21 @@ public enum PostingCode {
 
     /// `numbers` (ascending, each in `0..<count`) in the shorter form.
     public static func encode(_ numbers: [Int32], count: Int) -> [UInt8] {
-        var gaps: [UInt8] = []
+        let alphabet = Self.alphabet
         let bitsLength = 1 + (count + 5) / 6
+        var gaps: [UInt8] = []
+        gaps.reserveCapacity(min(bitsLength + 8, numbers.count * 2))
         var previous: Int32 = -1
-        var digits: [UInt8] = []
         for n in numbers {
-            var value = Int(n - previous - 1)
+            let value = Int(n - previous - 1)
             previous = n
-            digits.removeAll(keepingCapacity: true)
-            repeat {
-                digits.append(UInt8(value & 31))
-                value >>= 5
-            } while value > 0
-            for (i, digit) in digits.reversed().enumerated() {
-                gaps.append(alphabet[Int(digit) + (i < digits.count - 1 ? 32 : 0)])
+            var shift = 0
+            while value >> (shift + 5) > 0 { shift += 5 }
+            while shift > 0 {
+                gaps.append(alphabet[((value >> shift) & 31) + 32])
+                shift -= 5
             }
+            gaps.append(alphabet[value & 31])
             if gaps.count > bitsLength { break }
         }
         if gaps.count <= bitsLength { return gaps }

@@ -63,36 +63,61 @@ public struct SearchIndex: Sendable {
         let fromKeys: [[String]] = snapshot.users.map { user in
             Array(Set([">" + SearchText.fold(user.username), ">" + SearchText.fold(user.handle)]))
         }
-        // Each tweet's keys, on all cores (parsing and folding is the work).
-        let tweetKeys: [[String]] = Array(snapshot.tweets.indices).parallelMap { t in
-            let tweet = snapshot.tweets[t]
-            var keys = Set(known?[t] ?? Self.captionKeys(tweet.caption))
+        // The captions' keys not known already, on all cores (parsing and folding is the work).
+        let parsed: [[String]]? =
+            known == nil ? snapshot.tweets.parallelMap { Self.captionKeys($0.caption) } : nil
+        let captionKeys = known ?? parsed!
+
+        // Every key gets a slot, the first time it is met (keys equal as strings share one);
+        // each tweet's keys are gathered as slots, so a key common to many tweets (an
+        // author's words, a hashtag) is looked up once, not once per tweet.
+        var table = KeyTable()
+        var userWordSlots: [[Int32]] = []
+        userWordSlots.reserveCapacity(userCount)
+        for words in userWords {
+            var slots: [Int32] = []
+            slots.reserveCapacity(words.count)
+            for key in words { slots.append(table.entry(key)) }
+            userWordSlots.append(slots)
+        }
+        // An author's keys (only of users with tweets: `>handle` is a key only then).
+        var authorSlots = [[Int32]?](repeating: nil, count: userCount)
+        var tweetSlots = [[Int32]](repeating: [], count: tweetCount)
+        for t in 0..<tweetCount {
+            var slots: [Int32] = []
+            slots.reserveCapacity(captionKeys[t].count + 8)
+            for key in captionKeys[t] { slots.append(table.entry(key)) }
             if let author = snapshot.tweetRelations[t].author {
-                keys.formUnion(userWords[author])
-                keys.formUnion(fromKeys[author])
+                if authorSlots[author] == nil {
+                    var keys = userWordSlots[author]
+                    for key in fromKeys[author] { keys.append(table.entry(key)) }
+                    authorSlots[author] = keys
+                }
+                slots += authorSlots[author]!
             }
-            for tag in tweet.hashtags { keys.insert("#" + SearchText.fold(tag)) }
-            if tweet.isReply { keys.insert("!reply") }
-            return Array(keys)
+            tweetSlots[t] = slots
         }
-        var slot: [String: Int] = [:]
-        var keys: [String] = []
-        var tweets: [[Int32]] = []
-        var users: [[Int32]] = []
-        func entry(_ key: String) -> Int {
-            if let s = slot[key] { return s }
-            slot[key] = keys.count
-            keys.append(key)
-            tweets.append([])
-            users.append([])
-            return keys.count - 1
+        // A hashtag's key, once per tag (the tag's tweets are its list: `Snapshot.tags`).
+        for tag in snapshot.tags {
+            let s = table.entry("#" + SearchText.fold(tag.tag))
+            for t in tag.tweets { tweetSlots[t].append(s) }
         }
+        let reply = snapshot.tweets.contains(where: \.isReply) ? table.entry("!reply") : -1
         for n in 0..<tweetCount {
-            for key in tweetKeys[tweetCount - 1 - n] { tweets[entry(key)].append(Int32(n)) }
+            let t = tweetCount - 1 - n
+            var slots = tweetSlots[t]
+            if snapshot.tweets[t].isReply { slots.append(reply) }
+            slots.sort()
+            var previous: Int32 = -1
+            for s in slots where s != previous {
+                table.tweets[Int(s)].append(Int32(n))
+                previous = s
+            }
         }
-        for (u, words) in userWords.enumerated() {
-            for key in words { users[entry(key)].append(Int32(u)) }
+        for (u, slots) in userWordSlots.enumerated() {
+            for s in slots { table.users[Int(s)].append(Int32(u)) }
         }
+        let (keys, tweets, users) = (table.keys, table.tweets, table.users)
         // JavaScript compares strings by UTF-16 code units: the shards are in that order.
         let utf16 = keys.map { Array($0.utf16) }
         let order = keys.indices.sorted { utf16[$0].lexicographicallyPrecedes(utf16[$1]) }
@@ -163,6 +188,25 @@ public struct SearchIndex: Sendable {
         self.userCount = userCount
         self.manifest = manifest
         self.days = days
+    }
+
+    /// Every key of the index by slot, with its tweets and users (numbers, ascending).
+    private struct KeyTable {
+        var slot: [String: Int32] = [:]
+        var keys: [String] = []
+        var tweets: [[Int32]] = []
+        var users: [[Int32]] = []
+
+        /// The slot of `key`, made the first time it is met (keys equal as strings share one).
+        mutating func entry(_ key: String) -> Int32 {
+            if let s = slot[key] { return s }
+            let s = Int32(keys.count)
+            slot[key] = s
+            keys.append(key)
+            tweets.append([])
+            users.append([])
+            return s
+        }
     }
 
     /// Result cards' data: tweets by number, this many per file (`search/d/{bucket}.js`).

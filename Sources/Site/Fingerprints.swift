@@ -95,9 +95,13 @@ extension SiteRenderer {
     }
 
     /// Each page's fingerprint, in plan order: what a build compares with the manifest.
+    /// Each page's is its own work: on all cores.
     public func pageFingerprints() -> [UInt64] {
         let inputs = sharedInputs()
-        return plan.pages.map { UInt64(bitPattern: Int64(fingerprint(of: $0, inputs) { _ in })) }
+        let snapshot = site.snapshot
+        return plan.pages.parallelMap { [self] page in
+            UInt64(bitPattern: Int64(fingerprint(of: page, inputs, snapshot) { _ in }))
+        }
     }
 
     /// Every page's fingerprint by path, and which pages show each tweet: what a live preview
@@ -106,9 +110,10 @@ extension SiteRenderer {
         let inputs = sharedInputs()
         var byPath: [String: Int] = [:]
         byPath.reserveCapacity(plan.pages.count)
-        var showing = [[Int32]](repeating: [], count: site.snapshot.tweets.count)
+        let snapshot = site.snapshot
+        var showing = [[Int32]](repeating: [], count: snapshot.tweets.count)
         for (p, page) in plan.pages.enumerated() {
-            byPath[page.path] = fingerprint(of: page, inputs) { showing[$0].append(Int32(p)) }
+            byPath[page.path] = fingerprint(of: page, inputs, snapshot) { showing[$0].append(Int32(p)) }
         }
         return PageFingerprints(byPath: byPath, pagesShowing: showing, inputs: inputs)
     }
@@ -127,9 +132,10 @@ extension SiteRenderer {
             }
         }
         var updated: [String] = []
+        let snapshot = site.snapshot
         for p in candidates.sorted() {
             let page = plan.pages[Int(p)]
-            let new = fingerprint(of: page, inputs) { _ in }
+            let new = fingerprint(of: page, inputs, snapshot) { _ in }
             if fingerprints.byPath[page.path] != new {
                 fingerprints.byPath[page.path] = new
                 updated.append(page.path)
@@ -139,8 +145,10 @@ extension SiteRenderer {
     }
 
     /// A page's fingerprint; `shows` is told every tweet whose card or content it includes.
-    private func fingerprint(of page: Page, _ inputs: SharedInputs, shows: (Int) -> Void) -> Int {
-        let snapshot = site.snapshot
+    /// `snapshot` is `site.snapshot`, passed in: taken here, it was copied (retained) per page.
+    private func fingerprint(of page: Page, _ inputs: SharedInputs, _ snapshot: Snapshot, shows: (Int) -> Void)
+        -> Int
+    {
         var h = StableHasher()
         h.combine(inputs.global)
         h.combine(inputs.theme.salt(for: page.kind))
