@@ -1,6 +1,7 @@
 import Model
 import Mustache
 import Store
+import Support
 
 /// How pages show a time: the theme's `date` text rendered with the time's parts, in UTC
 /// (so every build and viewer agree): `Jun 10, 2023, 03:00 UTC`, `2023년 6월 10일 오전 3:00 UTC`.
@@ -19,6 +20,23 @@ enum DateText {
         let monthNames: [String]
 
         init(_ t: Timestamp, monthNames: [String]) {
+            self.monthNames = monthNames
+            // Within RFC 3339's years and with valid nanoseconds (every timestamp the model
+            // makes), the parts `t.rfc3339` would write, without writing and reading it back.
+            if t.nanoseconds >= 0, t.nanoseconds < 1_000_000_000, t.seconds >= Self.firstSecond,
+                t.seconds < Self.endSecond
+            {
+                let days = CivilDate.day(ofSeconds: t.seconds)
+                let second = Int(t.seconds - Int64(days) * 86_400)
+                let date = CivilDate.date(days: days)
+                let digits = String(date.year)
+                year = String(repeating: "0", count: 4 - digits.utf8.count) + digits
+                month = date.month
+                day = date.day
+                hour = second / 3600
+                minute = second % 3600 / 60
+                return
+            }
             // rfc3339 is `YYYY-MM-DDTHH:MM:SS…Z`; reuse its calendar arithmetic.
             // (Timestamps outside years 0…9999 have no such form; the model does not make them.)
             var text = Array(t.rfc3339.utf8)
@@ -29,8 +47,11 @@ enum DateText {
             day = part(8, 10)
             hour = part(11, 13)
             minute = part(14, 16)
-            self.monthNames = monthNames
         }
+
+        /// 0000-01-01T00:00:00Z and 10000-01-01T00:00:00Z: the years RFC 3339 writes.
+        private static let firstSecond: Int64 = -62_167_219_200
+        private static let endSecond: Int64 = 253_402_300_800
 
         func value(forKey key: String) -> MustacheValue? {
             switch key {

@@ -7,13 +7,18 @@ import Testing
 
 /// The index a build writes: keys, postings, shards.
 struct SearchIndexTests {
-    let snapshot = Snapshot(documents: [
+    var snapshot = Snapshot(documents: [
         user("u1", "Mina", fullname: "김민아 Kim"),
         user("u2", "bob", fullname: "Bob Stone"),
         tweet("t1", by: "u1", at: "2023-01-01T10:00:00Z", "서울에서 **SwiftUI** #Swift"),
         tweet("t2", by: "u2", at: "2023-01-02T10:00:00Z", "@Mina start the `art` café", replyTo: "t1"),
         tweet("t3", by: "u1", at: "2023-01-02T23:00:00Z", "[link text](https://example.com/hidden)"),
     ])
+
+    init() {}
+
+    /// The fixture's helpers over another snapshot.
+    init(snapshotOverride: Snapshot) { snapshot = snapshotOverride }
 
     /// Every key of every shard with its tweet IDs (feed order: descending numbers) and usernames.
     func entries(_ index: SearchIndex) throws -> [String: (tweets: [String], users: [String])] {
@@ -57,6 +62,37 @@ struct SearchIndexTests {
         #expect(e["link"]?.tweets == ["t3"])
         #expect(e["hidden"] == nil)  // a link's URL is not its text
         #expect(e["stone"]?.users == ["bob"])
+    }
+
+    /// Keys met several ways in one tweet (a caption word that is also its author's, a tag in
+    /// two spellings) list the tweet once; an author operator exists only for users with tweets.
+    @Test func eachKeyListsATweetOnceAndOnlyAuthorsHaveAuthorKeys() throws {
+        let snapshot = Snapshot(documents: [
+            user("u1", "Mina", fullname: "Mina Kim"),
+            user("u2", "quiet", fullname: "Quiet One"),
+            tweet("t1", by: "u1", at: "2023-01-01T10:00:00Z", "mina says #Caf\u{E9} and #cafe\u{301}"),
+            tweet("t2", by: "u1", at: "2023-01-02T10:00:00Z", "kim again", replyTo: "t1"),
+        ])
+        let e = try SearchIndexTests(snapshotOverride: snapshot).entries(SearchIndex(snapshot: snapshot))
+        #expect(e["mina"]?.tweets == ["t2", "t1"])
+        #expect(e["mina"]?.users == ["Mina"])
+        #expect(e["kim"]?.tweets == ["t2", "t1"])
+        #expect(e["#caf\u{E9}"]?.tweets == ["t1"])
+        #expect(e.keys.filter { $0.hasPrefix("#") }.count == 1)
+        #expect(e[">mina"]?.tweets == ["t2", "t1"])
+        #expect(e[">quiet"] == nil)
+        #expect(e["quiet"]?.users == ["quiet"])
+        #expect(e["quiet"]?.tweets == [])
+        #expect(e["!reply"]?.tweets == ["t2"])
+    }
+
+    /// Keys given (a build cache's) make the same files as keys computed.
+    @Test func knownCaptionKeysGiveTheSameBytes() {
+        let known = snapshot.tweets.map { SearchIndex.captionKeys($0.caption) }
+        let a = SearchIndex(snapshot: snapshot)
+        let b = SearchIndex(snapshot: snapshot, captionKeys: known)
+        #expect(a.shards == b.shards)
+        #expect(a.manifest == b.manifest)
     }
 
     @Test func buildingTwiceGivesTheSameBytes() {

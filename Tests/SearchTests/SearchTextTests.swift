@@ -60,6 +60,12 @@ struct PostingCodeTests {
         #expect(PostingCode.decode(code) == numbers)
     }
 
+    /// Base 32, most significant digit first, every digit but the last offset by 32.
+    @Test func gapsAreWrittenDigitByDigit() {
+        // Gaps 0, 31, 1067 (= 1·1024 + 1·32 + 11).
+        #expect(String(decoding: PostingCode.encode([0, 32, 1100], count: 100_000), as: UTF8.self) == "0VXXB")
+    }
+
     @Test func emptyListIsEmpty() {
         #expect(PostingCode.encode([], count: 10).isEmpty)
     }
