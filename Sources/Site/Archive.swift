@@ -79,13 +79,18 @@ struct ArchiveIndex: Sendable {
     /// Tweets per month from the first month of `tweets` to the last, months without any
     /// included (a chart's bars), oldest first.
     func monthlyCounts(of tweets: some Sequence<Int>) -> [(month: Month, count: Int)] {
-        var counts: [Month: Int] = [:]
-        for t in tweets { counts[monthOfTweet[t], default: 0] += 1 }
-        guard let first = counts.keys.min(), let last = counts.keys.max() else { return [] }
+        // Months as consecutive numbers (year · 12 + month − 1), counted in an array: a
+        // profile's fingerprint takes this on every build.
+        let numbers = tweets.map { monthOfTweet[$0].year * 12 + monthOfTweet[$0].month - 1 }
+        guard let first = numbers.min(), let last = numbers.max() else { return [] }
+        var counts = [Int](repeating: 0, count: last - first + 1)
+        for n in numbers { counts[n - first] += 1 }
+        let firstYear = first >= 0 ? first / 12 : (first - 11) / 12
+        var m = Month(year: firstYear, month: first - firstYear * 12 + 1)
         var series: [(month: Month, count: Int)] = []
-        var m = first
-        while m <= last {
-            series.append((m, counts[m] ?? 0))
+        series.reserveCapacity(counts.count)
+        for count in counts {
+            series.append((m, count))
             m = m.next
         }
         return series

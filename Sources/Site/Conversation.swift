@@ -37,6 +37,12 @@ struct Conversation: Equatable {
 
     init(of current: Int, in snapshot: Snapshot) {
         self.current = current
+        // Most tweets are neither replies nor replied to: nothing to walk (every tweet page's
+        // fingerprint makes its conversation on every build).
+        if !snapshot.tweets[current].isReply, snapshot.tweetRelations[current].replies.isEmpty {
+            (ancestors, hiddenAncestors, isCutShort, replies, hasMoreReplies) = ([], 0, false, [], false)
+            return
+        }
         // Up: parents until the root, a missing parent, or a tweet seen already (a cycle).
         var seen: Set<Int> = [current]
         var up: [Int] = []
