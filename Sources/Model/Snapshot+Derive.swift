@@ -279,9 +279,20 @@ private struct Derivation {
                         : "favorites of users/\(uid), who does not exist"))
         }
         for i in activity.indices where activity[i].favorites.count > 1 {
-            activity[i].favorites.sort {
-                $0.name != $1.name ? codePointOrder($0.name, $1.name) : codePointOrder($0.id, $1.id)
+            // Names equal as strings (canonically equivalent) fall back to the ID. `!=` normalizes
+            // non-ASCII text on every comparison; names known to be in NFC differ exactly
+            // when their bytes do, so only other names take that way.
+            let places = activity[i].favorites
+            let nfc = places.map { isKnownNFC($0.name) }
+            func differ(_ a: Int, _ b: Int) -> Bool {
+                if sameBytes(places[a].name, places[b].name) { return false }
+                return nfc[a] && nfc[b] ? true : places[a].name != places[b].name
             }
+            let order = places.indices.sorted { a, b in
+                differ(a, b)
+                    ? codePointOrder(places[a].name, places[b].name) : codePointOrder(places[a].id, places[b].id)
+            }
+            activity[i].favorites = order.map { places[$0] }
         }
     }
 

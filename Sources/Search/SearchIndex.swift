@@ -103,16 +103,16 @@ public struct SearchIndex: Sendable {
             for t in tag.tweets { tweetSlots[t].append(s) }
         }
         let reply = snapshot.tweets.contains(where: \.isReply) ? table.entry("!reply") : -1
+        // A key met twice in one tweet (a caption word that is also its author's) lists it once:
+        // `listed` holds the last tweet number each key took.
+        var listed = [Int32](repeating: -1, count: table.keys.count)
         for n in 0..<tweetCount {
             let t = tweetCount - 1 - n
-            var slots = tweetSlots[t]
-            if snapshot.tweets[t].isReply { slots.append(reply) }
-            slots.sort()
-            var previous: Int32 = -1
-            for s in slots where s != previous {
+            for s in tweetSlots[t] where listed[Int(s)] != Int32(n) {
                 table.tweets[Int(s)].append(Int32(n))
-                previous = s
+                listed[Int(s)] = Int32(n)
             }
+            if snapshot.tweets[t].isReply { table.tweets[Int(reply)].append(Int32(n)) }
         }
         for (u, slots) in userWordSlots.enumerated() {
             for s in slots { table.users[Int(s)].append(Int32(u)) }

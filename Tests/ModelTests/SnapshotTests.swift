@@ -143,4 +143,18 @@ struct TagAndFavoriteTests {
         #expect(s.kinds().contains(.nonNumericCoordinate))
         #expect(s.warnings.map(\.description).contains("favorites/ghost: favorites of users/ghost, who does not exist"))
     }
+
+    /// Names in code point order; names equal as strings (one composed, one decomposed) by ID.
+    @Test func favoriteNamesEqualAsStringsGoByID() {
+        let s = Snapshot(documents: [
+            user("u1", "one"),
+            favorite("u1", "p5", "Cafe\u{301}"),
+            favorite("u1", "p3", "Caf\u{E9}"),
+            favorite("u1", "p4", "Cafe"),
+            favorite("u1", "p1", "카페 서면점"),
+            favorite("u1", "p2", "카페"),
+            favorite("u1", "p0", "Caf\u{E9}"),
+        ])
+        #expect(s.activity("u1").favorites.map(\.id) == ["p4", "p0", "p3", "p5", "p2", "p1"])
+    }
 }
