@@ -1,3 +1,4 @@
+import Dispatch
 import Store
 import Support
 
@@ -33,11 +34,13 @@ extension Snapshot {
     init(sorted found: consuming DocumentsByKind) {
         var derivation = Derivation(consume found)
         derivation.indexUsers()
+        // Favorites need only the users: grouped on another thread while the tweets are linked.
+        let favorites = derivation.startGroupingFavorites()
         derivation.orderTweets()
         derivation.linkTweets()
         derivation.countLikes()
         derivation.checkStoredCounters()
-        derivation.groupFavorites()
+        derivation.take(favorites)
         derivation.indexHashtags()
 
         self.users = derivation.users
@@ -171,7 +174,7 @@ private struct Derivation {
     /// Likes: only those of existing users for existing tweets count (SPEC 4). Kept as
     /// indices: the like documents, and their strings, are freed before the sort.
     mutating func countLikes() {
-        var decoded = found.likes
+        let decoded = found.likes
         found.likes = []
         let targets = Self.likeTargets(decoded, userByUID, tweetByID)
         var counted: [CountedLike] = []
@@ -192,7 +195,8 @@ private struct Derivation {
             counted.append(CountedLike(user: Int32(user), tweet: Int32(tweet), timestamp: decoded[k].timestamp))
             relations[tweet].likers.append(user)
         }
-        decoded = []
+        // Freeing every like's strings is a tenth of deriving: the other core does it meanwhile.
+        releaseElsewhere(consume decoded)
         for i in relations.indices where relations[i].likers.count > 1 { relations[i].likers.sort() }
         counted.sort { $0.user != $1.user ? $0.user < $1.user : $0.tweet < $1.tweet }
         likes = counted
@@ -258,42 +262,24 @@ private struct Derivation {
         }
     }
 
-    /// Favorites, by name then ID.
-    mutating func groupFavorites() {
-        let decoded = found.favorites
+    /// Favorites, by name then ID: grouped by `GroupedFavorites.group` on another thread, from
+    /// the users' look-up alone; `take` waits for them.
+    mutating func startGroupingFavorites() -> GroupedFavorites {
+        let grouped = GroupedFavorites()
+        let (decoded, userByUID, userCount, unusable) = (found.favorites, userByUID, users.count, unusable)
         found.favorites = []
-        var favoritesOfMissing: Set<String> = []
-        for place in decoded {
-            guard let user = userByUID[place.uid] else {
-                favoritesOfMissing.insert(place.uid)
-                continue
-            }
-            activity[user].favorites.append(place)
+        DispatchQueue.global(qos: .userInitiated).async(group: grouped.done) {
+            grouped.result = GroupedFavorites.group(decoded, userByUID, userCount, unusable)
         }
-        for uid in favoritesOfMissing.sorted(by: codePointOrder) {
-            diagnostics.append(
-                Diagnostic(
-                    .favoritesOfMissingUser, path: "favorites/\(uid)",
-                    unusable.contains("users/\(uid)")
-                        ? "favorites of users/\(uid), which has errors and is left out"
-                        : "favorites of users/\(uid), who does not exist"))
-        }
-        for i in activity.indices where activity[i].favorites.count > 1 {
-            // Names equal as strings (canonically equivalent) fall back to the ID. `!=` normalizes
-            // non-ASCII text on every comparison; names known to be in NFC differ exactly
-            // when their bytes do, so only other names take that way.
-            let places = activity[i].favorites
-            let nfc = places.map { isKnownNFC($0.name) }
-            func differ(_ a: Int, _ b: Int) -> Bool {
-                if sameBytes(places[a].name, places[b].name) { return false }
-                return nfc[a] && nfc[b] ? true : places[a].name != places[b].name
-            }
-            let order = places.indices.sorted { a, b in
-                differ(a, b)
-                    ? codePointOrder(places[a].name, places[b].name) : codePointOrder(places[a].id, places[b].id)
-            }
-            activity[i].favorites = order.map { places[$0] }
-        }
+        return grouped
+    }
+
+    /// The favorites `startGroupingFavorites` grouped, with their diagnostics, once they are.
+    mutating func take(_ grouped: GroupedFavorites) {
+        grouped.done.wait()
+        let (byUser, problems) = grouped.result!
+        for (i, places) in byUser.enumerated() where !places.isEmpty { activity[i].favorites = places }
+        diagnostics += problems
     }
 
     /// Hashtags, each with its tweets in feed order; tags in code point order.
@@ -304,6 +290,59 @@ private struct Derivation {
         }
         tags = tagged.keys.sorted(by: codePointOrder).map { HashtagIndex(tag: $0, tweets: tagged[$0]!) }
     }
+}
+
+/// Favorites grouped by user on another thread (`Derivation.startGroupingFavorites`): the
+/// result is written once, by that thread, before `done` is left, and read after waiting on it.
+private final class GroupedFavorites: @unchecked Sendable {
+    let done = DispatchGroup()
+    var result: (byUser: [[FavoritePlace]], diagnostics: [Diagnostic])?
+
+    static func group(
+        _ decoded: [FavoritePlace], _ userByUID: [String: Int], _ userCount: Int, _ unusable: Set<String>
+    ) -> (byUser: [[FavoritePlace]], diagnostics: [Diagnostic]) {
+        var byUser = [[FavoritePlace]](repeating: [], count: userCount)
+        var favoritesOfMissing: Set<String> = []
+        for place in decoded {
+            guard let user = userByUID[place.uid] else {
+                favoritesOfMissing.insert(place.uid)
+                continue
+            }
+            byUser[user].append(place)
+        }
+        var diagnostics: [Diagnostic] = []
+        for uid in favoritesOfMissing.sorted(by: codePointOrder) {
+            diagnostics.append(
+                Diagnostic(
+                    .favoritesOfMissingUser, path: "favorites/\(uid)",
+                    unusable.contains("users/\(uid)")
+                        ? "favorites of users/\(uid), which has errors and is left out"
+                        : "favorites of users/\(uid), who does not exist"))
+        }
+        for i in byUser.indices where byUser[i].count > 1 {
+            // Names equal as strings (canonically equivalent) fall back to the ID. `!=` normalizes
+            // non-ASCII text on every comparison; names known to be in NFC differ exactly
+            // when their bytes do, so only other names take that way.
+            let places = byUser[i]
+            let nfc = places.map { isKnownNFC($0.name) }
+            func differ(_ a: Int, _ b: Int) -> Bool {
+                if sameBytes(places[a].name, places[b].name) { return false }
+                return nfc[a] && nfc[b] ? true : places[a].name != places[b].name
+            }
+            let order = places.indices.sorted { a, b in
+                differ(a, b)
+                    ? codePointOrder(places[a].name, places[b].name) : codePointOrder(places[a].id, places[b].id)
+            }
+            byUser[i] = order.map { places[$0] }
+        }
+        return (byUser, diagnostics)
+    }
+}
+
+/// Drops this reference to `value` on another thread: given the last one, its memory is freed
+/// there while this thread goes on.
+private func releaseElsewhere<T: Sendable>(_ value: consuming T) {
+    DispatchQueue.global(qos: .userInitiated).async { [value] in withExtendedLifetime(value) {} }
 }
 
 /// `string`, or `canonical` when it has the same bytes: then one copy of an ID is in memory

@@ -11,22 +11,23 @@ import Support
 extension SiteContext {
     /// Everything `partials/card` can show of a tweet (docs/templates.md, "A tweet").
     func cardFingerprint(_ t: Int) -> Int {
-        let tweet = snapshot.tweets[t]
-        let relations = snapshot.tweetRelations[t]
+        // Field by field: a copy of the tweet and its relations retained every one of their parts.
         var h = StableHasher()
-        h.combine(tweet.id)
-        h.combine(tweet.caption)
+        h.combine(snapshot.tweets[t].id)
+        h.combine(snapshot.tweets[t].caption)
         h.combine(captions[t])
-        h.combine(Int(tweet.timestamp.seconds))
-        h.combine(Int(tweet.timestamp.nanoseconds))
-        h.combine(tweet.isReply)
-        h.combine(relations.likers.count)
+        h.combine(Int(snapshot.tweets[t].timestamp.seconds))
+        h.combine(Int(snapshot.tweets[t].timestamp.nanoseconds))
+        let isReply = snapshot.tweets[t].isReply
+        h.combine(isReply)
+        h.combine(snapshot.tweetRelations[t].likers.count)
         h.combine(viewerLiked[t])
-        h.combine(relations.replies.count)
-        combineIdentity(of: relations.author, into: &h)
-        if tweet.isReply {
-            h.combine(relations.parent.map { snapshot.tweets[$0].id })
-            combineIdentity(of: relations.parent.flatMap { snapshot.tweetRelations[$0].author }, into: &h)
+        h.combine(snapshot.tweetRelations[t].replies.count)
+        combineIdentity(of: snapshot.tweetRelations[t].author, into: &h)
+        if isReply {
+            let parent = snapshot.tweetRelations[t].parent
+            h.combine(parent.map { snapshot.tweets[$0].id })
+            combineIdentity(of: parent.flatMap { snapshot.tweetRelations[$0].author }, into: &h)
         }
         return h.finalize()
     }
@@ -47,11 +48,10 @@ extension SiteContext {
     /// What a card shows of a user: name, username, handle (its links), picture.
     private func combineIdentity(of user: Int?, into h: inout StableHasher) {
         guard let user else { return h.combine(false) }
-        let u = snapshot.users[user]
         h.combine(true)
-        h.combine(u.fullname)
-        h.combine(u.username)
-        h.combine(u.handle)
+        h.combine(snapshot.users[user].fullname)
+        h.combine(snapshot.users[user].username)
+        h.combine(snapshot.users[user].handle)
         h.combine(avatars[user])  // a mirrored picture's path changes with its bytes
     }
 }

@@ -69,7 +69,9 @@ final class SiteContext: Sendable {
         self.words = words
         let scripts = ScriptLanguage(siteLanguage: config.language)
         self.scripts = scripts
-        captionLangs = snapshot.tweets.parallelMap { scripts.lang(of: $0.caption) }
+        // By index, here and below: mapping the tweets copied (retained) each whole tweet.
+        let tweetCount = snapshot.tweets.count
+        captionLangs = [String?](parallelCount: tweetCount, chunk: 64) { scripts.lang(of: snapshot.tweets[$0].caption) }
         userLangs = snapshot.users.map { Self.langs(of: $0, scripts) }
         tagLangs = snapshot.tags.map { scripts.lang(of: $0.tag) }
         archive = ArchiveIndex(snapshot: snapshot)
@@ -99,15 +101,17 @@ final class SiteContext: Sendable {
                 if let i = old.user(uid: user.uid), old.users[i].bio == user.bio { return previous.bios[i] }
                 return user.bio.map(markdown.render)
             }
-            dates = try Self.dates(snapshot, words) { tweet in
-                old.tweet(id: tweet.id).flatMap {
+            dates = try Self.dates(snapshot, words) { t in
+                let tweet = snapshot.tweets[t]
+                return old.tweet(id: tweet.id).flatMap {
                     old.tweets[$0].timestamp == tweet.timestamp ? previous.dates[$0] : nil
                 }
             }
         } else {
-            let rendered = snapshot.tweets.parallelMap { tweet in
-                if let known = renders?(tweet.caption, captionContext) { return (known.html, known.excerpt) }
-                return markdown.render(tweet.caption, excerptLimit: Self.excerptLimit)
+            let rendered = [(String, String)](parallelCount: tweetCount, chunk: 64) { t in
+                let caption = snapshot.tweets[t].caption
+                if let known = renders?(caption, captionContext) { return (known.html, known.excerpt) }
+                return markdown.render(caption, excerptLimit: Self.excerptLimit)
             }
             captions = rendered.map(\.0)
             excerpts = rendered.map(\.1)
@@ -200,11 +204,11 @@ final class SiteContext: Sendable {
     }
 
     /// Each tweet's time as pages show it; `reused` gives the ones a previous context has.
-    private static func dates(_ snapshot: Snapshot, _ words: Words, reused: @Sendable (Tweet) -> String?) throws
+    private static func dates(_ snapshot: Snapshot, _ words: Words, reused: @Sendable (Int) -> String?) throws
         -> [String]
     {
-        let results = snapshot.tweets.parallelMap { tweet in
-            Result { () throws -> String in try reused(tweet) ?? words.date(tweet.timestamp) }
+        let results = [Result<String, any Error>](parallelCount: snapshot.tweets.count, chunk: 64) { t in
+            Result { () throws -> String in try reused(t) ?? words.date(snapshot.tweets[t].timestamp) }
         }
         return try results.map { try $0.get() }
     }

@@ -16,8 +16,13 @@ public struct SitePlan: Sendable {
     init(snapshot: Snapshot, paths: SitePaths, archive: ArchiveIndex, config: SiteConfig, search: SearchIndex) {
         let size = config.pageSize
         var pages: [Page] = []
+        // The HTML pages are those `add` adds (a folder's index.html); the others are appended.
+        var html: [Int32] = []
         func pageCount(_ items: Int) -> Int { max(1, (items + size - 1) / size) }
-        func add(_ kind: Page.Kind, _ folder: String) { pages.append(Page(kind: kind, path: folder + SitePaths.index)) }
+        func add(_ kind: Page.Kind, _ folder: String) {
+            html.append(Int32(pages.count))
+            pages.append(Page(kind: kind, path: folder + SitePaths.index))
+        }
 
         for n in 1...pageCount(snapshot.tweets.count) { add(.feed(page: n), paths.feed(page: n)) }
         for t in snapshot.tweets.indices { add(.tweet(t), paths.tweet(t)) }
@@ -67,7 +72,7 @@ public struct SitePlan: Sendable {
         }
         pages.append(Page(kind: .atom(user: nil), path: "feed.xml"))
         pages.append(Page(kind: .notFound, path: "404.html"))
-        let htmlPages = pages.count { $0.path.hasSuffix(SitePaths.index) }
+        let htmlPages = html.count
         // Sitemaps need absolute URLs (sitemaps.org): none with a path-only base.
         if config.hasAbsoluteBase {
             pages.append(Page(kind: .sitemap, path: "sitemap.xml"))
@@ -80,6 +85,6 @@ public struct SitePlan: Sendable {
         self.pages = pages
         self.paths = paths
         self.config = config
-        sitemapIndices = pages.indices.filter { pages[$0].path.hasSuffix(SitePaths.index) }.map { Int32($0) }
+        sitemapIndices = html
     }
 }
