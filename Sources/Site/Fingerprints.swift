@@ -86,9 +86,12 @@ extension SiteRenderer {
         global.combine(site.config.language)
         global.combine(site.config.media.rawValue)  // the CSP, placeholders
         global.combine(site.viewer.map(site.userFingerprint))
+        // Only sitemaps show every path and time, and a site has them only with an absolute base.
         var sitemap = StableHasher()
-        for page in plan.pages { sitemap.combine(page.path) }
-        for tweet in snapshot.tweets { sitemap.combine(Int(tweet.timestamp.seconds)) }
+        if site.config.hasAbsoluteBase {
+            for page in plan.pages { sitemap.combine(page.path) }
+            for tweet in snapshot.tweets { sitemap.combine(Int(tweet.timestamp.seconds)) }
+        }
         return SharedInputs(
             global: global.finalize(), users: snapshot.users.indices.map(site.userFingerprint),
             sitemap: sitemap.finalize(), theme: TemplateSalts(templates: templates, inlineStyle: inlineStyle))

@@ -35,7 +35,10 @@ import Testing
     }
 
     @Test func timesWithoutAnRFC3339FormAreTheFirstOfYearZero() {
-        for t in [Timestamp(seconds: 253_402_300_800), Timestamp(seconds: -62_167_219_201), Timestamp(seconds: 5, nanoseconds: -1)] {
+        for t in [
+            Timestamp(seconds: 253_402_300_800), Timestamp(seconds: -62_167_219_201),
+            Timestamp(seconds: 5, nanoseconds: -1),
+        ] {
             let parts = DateText.Parts(t, monthNames: [])
             #expect(parts.year == "0000" && parts.month == 1 && parts.day == 1 && parts.hour == 0 && parts.minute == 0)
         }
