@@ -80,22 +80,37 @@ public struct SearchIndex: Sendable {
             for key in words { slots.append(table.entry(key)) }
             userWordSlots.append(slots)
         }
+        // The captions' keys, numbered part by part on all cores (each part's own table), then
+        // each part's distinct keys given their slots: far fewer look-ups left for one core.
+        let partSize = Swift.max(4096, (tweetCount + 3) / 4)
+        let parts = [CaptionPart](parallelCount: (tweetCount + partSize - 1) / partSize) { p in
+            var part = CaptionPart()
+            for t in (p * partSize)..<Swift.min(tweetCount, (p + 1) * partSize) {
+                var slots: [Int32] = []
+                slots.reserveCapacity(captionKeys[t].count)
+                for key in captionKeys[t] { slots.append(part.entry(key)) }
+                part.tweets.append(slots)
+            }
+            return part
+        }
         // An author's keys (only of users with tweets: `>handle` is a key only then).
         var authorSlots = [[Int32]?](repeating: nil, count: userCount)
         var tweetSlots = [[Int32]](repeating: [], count: tweetCount)
+        for (p, part) in parts.enumerated() {
+            let slotOfPart = part.keys.map { table.entry($0) }
+            for (i, partSlots) in part.tweets.enumerated() {
+                tweetSlots[p * partSize + i] = partSlots.map { slotOfPart[Int($0)] }
+            }
+        }
         for t in 0..<tweetCount {
-            var slots: [Int32] = []
-            slots.reserveCapacity(captionKeys[t].count + 8)
-            for key in captionKeys[t] { slots.append(table.entry(key)) }
             if let author = snapshot.tweetRelations[t].author {
                 if authorSlots[author] == nil {
                     var keys = userWordSlots[author]
                     for key in fromKeys[author] { keys.append(table.entry(key)) }
                     authorSlots[author] = keys
                 }
-                slots += authorSlots[author]!
+                tweetSlots[t] += authorSlots[author]!
             }
-            tweetSlots[t] = slots
         }
         // A hashtag's key, once per tag (the tag's tweets are its list: `Snapshot.tags`).
         for tag in snapshot.tags {
@@ -188,6 +203,22 @@ public struct SearchIndex: Sendable {
         self.userCount = userCount
         self.manifest = manifest
         self.days = days
+    }
+
+    /// The keys of a part of the tweets' captions, numbered in the order met, and each tweet's.
+    private struct CaptionPart: Sendable {
+        var slot: [String: Int32] = [:]
+        var keys: [String] = []
+        /// Per tweet of the part, its keys' numbers.
+        var tweets: [[Int32]] = []
+
+        mutating func entry(_ key: String) -> Int32 {
+            if let s = slot[key] { return s }
+            let s = Int32(keys.count)
+            slot[key] = s
+            keys.append(key)
+            return s
+        }
     }
 
     /// Every key of the index by slot, with its tweets and users (numbers, ascending).
