@@ -94,14 +94,14 @@ public struct SiteBuild: Sendable {
         observer.phaseEnded("captions")  // (cards are rendered with the first page that shows them)
         if let (path, identity, cache) = captionCache {
             let captions = snapshot.tweets.map(\.caption)
-            let distinct = Set(captions)
+            let distinct = CaptionCache.distinct(captions)
             // No cache, or one made in another context: none of it serves.
-            let drift = cache?.drift(distinct, context: renderer.captionContext) ?? distinct.count
+            let drift = cache?.drift(captions, distinct: distinct, context: renderer.captionContext) ?? distinct.count
             if CacheFile.isWorthRewriting(drift: drift, live: distinct.count) {
                 do throws(BuildError) {
                     try CaptionCache.write(
                         path: path, identity: identity, context: renderer.captionContext, captions: captions,
-                        keys: captionKeys, renders: renderer.captionRender(ofTweet:))
+                        distinct: distinct, keys: captionKeys, renders: renderer.captionRender(ofTweet:))
                 } catch {
                     cacheNotices.append(error.description)
                 }

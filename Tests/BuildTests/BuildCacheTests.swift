@@ -224,6 +224,23 @@ struct BuildCacheTests {
         #expect(page.contains("u/zed_arrives/"))
     }
 
+    /// Two captions equal as Swift strings but not byte for byte (é as one code point, and as
+    /// e with a combining accent) render to different bytes; the caption cache keeps and gives
+    /// each its own, as a clean build renders each.
+    @Test func captionsInTwoUnicodeFormsAreCachedApart() throws {
+        let tweets = try storeFiles("tweets")
+        let composed = #"{"caption": "Caf\u00e9 **ouvert** #menu", "timestamp": "2024-03-01T10:00:00Z", "uid": "u1"}"#
+        _ = try work.write("store/tweets/" + tweets[0], composed)
+        _ = try work.write("store/tweets/" + tweets[1], composed.replacingOccurrences(of: "\\u00e9", with: "e\\u0301"))
+        Thread.sleep(forTimeInterval: 1.1)
+        try cachedBuild("site")
+        try expectEqualsCleanBuild("site")
+        try edit("tweets/" + tweets[2]) { $0["caption"] = "Another edit, for a rebuild through the caption cache" }
+        let report = try cachedBuild("site")
+        #expect((report.storeFiles?.cached ?? 0) > 0)
+        try expectEqualsCleanBuild("site")
+    }
+
     /// Both cache files (documents and captions) damaged the same way.
     /// Rewriting the cache costs the whole file: a few edited files are read again instead,
     /// build after build, until they pass one in 64 of the store's files; then it is written.
