@@ -71,7 +71,8 @@ struct CachedStoreRead {
             // file's path and stamp until the end would be the largest part of a first
             // build's peak at a million tweets).
             try StoreShape.check(store)
-            let written = try Self.writtenWhileRead(store, path: path, identity: identity, settled: settled)
+            let written = try Self.writtenWhileRead(
+                store, path: path, identity: identity, stamps: walk?.files.index(), settled: settled)
             decoded = written.documents
             problem = written.problem
             (reusedFiles, readFiles) = (0, decoded.count)
@@ -143,9 +144,10 @@ struct CachedStoreRead {
     }
 
     /// Reads every file of the directory store at `store` and writes the cache of them at
-    /// `path` as it goes. A cache that cannot be written is given up (`problem`), not the build.
+    /// `path` as it goes (`stamps`: the walk's, when it recorded them, as for an unusable cache). A cache that cannot be written is given up (`problem`), not the build.
     private static func writtenWhileRead(
-        _ store: String, path: String, identity: StoreIdentity, settled: @escaping @Sendable (FileStamp?) -> Bool
+        _ store: String, path: String, identity: StoreIdentity, stamps: StoreFileStamps.Index?,
+        settled: @escaping @Sendable (FileStamp?) -> Bool
     ) throws(StoreError) -> (documents: [DecodedDocument], problem: String?) {
         let problem = Mutex<String?>(nil)
         let writer: DocumentCacheWriter?
@@ -159,7 +161,7 @@ struct CachedStoreRead {
             (values: [DecodedDocument], missingParents: [DocumentPath], ignored: [StoreNote], folders: FolderLayouts?)
         do throws(StoreError) {
             read = try DirectoryStore.read(
-                root: store, ordered: false, reusing: { _, _ in nil },
+                root: store, stamps: stamps, ordered: false, reusing: { _, _ in nil },
                 transform: { document, stamp in
                     let decoded = DecodedDocument(document)
                     if let writer {
