@@ -90,7 +90,7 @@ final class SiteContext: Sendable {
         if let previous, previous.linkTargets == linkTargets, previous.config == config, previous.images == images {
             let old = previous.snapshot
             let rendered = snapshot.tweets.parallelMap { tweet in
-                if let i = old.tweet(id: tweet.id), old.tweets[i].caption == tweet.caption {
+                if let i = old.tweet(id: tweet.id), sameBytes(old.tweets[i].caption, tweet.caption) {
                     return (previous.captions[i], previous.excerpts[i])
                 }
                 return markdown.render(tweet.caption, excerptLimit: Self.excerptLimit)
@@ -98,7 +98,7 @@ final class SiteContext: Sendable {
             captions = rendered.map(\.0)
             excerpts = rendered.map(\.1)
             bios = snapshot.users.map { user in
-                if let i = old.user(uid: user.uid), old.users[i].bio == user.bio { return previous.bios[i] }
+                if let i = old.user(uid: user.uid), sameBytes(old.users[i].bio, user.bio) { return previous.bios[i] }
                 return user.bio.map(markdown.render)
             }
             dates = try Self.dates(snapshot, words) { t in
@@ -257,5 +257,15 @@ final class SiteContext: Sendable {
     /// `baseURL` + the folder: the page's public address.
     func absoluteURL(_ folder: String) -> String {
         config.baseURL + Slug.percentEncoded(folder)
+    }
+}
+
+/// Markdown equal byte for byte: a text equal as a Swift string in another Unicode form
+/// renders to other bytes, so its HTML cannot be reused.
+private func sameBytes(_ a: String?, _ b: String?) -> Bool {
+    switch (a, b) {
+    case (nil, nil): true
+    case (let a?, let b?): a.utf8.elementsEqual(b.utf8)
+    default: false
     }
 }
