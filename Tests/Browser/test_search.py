@@ -202,17 +202,21 @@ def results(driver, timeout=10):
     """Waits for the search to finish; returns (tweet IDs shown, usernames shown, count, status)."""
     end = time.time() + timeout
     while time.time() < end:
+        # (Null until the search page is there: a form sent from another page may not have
+        # navigated yet.)
         state = driver.execute_script("""
-            var status = document.getElementById('search-status').textContent;
+            var status = document.getElementById('search-status');
             var results = document.getElementById('search-results');
-            return [status, results.getAttribute('data-count'),
+            var words = document.querySelector('#search-words');
+            if (!status || !results || !words) return null;
+            return [status.textContent, results.getAttribute('data-count'),
                     [...results.querySelectorAll('[data-tweet-id]')].map(e => e.getAttribute('data-tweet-id')),
-                    [...document.querySelectorAll('#search-users .handle')].map(e => e.textContent.slice(1))];""")
-        status, count, ids, people = state
-        loading = driver.execute_script(
-            "return document.querySelector('#search-words').content.querySelector('[data-key=loading]').textContent")
-        if status and status != loading:
-            return ids, people, int(count) if count is not None else 0, status
+                    [...document.querySelectorAll('#search-users .handle')].map(e => e.textContent.slice(1)),
+                    words.content.querySelector('[data-key=loading]').textContent];""")
+        if state is not None:
+            status, count, ids, people, loading = state
+            if status and status != loading:
+                return ids, people, int(count) if count is not None else 0, status
         time.sleep(0.05)
     raise AssertionError("the search did not finish")
 
