@@ -9,15 +9,6 @@ func codePointOrder(_ a: String, _ b: String) -> Bool {
     return (inPlace ?? nil) ?? a.utf8.lexicographicallyPrecedes(b.utf8)
 }
 
-/// Whether `a` and `b` are the same bytes (not only canonically equivalent, as `==` says).
-@inline(__always)
-func sameBytes(_ a: String, _ b: String) -> Bool {
-    let inPlace = a.utf8.withContiguousStorageIfAvailable { a in
-        b.utf8.withContiguousStorageIfAvailable { b in a.elementsEqual(b) }
-    }
-    return (inPlace ?? nil) ?? a.utf8.elementsEqual(b.utf8)
-}
-
 /// Whether `text` is certainly in NFC, found cheaply: ASCII and precomposed Hangul syllables
 /// (U+AC00…U+D7A3) are, in any sequence (neither composes with what follows, nor ASCII with
 /// what precedes it). Two such strings are canonically equivalent exactly when their bytes are equal.

@@ -259,13 +259,3 @@ final class SiteContext: Sendable {
         config.baseURL + Slug.percentEncoded(folder)
     }
 }
-
-/// Markdown equal byte for byte: a text equal as a Swift string in another Unicode form
-/// renders to other bytes, so its HTML cannot be reused.
-private func sameBytes(_ a: String?, _ b: String?) -> Bool {
-    switch (a, b) {
-    case (nil, nil): true
-    case (let a?, let b?): a.utf8.elementsEqual(b.utf8)
-    default: false
-    }
-}
