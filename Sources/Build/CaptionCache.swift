@@ -54,7 +54,6 @@ final class CaptionCache: Sendable {
         guard let file = CacheFile.open(path, header: header(identity: identity)) else { return nil }
         var reader = file.reader
         do throws(ByteReader.Malformed) {
-            func skipString() throws(ByteReader.Malformed) { _ = try reader.bytes(try reader.length()) }
             let context = try reader.uint64()
             let count = try reader.length()
             var entries: [Entry] = []
@@ -64,9 +63,9 @@ final class CaptionCache: Sendable {
                 let start = reader.offset
                 _ = try reader.bytes(length)
                 let rest = reader.offset
-                try skipString()  // html
-                try skipString()  // excerpt
-                for _ in 0..<(try reader.length()) { try skipString() }  // keys
+                try reader.skipString()  // html
+                try reader.skipString()  // excerpt
+                for _ in 0..<(try reader.length()) { try reader.skipString() }  // keys
                 entries.append(Entry(caption: start..<start + length, rest: rest))
             }
             guard reader.isAtEnd else { return nil }
@@ -99,8 +98,7 @@ final class CaptionCache: Sendable {
     func keys(_ caption: String) -> [String]? {
         guard let k = entry(caption) else { return nil }
         var reader = reader(after: k)
-        _ = try? reader.bytes(try reader.length())
-        _ = try? reader.bytes(try reader.length())
+        guard (try? reader.skipString()) != nil, (try? reader.skipString()) != nil else { return nil }  // html, excerpt
         return try? reader.strings()
     }
 
@@ -122,7 +120,7 @@ final class CaptionCache: Sendable {
         return captions.indices.filter { t in
             var caption = captions[t]
             let hash = caption.withUTF8 { StableHash.fnv1a(UnsafeRawBufferPointer($0)) }
-            if let earlier = seen[hash], earlier.contains(where: { captions[$0].utf8.elementsEqual(caption.utf8) }) {
+            if let earlier = seen[hash], earlier.contains(where: { sameBytes(captions[$0], caption) }) {
                 return false
             }
             seen[hash, default: []].append(t)

@@ -124,6 +124,11 @@ package struct ByteReader {
         return String(decoding: utf8, as: UTF8.self)
     }
 
+    /// Steps over a string without decoding it.
+    package mutating func skipString() throws(Malformed) {
+        _ = try bytes(try length())
+    }
+
     package mutating func optionalString() throws(Malformed) -> String? {
         try bool() ? try string() : nil
     }
