@@ -369,20 +369,17 @@ public enum DirectoryStore {
     ) -> [Listed]? {
         let suffix: [UInt8] = Array(".json".utf8)
         let prefix = folder.prefix
-        // Hashed as the stamp walk hashes its entries, for the same layout from the same names.
-        let folderHash = StableHash.fnv1a(folder.relative)
-        let prefixHash = folder.relative.isEmpty ? folderHash : StableHash.fnv1a(folderHash, UInt8(ascii: "/"))
-        var layout = StoreLayout()
+        var layout = StoreLayout(folder: folder.relative)
         var names: [Listed] = []
         let failure = DirectoryListing.forEach(in: fd, dotNames: false) { entry in
             let kind = entry.kind
             guard let name = entry.validName else {
-                layout.add(pathHash: StableHash.fnv1a(entry.name, offset: prefixHash), kind: kind)
+                layout.add(entry.name, kind: kind)
                 partial.ignored.append(StoreNote(path: prefix + entry.name, reason: "name is not valid UTF-8; skipped"))
                 return
             }
             let bytes = entry.nameBytes
-            layout.add(pathHash: StableHash.fnv1a(bytes, offset: prefixHash), kind: kind)
+            layout.add(bytes: bytes, kind: kind)
             let n = bytes.count
             var id: String?
             if n > 5 && bytes[(n - 5)...].elementsEqual(suffix) {
@@ -394,7 +391,7 @@ public enum DirectoryStore {
             partial.errors.append((folder.key, .unreadable(path: dirPath, reason: errnoText(failure))))
             return nil
         }
-        partial.folders.append(FolderLayouts.Folder(pathHash: folderHash, layout: layout.value))
+        partial.folders.append(layout.folder())
         return names
     }
 

@@ -1,17 +1,36 @@
 import Support
 
-/// A digest of the names in one folder of a directory store and the kind of each (file,
-/// folder, link, other), without sizes or times: what decides which document files a read
-/// finds there. Order-independent (sums and xors).
+/// One folder's layout as a listing adds its names: a digest of each name and its kind
+/// (file, folder, link, other), without sizes or times: what decides which document files a
+/// read finds there. The stamp walk and the reader each make one per folder they list, from
+/// the same path hashes, so that the same names give the same layout.
 struct StoreLayout {
-    private var sum: UInt64 = 0
-    private var xor: UInt64 = 0
-    private var count = 0
+    /// FNV-1a of the folder's path relative to the store.
+    let folderHash: UInt64
+    /// Where its entries' path hashes continue from (`prefixHash(ofFolder:)`).
+    let prefixHash: UInt64
+    private var digest = UnorderedDigest()
 
-    var value: UInt64 { mix(sum ^ mix(xor)) ^ UInt64(count) }
+    init(folder relative: String) {
+        folderHash = StableHash.fnv1a(relative)
+        prefixHash = relative.isEmpty ? folderHash : StableHash.fnv1a(folderHash, UInt8(ascii: "/"))
+    }
 
-    /// Adds the entry whose path relative to the store hashes to `pathHash` (FNV-1a).
-    mutating func add(pathHash: UInt64, kind: FileKind) {
+    /// FNV-1a of `relative` and a slash (of nothing, for the root): an entry's path hash is
+    /// its name's hash continued from there.
+    static func prefixHash(ofFolder relative: String) -> UInt64 { StoreLayout(folder: relative).prefixHash }
+
+    /// Adds the entry `name` (a Swift string, as listed) of kind `kind`.
+    mutating func add(_ name: String, kind: FileKind) {
+        add(pathHash: StableHash.fnv1a(name, offset: prefixHash), kind: kind)
+    }
+
+    /// Adds the entry whose name is `bytes` (valid UTF-8: the bytes `add(_:kind:)` hashes).
+    mutating func add(bytes: UnsafeRawBufferPointer, kind: FileKind) {
+        add(pathHash: StableHash.fnv1a(bytes, offset: prefixHash), kind: kind)
+    }
+
+    private mutating func add(pathHash: UInt64, kind: FileKind) {
         let code: UInt64
         switch kind {
         case .regular: code = 1
@@ -20,13 +39,13 @@ struct StoreLayout {
         case .other: code = 4
         case .missing: code = 5
         }
-        let h = mix(mix(pathHash) ^ code)
-        sum = sum &+ h
-        xor ^= mix(h &+ 0x9e37_79b9_7f4a_7c15)
-        count += 1
+        digest.add(UnorderedDigest.mix(UnorderedDigest.mix(pathHash) ^ code))
     }
 
-    private func mix(_ x: UInt64) -> UInt64 { StableHash.splitMix64Finalize(x &+ 0x9e37_79b9_7f4a_7c15) }
+    /// The folder, with its path when the listing keeps it.
+    func folder(relative: String? = nil) -> FolderLayouts.Folder {
+        FolderLayouts.Folder(pathHash: folderHash, layout: digest.value, relative: relative)
+    }
 }
 
 /// Every folder of a directory store with its `StoreLayout`, as one listing of the store saw

@@ -148,8 +148,7 @@ public struct StoreStamp: Equatable, Sendable {
         _ names: some Sequence<String>, in fd: Int32, relative: String,
         into tally: inout Tally
     ) {
-        var folderHash = StableHash.fnv1a(relative)
-        if !relative.isEmpty { folderHash = StableHash.fnv1a(folderHash, UInt8(ascii: "/")) }
+        let folderHash = StoreLayout.prefixHash(ofFolder: relative)
         for name in names {
             var st = stat()
             // Gone since it was listed: leave it out; the reader will not see it either.
@@ -165,10 +164,8 @@ public struct StoreStamp: Equatable, Sendable {
     /// Running sums of entry hashes: addition and xor commute, so the walk order (which
     /// differs between runs on several threads) does not matter.
     private struct Tally {
-        var sum: UInt64 = 0
-        var xor: UInt64 = 0
+        var digest = UnorderedDigest()
         var newest: Int64 = 0
-        var entries = 0
         var failure: StoreError?
         let isRecording: Bool
         /// With `isRecording`: each regular file's path hash and stamp.
@@ -179,11 +176,9 @@ public struct StoreStamp: Equatable, Sendable {
         /// Records the layout of the folder at `relative`, listed as `names`.
         mutating func record(folder relative: String, _ names: [(name: String, kind: FileKind)]) {
             guard isRecording else { return }
-            let folderHash = StableHash.fnv1a(relative)
-            let prefixHash = relative.isEmpty ? folderHash : StableHash.fnv1a(folderHash, UInt8(ascii: "/"))
-            var layout = StoreLayout()
-            for (name, kind) in names { layout.add(pathHash: StableHash.fnv1a(name, offset: prefixHash), kind: kind) }
-            folders.append(FolderLayouts.Folder(pathHash: folderHash, layout: layout.value, relative: relative))
+            var layout = StoreLayout(folder: relative)
+            for (name, kind) in names { layout.add(name, kind: kind) }
+            folders.append(layout.folder(relative: relative))
         }
 
         init(recording: Bool) { isRecording = recording }
@@ -195,33 +190,24 @@ public struct StoreStamp: Equatable, Sendable {
         /// `nameHash`: FNV-1a of the entry's path relative to the store.
         mutating func add(nameHash: UInt64, _ st: stat) {
             let file = FileStamp(st)
-            var h = Self.mix(nameHash ^ UInt64(bitPattern: file.size))
-            h = Self.mix(h ^ UInt64(bitPattern: file.modified))
-            h = Self.mix(h ^ UInt64(bitPattern: file.changed))
-            h = Self.mix(h ^ file.inode)
-            h = Self.mix(h ^ UInt64(truncatingIfNeeded: st.st_mode))
-            sum = sum &+ h
-            xor ^= Self.mix(h &+ 0x9e37_79b9_7f4a_7c15)
+            let mix = UnorderedDigest.mix
+            var h = mix(nameHash ^ UInt64(bitPattern: file.size))
+            h = mix(h ^ UInt64(bitPattern: file.modified))
+            h = mix(h ^ UInt64(bitPattern: file.changed))
+            h = mix(h ^ file.inode)
+            h = mix(h ^ UInt64(truncatingIfNeeded: st.st_mode))
+            digest.add(h)
             newest = max(newest, file.newest)
-            entries += 1
         }
 
         mutating func merge(_ other: Tally) {
-            sum = sum &+ other.sum
-            xor ^= other.xor
+            digest.merge(other.digest)
             newest = max(newest, other.newest)
-            entries += other.entries
-        }
-
-        /// One SplitMix64 step: the golden-ratio increment, then the finalizer.
-        static func mix(_ x: UInt64) -> UInt64 {
-            StableHash.splitMix64Finalize(x &+ 0x9e37_79b9_7f4a_7c15)
         }
 
         func stamp(files: StoreFileStamps?, folders: FolderLayouts?) -> StoreStamp {
             StoreStamp(
-                digest: Self.mix(sum ^ Self.mix(xor)) ^ UInt64(entries), newest: newest, entries: entries, files: files,
-                folders: folders)
+                digest: digest.value, newest: newest, entries: digest.count, files: files, folders: folders)
         }
     }
 }
