@@ -62,16 +62,6 @@ public enum Manifest {
         return out
     }
 
-    /// Writes the manifest of `paths` (in byte order, each once) with `entry` of each to
-    /// `fd`. Returns 0, or the errno of a failed write.
-    static func write(
-        _ paths: some Sequence<String>, entry: (String) -> ManifestEntry, inputs: String?, to fd: Int32
-    ) -> Int32 {
-        var stream = ManifestStream(to: fd, inputs: inputs)
-        for path in paths { stream.append(path, entry(path)) }
-        return stream.finish()
-    }
-
     /// `paths` in the manifest's order: by their bytes.
     static func sortedPaths(_ paths: some Sequence<String>) -> [String] {
         paths.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }

@@ -396,7 +396,9 @@ final class Mutex2: @unchecked Sendable {
         }
         let dir = try TemporaryFolder()
         let fd = open(dir.path("manifest"), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        #expect(Manifest.write(Manifest.sortedPaths(entries.keys), entry: { entries[$0]! }, inputs: "abc", to: fd) == 0)
+        var stream = ManifestStream(to: fd, inputs: "abc")
+        for path in Manifest.sortedPaths(entries.keys) { stream.append(path, entries[path]!) }
+        #expect(stream.finish() == 0)
         close(fd)
         let written = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir.path("manifest"))))
         #expect(written.count > 1 << 20)
