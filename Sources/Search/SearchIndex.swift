@@ -205,37 +205,45 @@ public struct SearchIndex: Sendable {
         self.days = days
     }
 
-    /// The keys of a part of the tweets' captions, numbered in the order met, and each tweet's.
-    private struct CaptionPart: Sendable {
-        var slot: [String: Int32] = [:]
-        var keys: [String] = []
-        /// Per tweet of the part, its keys' numbers.
-        var tweets: [[Int32]] = []
+    /// Keys numbered in the order met (keys equal as strings share one number).
+    private struct KeyNumbers: Sendable {
+        private var slot: [String: Int32] = [:]
+        private(set) var keys: [String] = []
 
-        mutating func entry(_ key: String) -> Int32 {
-            if let s = slot[key] { return s }
+        /// The number of `key`, and whether it was given now.
+        mutating func number(_ key: String) -> (Int32, isNew: Bool) {
+            if let s = slot[key] { return (s, false) }
             let s = Int32(keys.count)
             slot[key] = s
             keys.append(key)
-            return s
+            return (s, true)
         }
+    }
+
+    /// The keys of a part of the tweets' captions, numbered in the order met, and each tweet's.
+    private struct CaptionPart: Sendable {
+        var numbers = KeyNumbers()
+        var keys: [String] { numbers.keys }
+        /// Per tweet of the part, its keys' numbers.
+        var tweets: [[Int32]] = []
+
+        mutating func entry(_ key: String) -> Int32 { numbers.number(key).0 }
     }
 
     /// Every key of the index by slot, with its tweets and users (numbers, ascending).
     private struct KeyTable {
-        var slot: [String: Int32] = [:]
-        var keys: [String] = []
+        var numbers = KeyNumbers()
+        var keys: [String] { numbers.keys }
         var tweets: [[Int32]] = []
         var users: [[Int32]] = []
 
-        /// The slot of `key`, made the first time it is met (keys equal as strings share one).
+        /// The slot of `key`, made the first time it is met.
         mutating func entry(_ key: String) -> Int32 {
-            if let s = slot[key] { return s }
-            let s = Int32(keys.count)
-            slot[key] = s
-            keys.append(key)
-            tweets.append([])
-            users.append([])
+            let (s, isNew) = numbers.number(key)
+            if isNew {
+                tweets.append([])
+                users.append([])
+            }
             return s
         }
     }
