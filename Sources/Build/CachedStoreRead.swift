@@ -198,6 +198,27 @@ struct CachedStoreRead {
         case cached(Int)
         /// A file the cache has no entry for (relative to the store).
         case file(String)
+
+        /// The cache's entry, if it has one.
+        var entry: Int? {
+            if case .cached(let k) = self { k } else { nil }
+        }
+
+        /// The file's path relative to the store.
+        func relative(in cache: DocumentCache) -> String {
+            switch self {
+            case .cached(let k): cache.file(of: k)
+            case .file(let relative): relative
+            }
+        }
+
+        /// FNV-1a of that path (as `StoreFileStamps` knows files).
+        func pathHash(in cache: DocumentCache) -> UInt64 {
+            switch self {
+            case .cached(let k): cache.pathHash(of: k)
+            case .file(let relative): StableHash.fnv1a(relative)
+            }
+        }
     }
 
     /// The store's document files, from the cache's list (the cache's entries in the folders
@@ -246,22 +267,15 @@ struct CachedStoreRead {
             var items: [Item] = []
             items.reserveCapacity(chunk)
             for source in sources[(c * chunk)..<min(sources.count, (c + 1) * chunk)] {
-                var entry: Int?
-                var file: String?
-                switch source {
-                case .cached(let k): entry = k
-                case .file(let relative): file = relative
-                }
-                let pathHash = entry.map(cache.pathHash(of:)) ?? StableHash.fnv1a(file!)
                 guard
-                    let stamp = stamps[pathHash: pathHash]
-                        ?? FileStamp.of(joinPath(store, file ?? cache.file(of: entry!)))
+                    let stamp = stamps[pathHash: source.pathHash(in: cache)]
+                        ?? FileStamp.of(joinPath(store, source.relative(in: cache)))
                 else { return nil }
-                if let k = entry, stamp == cache.stamp(of: k), let document = cache.document(of: k) {
+                if let k = source.entry, stamp == cache.stamp(of: k), let document = cache.document(of: k) {
                     items.append(Item(document: document, origin: .cached(k)))
                     continue
                 }
-                let relative = file ?? cache.file(of: entry!)
+                let relative = source.relative(in: cache)
                 guard let document = try? DirectoryStore.readDocument(file: relative, root: store) ?? nil else {
                     return nil
                 }

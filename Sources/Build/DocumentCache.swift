@@ -13,8 +13,9 @@ import Glibc
 /// One `CacheFile` per store, `store-<hash of its real path>.cache` in the cache folder; its
 /// header names the Roost binary and the store, its body holds the entries (file, stamp,
 /// encoded documents; in no particular order), then each folder's layout as the read listed
-/// it when the entries are every document file it found (`FolderLayouts`). A file from another binary or store, cut short or
-/// edited by hand is ignored whole, and the store is read as if there were no cache.
+/// it when the entries are every document file it found (`FolderLayouts`). A file from
+/// another binary or store, cut short or edited by hand is ignored whole, and the store is
+/// read as if there were no cache.
 final class DocumentCache: Sendable {
     static let format = "documents 3"
 
