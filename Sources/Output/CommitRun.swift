@@ -33,6 +33,9 @@ struct CommitRun {
         var hash: UInt64
         var size: Int
         var fingerprint: UInt64?
+        /// Staged under `SiteWriter.flatName(of: path)`, not at its path. (Here, in the
+        /// optional's padding, it costs no bytes.)
+        var flat: Bool
         /// The position in the previous manifest of the entry it replaces; for a path the last
         /// build did not write, `-1 - p`, p being the position of the first path after it.
         var slot: Int32
@@ -75,7 +78,8 @@ struct CommitRun {
             let position = Int(item.previous)
             let staged = item.staged >= 0
             let move = Move(
-                path: path, hash: item.hash, size: item.size, fingerprint: item.fingerprint, slot: item.previous)
+                path: path, hash: item.hash, size: item.size, fingerprint: item.fingerprint,
+                flat: item.staged == SiteWriter.stagedFlatMark, slot: item.previous)
             if position >= 0 {
                 producedBefore += 1
                 fates[position] = staged ? .replaced : .kept
@@ -206,21 +210,23 @@ struct CommitRun {
     }
 
     /// Moves `moves[k]` into place, or, when one of its folders is not in the output yet, that
-    /// whole staged folder (holding `moves[k]` and the moves after it with the same prefix).
+    /// whole staged folder (holding `moves[k]` and the moves after it with the same prefix,
+    /// unless one of those was staged flat: then each file is moved alone).
     /// Returns how many moves are done.
     mutating func move(from k: Int) throws(OutputError) -> Int {
         let path = moves[k].path
-        if let folder = try firstMissingFolder(of: path) {
-            if renameat(writer.stagingFD, folder, dirFD, folder) == 0 {
+        if !moves[k].flat, let folder = try firstMissingFolder(of: path) {
+            let prefix = folder + "/"
+            var end = k + 1
+            while end < moves.count, moves[end].path.hasPrefix(prefix) { end += 1 }
+            if !moves[k..<end].contains(where: \.flat), renameat(writer.stagingFD, folder, dirFD, folder) == 0 {
                 folders.insert(folder)
-                let prefix = folder + "/"
-                var end = k + 1
-                while end < moves.count, moves[end].path.hasPrefix(prefix) { end += 1 }
                 return end - k
             }
-            // Someone made it meanwhile: fall back to moving the file alone.
+            // Someone made it meanwhile, or the folder went from the output with files staged
+            // flat for it: move the file alone.
         }
-        try move(path)
+        try move(path, from: moves[k].flat ? SiteWriter.flatName(of: path) : path)
         return 1
     }
 
@@ -242,10 +248,9 @@ struct CommitRun {
         return nil
     }
 
-    /// Renames the staged file at `path` over `path`, creating parent folders as needed.
-    mutating func move(_ path: String) throws(OutputError) {
+    /// Renames the staged file `name` over `path`, creating parent folders as needed.
+    mutating func move(_ path: String, from name: String) throws(OutputError) {
         try makeParents(of: path)
-        let name = path
         if renameat(writer.stagingFD, name, dirFD, path) == 0 { return }
         var error = errno
         if error == EISDIR || error == ENOTEMPTY || error == EEXIST {

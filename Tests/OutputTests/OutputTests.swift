@@ -89,6 +89,25 @@ import Glibc
         #expect(try build(t.output, site).written == 0)
     }
 
+    /// Files replacing the last build's are staged flat, new ones at their paths: when their
+    /// folder is gone from the output (removed by hand), both kinds still land in it.
+    @Test func aFolderRemovedByHandGetsBackItsReplacedAndItsNewFiles() throws {
+        let t = try TemporaryFolder()
+        var first = site
+        first["users/alice/likes.html"] = "<p>likes</p>"
+        try build(t.output, first)
+        try FileManager.default.removeItem(atPath: t.outputPath("users/alice"))
+        var next = first
+        next["users/alice/index.html"] = "<h1>Alice</h1>"  // replaced: staged flat
+        next["users/alice/about.html"] = "<p>new</p>"  // new, and first in the folder: staged at its path
+        // (`likes.html` has the same bytes, but is not on disk: staged flat too.)
+        #expect(try build(t.output, next) == WriteSummary(written: 3, unchanged: 3, removed: 0, bytesWritten: 36))
+        #expect(
+            listing(t.output).filter { $0.value.hasPrefix("f:") && $0.key != ".roost-manifest" }
+                == next.mapValues { "f:" + $0 })
+        #expect(try build(t.output, next).written == 0)
+    }
+
     @Test func fileNoLongerProducedIsRemovedWithItsEmptyFolders() throws {
         let t = try TemporaryFolder()
         try build(t.output, site)
