@@ -140,6 +140,7 @@ public struct SiteBuild: Sendable {
         let retryMedia = refreshesMedia || !(media?.warnings.isEmpty ?? true)
         let summary = try writer.commit(inputs: retryMedia ? nil : inputs.token)
         observer.phaseEnded("commit")
+        if !options.freesMemory { Heap.keepUntilExit((snapshot, renderer, pages)) }
         var report = BuildReport(
             outcome: .built(summary), pages: pages.count, staticFiles: staticFiles.count,
             warnings: warnings, notices: notices + cacheNotices, elapsed: ContinuousClock.now - start)

@@ -15,6 +15,19 @@ package enum Heap {
         #endif
     }
 
+    /// Keeps `value` (and all it holds) alive until the process exits. For a command about to
+    /// exit: the system takes the memory back at once, while freeing a store's worth of
+    /// objects one by one takes a single thread tens of milliseconds at 100,000 tweets
+    /// (a tenth of a rebuild), and seconds at a million.
+    package static func keepUntilExit(_ value: Any) {
+        _ = Unmanaged.passRetained(Kept(value))
+    }
+
+    private final class Kept {
+        let value: Any
+        init(_ value: Any) { self.value = value }
+    }
+
     #if canImport(Glibc)
     private nonisolated(unsafe) static let mallocTrim = dlsym(nil, "malloc_trim")
     #endif

@@ -27,7 +27,8 @@ struct PhaseTimer {
         guard enabled, !phases.isEmpty else { return }
         for (phase, duration, cpu, memory) in phases {
             Console.error(
-                "timing: \(phase.padding(20)) \(String(format3: duration / .seconds(1))) s  cpu \(String(format3: cpu)) s  \(memory)")
+                "timing: \(phase.padding(20)) \(String(format3: duration / .seconds(1))) s  cpu \(String(format3: cpu)) s  \(memory)"
+            )
         }
     }
 
