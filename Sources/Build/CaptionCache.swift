@@ -1,3 +1,4 @@
+import Model
 import Search
 import Site
 import Support
@@ -11,9 +12,11 @@ import Support
 /// One `CacheFile` per store, `captions-<hash of its real path>.cache`; keyed by the caption's
 /// bytes, so a caption is never taken for another, not even for one that is equal to it as a
 /// Swift string (another Unicode form of the same text, which cmark renders to other bytes).
-/// Entries are found by a hash of those bytes and decoded from the mapped file when asked for.
+/// Entries are found by a hash of those bytes (written with each) and decoded from the mapped
+/// file when asked for. A build matches every tweet's caption to its entry once
+/// (`entries(of:)`) and asks by entry after that.
 final class CaptionCache: Sendable {
-    static let format = "captions 2"
+    static let format = "captions 3"
 
     /// One caption's entry: where its text is in the file, and where its render and keys
     /// (as written) begin.
@@ -30,16 +33,10 @@ final class CaptionCache: Sendable {
     /// FNV-1a of a caption's bytes → its entry (a caption whose hash another took misses).
     private let byHash: [UInt64: Int32]
 
-    private init(file: CacheFile, context: UInt64, entries: [Entry]) {
+    private init(file: CacheFile, context: UInt64, entries: [Entry], byHash: [UInt64: Int32]) {
         self.file = file
         self.context = context
         self.entries = entries
-        var byHash: [UInt64: Int32] = [:]
-        byHash.reserveCapacity(entries.count)
-        for (k, entry) in entries.enumerated() {
-            let hash = StableHash.fnv1a(UnsafeRawBufferPointer(rebasing: file.mapping[entry.caption]))
-            if byHash[hash] == nil { byHash[hash] = Int32(k) }
-        }
         self.byHash = byHash
     }
 
@@ -57,8 +54,11 @@ final class CaptionCache: Sendable {
             let context = try reader.uint64()
             let count = try reader.length()
             var entries: [Entry] = []
+            var byHash: [UInt64: Int32] = [:]
             entries.reserveCapacity(min(count, 1 << 22))
-            for _ in 0..<count {
+            byHash.reserveCapacity(min(count, 1 << 22))
+            for k in 0..<count {
+                let hash = try reader.uint64()
                 let length = try reader.length()
                 let start = reader.offset
                 _ = try reader.bytes(length)
@@ -67,60 +67,71 @@ final class CaptionCache: Sendable {
                 try reader.skipString()  // excerpt
                 for _ in 0..<(try reader.length()) { try reader.skipString() }  // keys
                 entries.append(Entry(caption: start..<start + length, rest: rest))
+                if byHash[hash] == nil { byHash[hash] = Int32(k) }
             }
             guard reader.isAtEnd else { return nil }
-            return CaptionCache(file: file, context: context, entries: entries)
+            return CaptionCache(file: file, context: context, entries: entries, byHash: byHash)
         } catch {
             return nil
         }
     }
 
-    /// The entry of `caption`: the one with the same bytes.
-    private func entry(_ caption: String) -> Int? {
-        var caption = caption
-        return caption.withUTF8 { utf8 -> Int? in
-            let bytes = UnsafeRawBufferPointer(utf8)
-            guard let k = byHash[StableHash.fnv1a(bytes)].map(Int.init),
-                mapping[entries[k].caption].elementsEqual(bytes)
-            else { return nil }
-            return k
+    /// The entry of each tweet's caption (the one with the same bytes), or -1; on all cores.
+    func entries(of tweets: [Tweet]) -> [Int32] {
+        [Int32](parallelCount: tweets.count, chunk: 256) { t in
+            var caption = tweets[t].caption
+            return caption.withUTF8 { utf8 -> Int32 in
+                let bytes = UnsafeRawBufferPointer(utf8)
+                guard let k = byHash[Self.hash(bytes)], mapping[entries[Int(k)].caption].elementsEqual(bytes) else {
+                    return -1
+                }
+                return k
+            }
         }
     }
 
     /// Entry `k`'s render and keys, as written.
-    private func reader(after k: Int) -> ByteReader {
+    private func reader(after k: Int32) -> ByteReader {
         var reader = ByteReader(mapping)
-        _ = try? reader.bytes(entries[k].rest)
+        _ = try? reader.bytes(entries[Int(k)].rest)
         return reader
     }
 
-    /// The search keys of `caption`, when known.
-    func keys(_ caption: String) -> [String]? {
-        guard let k = entry(caption) else { return nil }
+    /// The search keys of entry `k` (-1: none).
+    func keys(entry k: Int32) -> [String]? {
+        guard k >= 0 else { return nil }
         var reader = reader(after: k)
         guard (try? reader.skipString()) != nil, (try? reader.skipString()) != nil else { return nil }  // html, excerpt
         return try? reader.strings()
     }
 
-    /// The render of `caption` in `context`, when known.
-    func render(_ caption: String, context: UInt64) -> CaptionRender? {
-        guard context == self.context, let k = entry(caption) else { return nil }
+    /// The render of entry `k` (-1: none), when it was made in `context`.
+    func render(entry k: Int32, context: UInt64) -> CaptionRender? {
+        guard k >= 0, context == self.context else { return nil }
         var reader = reader(after: k)
         guard let html = try? reader.string(), let excerpt = try? reader.string() else { return nil }
         return CaptionRender(html: html, excerpt: excerpt)
     }
 
-    /// `render(_:context:)` as a `SiteRenderer` takes it.
-    var renders: CaptionRenders { { [self] caption, context in render(caption, context: context) } }
+    /// The renders of the tweets whose entries are `matched` (`entries(of:)`), as a
+    /// `SiteRenderer` takes them.
+    func renders(matched: [Int32]) -> CaptionRenders {
+        { [self] t, context in render(entry: matched[t], context: context) }
+    }
 
-    /// The indices of `captions` whose bytes no earlier one has, in order.
-    static func distinct(_ captions: [String]) -> [Int] {
+    /// The indices of `tweets` whose caption's bytes no earlier one has, in order. Those
+    /// `matched` to one entry share the caption's bytes; the others are compared.
+    static func distinct(_ tweets: [Tweet], matched: [Int32]?, entryCount: Int) -> [Int] {
+        var entrySeen = [Bool](repeating: false, count: entryCount)
         var seen: [UInt64: [Int]] = [:]
-        seen.reserveCapacity(captions.count)
-        return captions.indices.filter { t in
-            var caption = captions[t]
-            let hash = caption.withUTF8 { StableHash.fnv1a(UnsafeRawBufferPointer($0)) }
-            if let earlier = seen[hash], earlier.contains(where: { sameBytes(captions[$0], caption) }) {
+        return tweets.indices.filter { t in
+            if let matched, matched[t] >= 0 {
+                defer { entrySeen[Int(matched[t])] = true }
+                return !entrySeen[Int(matched[t])]
+            }
+            var caption = tweets[t].caption
+            let hash = caption.withUTF8 { Self.hash(UnsafeRawBufferPointer($0)) }
+            if let earlier = seen[hash], earlier.contains(where: { sameBytes(tweets[$0].caption, caption) }) {
                 return false
             }
             seen[hash, default: []].append(t)
@@ -128,18 +139,23 @@ final class CaptionCache: Sendable {
         }
     }
 
-    /// How many of the distinct captions `captions[distinct]` the cache lacks, or how many
-    /// entries it holds that are none of them, whichever is more (an edited caption is one of
-    /// each); nil when its renders were made in another context (then none of it serves).
-    func drift(_ captions: [String], distinct: [Int], context: UInt64) -> Int? {
+    /// How many distinct captions (`distinct`, matched to entries as `matched`) the cache
+    /// lacks, or how many entries it holds that are none of them, whichever is more (an edited
+    /// caption is one of each); nil when its renders were made in another context (then none
+    /// of it serves).
+    func drift(matched: [Int32], distinct: [Int], context: UInt64) -> Int? {
         guard context == self.context else { return nil }
         var used = [Bool](repeating: false, count: entries.count)
         var missing = 0
         for t in distinct {
-            if let k = entry(captions[t]) { used[k] = true } else { missing += 1 }
+            if matched[t] >= 0 { used[Int(matched[t])] = true } else { missing += 1 }
         }
         return max(missing, used.count { !$0 })
     }
+
+    var entryCount: Int { entries.count }
+
+    private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 { StableHash.fnv1a(bytes) }
 
     /// Writes the cache of `identity` at `path`: each of the distinct captions
     /// `captions[distinct]` with its keys and render (`renders(t)`).
@@ -155,8 +171,11 @@ final class CaptionCache: Sendable {
             }
             for t in distinct {
                 let render = renders(t)
+                var caption = captions[t]
+                let hash = caption.withUTF8 { Self.hash(UnsafeRawBufferPointer($0)) }
                 try file.append {
-                    $0.append(captions[t])
+                    $0.append(hash)
+                    $0.append(caption)
                     $0.append(render.html)
                     $0.append(render.excerpt)
                     $0.append(keys[t])

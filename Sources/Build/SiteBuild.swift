@@ -84,20 +84,25 @@ public struct SiteBuild: Sendable {
         }
 
         let known = captionCache?.cache
-        let captionKeys = snapshot.tweets.parallelMap { known?.keys($0.caption) ?? SearchIndex.captionKeys($0.caption) }
+        let matched = known?.entries(of: snapshot.tweets)
+        let captionKeys = [[String]](parallelCount: snapshot.tweets.count, chunk: 64) { t in
+            known?.keys(entry: matched![t]) ?? SearchIndex.captionKeys(snapshot.tweets[t].caption)
+        }
         let search = SearchIndex(snapshot: snapshot, captionKeys: captionKeys)
         observer.phaseEnded("search index")
         let renderer = try SiteRenderer(
             snapshot: snapshot, config: options.config, templates: templates,
             templateFolder: theme.origin, stylesheet: theme.stylesheet, images: media?.images ?? SiteImages(),
-            search: search, renders: known?.renders)
+            search: search, renders: matched.flatMap { known?.renders(matched: $0) })
         observer.phaseEnded("captions")  // (cards are rendered with the first page that shows them)
         if let (path, identity, cache) = captionCache {
-            let captions = snapshot.tweets.map(\.caption)
-            let distinct = CaptionCache.distinct(captions)
+            let distinct = CaptionCache.distinct(snapshot.tweets, matched: matched, entryCount: cache?.entryCount ?? 0)
             // No cache, or one made in another context: none of it serves.
-            let drift = cache?.drift(captions, distinct: distinct, context: renderer.captionContext) ?? distinct.count
+            let drift =
+                matched.flatMap { cache?.drift(matched: $0, distinct: distinct, context: renderer.captionContext) }
+                ?? distinct.count
             if CacheFile.isWorthRewriting(drift: drift, live: distinct.count) {
+                let captions = snapshot.tweets.map(\.caption)
                 do throws(BuildError) {
                     try CaptionCache.write(
                         path: path, identity: identity, context: renderer.captionContext, captions: captions,

@@ -11,6 +11,7 @@ public struct CaptionRender: Sendable, Equatable {
     }
 }
 
-/// Captions rendered before, by text, for the context they were rendered in: nil when the
-/// caption is not known or the context differs.
-public typealias CaptionRenders = @Sendable (_ caption: String, _ context: UInt64) -> CaptionRender?
+/// Captions rendered before (by a build cache, which matched them by text): the render of
+/// tweet `tweet`'s caption (`snapshot.tweets[tweet]`) for the context it was rendered in; nil
+/// when the caption is not known or the context differs.
+public typealias CaptionRenders = @Sendable (_ tweet: Int, _ context: UInt64) -> CaptionRender?

@@ -110,7 +110,7 @@ final class SiteContext: Sendable {
         } else {
             let rendered = [(String, String)](parallelCount: tweetCount, chunk: 64) { t in
                 let caption = snapshot.tweets[t].caption
-                if let known = renders?(caption, captionContext) { return (known.html, known.excerpt) }
+                if let known = renders?(t, captionContext) { return (known.html, known.excerpt) }
                 return markdown.render(caption, excerptLimit: Self.excerptLimit)
             }
             captions = rendered.map(\.0)
