@@ -10,7 +10,8 @@ import Glibc
 
 /// Reading the store through the build cache (`DocumentCache`): the files whose stamp is
 /// the one the cache recorded are taken from it, the others are read and decoded, and the
-/// cache is written again for the next build when anything moved. The snapshot is the one
+/// cache is written again for the next build when what it lacks costs enough (see `init`).
+/// The snapshot is the one
 /// `Snapshot.read` makes: it does not depend on the order of the documents.
 struct CachedStoreRead {
     let snapshot: Snapshot
@@ -65,6 +66,7 @@ struct CachedStoreRead {
         let stamp = isDirectory ? nil : FileStamp.of(store)
         var folders: FolderLayouts?
         var listing = BuildReport.StoreListing.whole
+        var listedFiles = 0  // in the folders listed again, when not the whole store
         var problem: String?
         if isDirectory, cache == nil {
             // No cache: every file is read, and its entry written as it is read (holding each
@@ -88,6 +90,7 @@ struct CachedStoreRead {
                 items = found
                 folders = plan.folders
                 listing = .folders(plan.listed)
+                listedFiles = plan.files
             } else {
                 let index = cache.fileIndex()
                 let read = try DirectoryStore.read(
@@ -119,16 +122,19 @@ struct CachedStoreRead {
         phases("read and decode store")
 
         // Written before deriving, so that the documents can be handed over to it; not at
-        // all while the files it lacks or holds in vain are few (they are read again).
-        let drift =
-            cache.map { [readFiles, reusedFiles] in max(readFiles, $0.count - reusedFiles) } ?? max(1, readFiles)
-        // A store whose folders moved (a file added or removed) is written again at once: until
-        // the cache lists its files, every rebuild would list those folders again.
+        // all while the work it saves the next build is small (see `isWorthRewriting`): files
+        // it lacks or holds in vain (read again), and, when folders moved (a file added or
+        // removed), the files of the folders that build would list again. So a like added
+        // lists its user's likes folder again at each rebuild, a few names, rather than have
+        // this one write the whole cache (1 GB at a million tweets); a tweet added, listing
+        // `tweets/`, does write it. A whole store listed is always worth it.
         let foldersMoved = isDirectory && cache != nil && cache?.folders != folders
+        let relisted = !foldersMoved ? 0 : listing == .whole ? readFiles + reusedFiles : listedFiles
+        let drift =
+            cache.map { [readFiles, reusedFiles] in max(readFiles, $0.count - reusedFiles, relisted) }
+            ?? max(1, readFiles)
         let writtenWhileRead = isDirectory && cache == nil
-        if !writtenWhileRead
-            && (foldersMoved || CacheFile.isWorthRewriting(drift: drift, live: readFiles + reusedFiles))
-        {
+        if !writtenWhileRead && CacheFile.isWorthRewriting(drift: drift, live: readFiles + reusedFiles) {
             do throws(BuildError) {
                 try Self.write(
                     path: path, identity: identity, cache: cache, decoded: decoded, items: items, folders: folders,
@@ -225,13 +231,14 @@ struct CachedStoreRead {
     /// whose layout the walk saw as the cache recorded it) and the folders whose layout moved
     /// or that are new, listed again now (`DirectoryStore.documentFiles(inFolder:root:)`), with
     /// the layouts to record. The order does not matter: the snapshot does not depend on it.
+    /// `files` counts the files in the folders listed, and each folder once.
     /// Nil when so many folders moved that listing the whole store costs less, or one of them
     /// cannot be listed as a read of the whole store would list it.
     private static func plan(
         _ store: String, cache: DocumentCache, known: FolderLayouts, walked: FolderLayouts
-    ) -> (sources: [Source], folders: FolderLayouts, listed: Int)? {
+    ) -> (sources: [Source], folders: FolderLayouts, listed: Int, files: Int)? {
         guard let (relist, dropped) = walked.changes(since: known) else { return nil }
-        if relist.isEmpty && dropped.isEmpty { return ((0..<cache.count).map(Source.cached), known, 0) }
+        if relist.isEmpty && dropped.isEmpty { return ((0..<cache.count).map(Source.cached), known, 0, 0) }
         guard relist.count <= max(64, walked.folders.count / 8) else { return nil }
         var sources: [Source] = []
         sources.reserveCapacity(cache.count + 64)
@@ -245,14 +252,16 @@ struct CachedStoreRead {
             }
         }
         var folders = known.folders.filter { !dropped.contains($0.pathHash) }
+        var listedFiles = 0
         for folder in relist {
             guard let (files, listed) = try? DirectoryStore.documentFiles(inFolder: folder, root: store) ?? nil
             else { return nil }
             folders.append(listed)
+            listedFiles += files.count
             for file in files { sources.append(moved[file].map(Source.cached) ?? .file(file)) }
         }
         guard let layouts = FolderLayouts(folders) else { return nil }
-        return (sources, layouts, relist.count)
+        return (sources, layouts, relist.count, listedFiles + relist.count)
     }
 
     /// The documents of `sources`: each file whose stamp is the one the cache recorded taken

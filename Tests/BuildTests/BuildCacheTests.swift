@@ -82,8 +82,8 @@ struct BuildCacheTests {
 
     /// A rebuild lists only the store's folders whose names moved since the cache was written
     /// (the cache knows what the others hold): none after a caption edit, `tweets/` after a
-    /// tweet is added, the folders made for a first like; and the cache is written again at
-    /// once so that the next rebuild need not list them again.
+    /// tweet is added, the folders made for a first like; and the cache is written again
+    /// when listing them at every rebuild would cost more (see the next test).
     @Test func aRebuildListsOnlyTheFoldersThatMoved() throws {
         #expect(try cachedBuild("site").storeListing == .whole)
         let tweets = try storeFiles("tweets")
@@ -118,10 +118,66 @@ struct BuildCacheTests {
         try expectListed(.folders(1), after: "a subcollection's folder removed") {
             try FileManager.default.removeItem(atPath: work.path("store/users/\(fresh)/user-likes"))
         }
-        try expectListed(.folders(0), after: "the same bytes written again") {
+        // Two moves of one folder each, no file in it now: not worth writing the cache of 240
+        // files for (`isWorthRewriting`), so the next rebuild lists that folder again.
+        try expectListed(.folders(1), after: "the same bytes written again") {
             let path = work.path("store/tweets/" + tweets[5])
             try Data(contentsOf: URL(fileURLWithPath: path)).write(to: URL(fileURLWithPath: path))
         }
+    }
+
+    /// A folder that moved is listed again by every rebuild until the cache is written again,
+    /// which waits until that costs less: a like added (its user's likes folder, a few names)
+    /// leaves the cache file as it was; a tweet added (`tweets/`, most of the store) writes it.
+    @Test func theCacheIsWrittenAgainWhenListingWhatMovedCostsMore() throws {
+        // The sample store, and 1,000 tweets more: a user's likes folder (11 to 22 files) is
+        // then under one file in 64.
+        let uid = try #require(try storeFiles("users").first).dropLast(5)
+        for k in 0..<1000 {
+            _ = try work.write(
+                "store/tweets/more\(k).json",
+                #"{"caption": "More \#(k)", "timestamp": "2024-05-01T10:00:00Z", "uid": "\#(uid)"}"#)
+        }
+        Thread.sleep(forTimeInterval: 1.2)
+        try cachedBuild("site")
+        let tweets = try storeFiles("tweets")
+        let cacheFile = try #require(try files("cache").first { $0.hasPrefix("store-") })
+        func cacheIdentity() -> [Int] {
+            var st = stat()
+            guard stat(work.path("cache/" + cacheFile), &st) == 0 else { return [] }
+            return [Int(st.st_ino), st.st_mtim.tv_sec, st.st_mtim.tv_nsec]
+        }
+        // The user who likes fewest tweets.
+        let likes = try #require(
+            try files("store/users").filter {
+                FileManager.default.fileExists(atPath: work.path("store/users/\($0)/user-likes"))
+            }.min { try files("store/users/\($0)/user-likes").count < files("store/users/\($1)/user-likes").count })
+        let liked = try files("store/users/\(likes)/user-likes")
+        let unliked = try #require(tweets.first { !liked.contains($0) })
+        let before = cacheIdentity()
+        _ = try work.write("store/users/\(likes)/user-likes/\(unliked)", "{}")
+        Thread.sleep(forTimeInterval: 1.2)
+        for round in 1...2 {
+            if round == 2 {
+                try edit("tweets/" + tweets[0]) { $0["caption"] = "Edited: a build, not \"nothing changed\"" }
+                Thread.sleep(forTimeInterval: 1.2)
+            }
+            let report = try cachedBuild("site")
+            #expect(report.storeListing == .folders(1), "round \(round)")
+            #expect(report.storeFiles?.read == round, "round \(round): the new like (not in the cache), the edit")
+            #expect(cacheIdentity() == before, "round \(round): the cache is as it was")
+            try expectEqualsCleanBuild("site")
+        }
+        _ = try work.write(
+            "store/tweets/added.json",
+            #"{"caption": "A new file", "timestamp": "2024-05-02T10:00:00Z", "uid": "\#(likes)"}"#)
+        Thread.sleep(forTimeInterval: 1.2)
+        #expect(try cachedBuild("site").storeListing == .folders(2), "tweets/, and the likes folder still")
+        #expect(cacheIdentity() != before, "listing tweets/ again costs more: the cache is written")
+        try edit("tweets/" + tweets[1]) { $0["caption"] = "Edited after the cache was written" }
+        Thread.sleep(forTimeInterval: 1.2)
+        #expect(try cachedBuild("site").storeListing == .folders(0))
+        try expectEqualsCleanBuild("site")
     }
 
     /// A first build writes the cache as it reads the store; when a file cannot be read, the
