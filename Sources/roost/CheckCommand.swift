@@ -1,6 +1,7 @@
 import JSON
 import Model
 import Store
+import Support
 
 /// `roost check`: every data problem of the store, grouped and counted.
 enum CheckCommand: Command {
@@ -26,6 +27,7 @@ enum CheckCommand: Command {
         var phases = PhaseTimer()
         let (snapshot, source) = try Snapshot.read(at: path, phases: { phases.end($0) })
         defer { phases.report() }
+        defer { Heap.keepUntilExit(snapshot) }  // the process exits next: no freeing a million tweets one by one
         let report = CheckReport(storePath: path, source: source, snapshot: snapshot)
         Console.out(arguments.flag(json) ? report.json : report.text)
         let failing = report.count(.error) + (arguments.flag(strict) ? report.count(.warning) : 0)
