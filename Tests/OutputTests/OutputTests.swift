@@ -108,6 +108,23 @@ import Glibc
         #expect(try build(t.output, next).written == 0)
     }
 
+    /// Two paths with one flat name (a 64-bit hash collision, made here by hand): the second
+    /// is staged at its own path, and both land.
+    @Test func aFlatNameTakenAlreadyStagesTheFileAtItsPath() throws {
+        let t = try TemporaryFolder()
+        try build(t.output, site)
+        let writer = try SiteWriter(outputDirectory: t.output)
+        let taken = writer.stagingName + "/" + SiteWriter.flatName(of: "users/bob/index.html")
+        put(t.outputPath(taken), "someone else's")
+        var next = site
+        next["users/bob/index.html"] = "<h1>Bob</h1>"
+        for (path, content) in next { _ = try writer.write(path, content) }
+        #expect(exists(t.outputPath(writer.stagingName + "/users/bob/index.html")))
+        #expect(try writer.commit().written == 1)
+        #expect(read(t.outputPath("users/bob/index.html")) == "<h1>Bob</h1>")
+        #expect(!listing(t.output).keys.contains { $0.hasPrefix(".roost-staging") })
+    }
+
     @Test func fileNoLongerProducedIsRemovedWithItsEmptyFolders() throws {
         let t = try TemporaryFolder()
         try build(t.output, site)
