@@ -123,6 +123,7 @@ public struct SiteBuild: Sendable {
             staticFiles = staticFiles.filter { shard.contains(Theme.staticFolder + $0.path) }
         }
         observer.phaseEnded("fingerprints")
+        writer.expect(files: pages.count + staticFiles.count)
         observer.renderingStarted(pages: pages.count)
         var mediaFiles = 0
         let rendered: Int

@@ -238,6 +238,13 @@ public final class SiteWriter: Sendable {
         return try result.get()
     }
 
+    /// Makes room for `count` files in the table of what this build produced, so that it is
+    /// not grown (rehashing every path so far) while pages are written. A hint: more or fewer
+    /// files may come.
+    public func expect(files count: Int) {
+        state.withLock { $0.produced.reserveCapacity(count) }
+    }
+
     /// Keeps the file the last build wrote at `path` when it was made with the same
     /// `fingerprint` and is still there with its size: the builder need not produce it again.
     /// False when it must (then `write` it). Thread-safe.
