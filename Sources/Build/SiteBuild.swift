@@ -90,10 +90,10 @@ public struct SiteBuild: Sendable {
         }
         let search = SearchIndex(snapshot: snapshot, captionKeys: captionKeys)
         observer.phaseEnded("search index")
-        let renderer = try SiteRenderer(
+        var renderer = try SiteRenderer(
             snapshot: snapshot, config: options.config, templates: templates,
             templateFolder: theme.origin, stylesheet: theme.stylesheet, images: media?.images ?? SiteImages(),
-            search: search, renders: matched.flatMap { known?.renders(matched: $0) })
+            search: consume search, renders: matched.flatMap { known?.renders(matched: $0) })
         observer.phaseEnded("captions")  // (cards are rendered with the first page that shows them)
         if let (path, identity, cache) = captionCache {
             let distinct = CaptionCache.distinct(snapshot.tweets, matched: matched, entryCount: cache?.entryCount ?? 0)
@@ -113,6 +113,7 @@ public struct SiteBuild: Sendable {
                 observer.phaseEnded("write caption cache")
             }
         }
+        _ = consume captionKeys  // (a million tweets' keys: not held through the render)
 
         let writer = try openedWriter ?? SiteWriter(outputDirectory: options.output)
         // Pages whose fingerprint matches the last build's are kept without rendering them.
@@ -126,9 +127,13 @@ public struct SiteBuild: Sendable {
         writer.expect(files: pages.count + staticFiles.count)
         observer.renderingStarted(pages: pages.count)
         var mediaFiles = 0
-        let rendered: Int
+        var rendered = 0
         do {
-            rendered = try render(pages, with: renderer, into: writer, observer: observer)
+            // The term shards are made already (some 180 MB at a million tweets): staged first
+            // and let go, not held through the rest of the render.
+            rendered += try render(pages, where: \.isSearchTermShard, with: renderer, into: writer, observer: observer)
+            renderer = renderer.droppingSearchTermShards()
+            rendered += try render(pages, where: { !$0.isSearchTermShard }, with: renderer, into: writer, observer: observer)
             for file in staticFiles {
                 _ = try writer.write(Theme.staticFolder + file.path, file.bytes)
             }
@@ -180,11 +185,11 @@ public struct SiteBuild: Sendable {
         return warnings
     }
 
-    /// Renders and hands over every page (with its fingerprint), on all cores; returns how
-    /// many were rendered (not kept).
+    /// Renders and hands over the pages (with their fingerprints) that `include` picks, on all
+    /// cores; returns how many were rendered (not kept).
     private func render(
-        _ pages: [(Page, UInt64)], with renderer: SiteRenderer, into writer: SiteWriter,
-        observer: some BuildObserver
+        _ pages: [(Page, UInt64)], where include: @Sendable (Page) -> Bool, with renderer: SiteRenderer,
+        into writer: SiteWriter, observer: some BuildObserver
     ) throws -> Int {
         let failure = Mutex<(any Error)?>(nil)
         let rendered = Atomic<Int>(0)
@@ -195,6 +200,7 @@ public struct SiteBuild: Sendable {
                 if failure.withLock({ $0 != nil }) { return }
                 do {
                     let (page, fingerprint) = pages[i]
+                    guard include(page) else { continue }
                     if try !writer.keep(page.path, fingerprint: fingerprint) {
                         _ = try writer.write(page.path, try renderer.render(page), fingerprint: fingerprint)
                         rendered.add(1, ordering: .relaxed)

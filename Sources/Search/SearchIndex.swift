@@ -30,13 +30,21 @@ public struct SearchIndex: Sendable {
         public let bytes: [UInt8]
     }
 
-    public let shards: [Shard]
+    public private(set) var shards: [Shard]
     public let tweetCount: Int
     public let userCount: Int
     /// `search/index.js`.
     public let manifest: [UInt8]
     /// `search/days.js`.
     public let days: [UInt8]
+
+    /// This index without its term shards' bytes (their paths and first keys kept), for a
+    /// build that has written them: the rest of its render need not hold them.
+    public func droppingShardBytes() -> SearchIndex {
+        var index = self
+        index.shards = shards.map { Shard(path: $0.path, firstKey: $0.firstKey, bytes: []) }
+        return index
+    }
 
     /// A shard is cut once it holds this many bytes, where a key's hash allows (1 in 4)…
     static let minimumShardBytes = 8 * 1024

@@ -8,6 +8,8 @@ import Synchronization
 /// its own page, profiles, likes tabs, tags, the archive), so each stays until the end of a
 /// build; at a million tweets that would be 1.6 GB of cards. Past the budget a card is
 /// rendered again at each use: the same bytes, for some more CPU, only in stores that large.
+/// (Dropping a card after the last page that shows it would not lower the peak: the feed,
+/// first in the plan, shows every card, and the archive, near the end, shows them again.)
 final class CardCache: Sendable {
     private struct Slots {
         var cards: [String?]
@@ -15,7 +17,7 @@ final class CardCache: Sendable {
     }
 
     private let slots: Mutex<Slots>
-    /// Bytes of cards kept at most (`SiteRenderer.defaultCardBudget` unless told otherwise).
+    /// Bytes of cards kept at most (`SiteRenderer.defaultCardBudget(tweets:)` unless told otherwise).
     let budget: Int
 
     /// `seeds`: cards known already (nil where not), one per tweet.

@@ -34,6 +34,12 @@ public struct Page: Sendable, Hashable {
     public let kind: Kind
     /// The file's path from the output folder's root: `u/mina/likes/page/2/index.html`.
     public let path: String
+
+    /// A term shard of the search index: bytes made with the index, not rendered.
+    public var isSearchTermShard: Bool {
+        if case .searchFile(.terms) = kind { return true }
+        return false
+    }
 }
 
 /// The Tweets / Replies / Likes tabs of a profile.

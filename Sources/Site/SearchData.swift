@@ -15,7 +15,9 @@ extension SiteRenderer {
         switch file {
         case .manifest: return search.manifest
         case .days: return search.days
-        case .terms(let i): return search.shards[i].bytes
+        case .terms(let i):
+            precondition(!search.shards[i].bytes.isEmpty, "a term shard rendered after droppingSearchTermShards()")
+            return search.shards[i].bytes
         case .docs(let bucket):
             var out = Array("roostSearch.docs(\(bucket),[".utf8)
             for n in docNumbers(bucket) {

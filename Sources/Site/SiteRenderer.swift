@@ -26,9 +26,15 @@ public final class SiteRenderer: Sendable {
     /// The theme's stylesheet for 404.html (see `InlineStyle`).
     let inlineStyle: InlineStyle?
 
-    /// Bytes of rendered cards a renderer keeps by default: every card of a 100,000-tweet
-    /// store (~1.6 KB each) fits; a million tweets' would be 1.6 GB (`CardCache`).
-    public static let defaultCardBudget = 384 << 20
+    /// Bytes of rendered cards a renderer of `tweets` tweets keeps by default: every card
+    /// (~1.6 KB each) of a store of up to 100,000 tweets; past that, less the larger the store
+    /// (inversely), down to 64 MiB from 600,000 tweets. What a build holds besides grows with
+    /// the store, and cards are only a saving of CPU: at a million tweets, 384 MiB of them
+    /// were an eighth of the peak, for a few percent of the render's CPU (`CardCache`).
+    public static func defaultCardBudget(tweets: Int) -> Int {
+        let most = 384 << 20
+        return min(most, max(64 << 20, most * 100_000 / max(1, tweets)))
+    }
 
     /// - Parameter templates: the theme's templates with the texts of `config.language`
     ///   (`LocalizedTemplates.templates(for:)`).
@@ -40,12 +46,13 @@ public final class SiteRenderer: Sendable {
     /// - Parameter search: the snapshot's search index, if made already (a build times it apart).
     /// - Parameter renders: captions rendered by an earlier build (a build cache), used when
     ///   their context is this one's (`captionContext`).
-    /// - Parameter cardBudget: bytes of rendered cards kept for the next page that shows them;
-    ///   past it, cards are rendered at each use (see `CardCache`).
+    /// - Parameter cardBudget: bytes of rendered cards kept for the next page that shows them
+    ///   (nil: `defaultCardBudget(tweets:)`); past it, cards are rendered at each use (see
+    ///   `CardCache`).
     public init(
         snapshot: Snapshot, config: SiteConfig, templates: TemplateLibrary, templateFolder: String = "templates",
         stylesheet: String? = nil, images: SiteImages = SiteImages(), reusing previous: SiteRenderer? = nil,
-        search: SearchIndex? = nil, renders: CaptionRenders? = nil, cardBudget: Int = SiteRenderer.defaultCardBudget
+        search: SearchIndex? = nil, renders: CaptionRenders? = nil, cardBudget: Int? = nil
     ) throws(SiteError) {
         for name in Self.requiredTemplates where templates.template(named: name) == nil {
             throw .missingTemplate(name: name, folder: templateFolder)
@@ -89,7 +96,7 @@ public final class SiteRenderer: Sendable {
                 }
             }
         }
-        self.cards = CardCache(seeds, budget: cardBudget)
+        self.cards = CardCache(seeds, budget: cardBudget ?? Self.defaultCardBudget(tweets: snapshot.tweets.count))
     }
 
     private init(
@@ -130,6 +137,15 @@ public final class SiteRenderer: Sendable {
             plan: plan, site: site, templates: templates, cards: CardCache(seeds, budget: cards.budget),
             cardFingerprints: fingerprints,
             inlineStyle: inlineStyle, search: search)
+    }
+
+    /// This renderer without the search index's term shards, for a build that has written
+    /// those pages (`Page.isSearchTermShard`): at a million tweets they are some 180 MB that
+    /// the rest of the render does not need. Rendering a term shard with it is an error.
+    public func droppingSearchTermShards() -> SiteRenderer {
+        SiteRenderer(
+            plan: plan, site: site, templates: templates, cards: cards, cardFingerprints: cardFingerprints,
+            inlineStyle: inlineStyle, search: search.droppingShardBytes())
     }
 
     /// What a caption's HTML depends on besides its text (see `CaptionRenders`).

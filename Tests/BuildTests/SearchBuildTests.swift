@@ -1,5 +1,7 @@
 import Build
 import Foundation
+import Model
+import Search
 import TestSupport
 import Testing
 
@@ -27,6 +29,17 @@ struct SearchBuildTests {
         #expect(
             after.keys.filter { $0.hasPrefix("search/d/") }.count
                 >= before.keys.filter { $0.hasPrefix("search/d/") }.count)
+    }
+
+    /// The term shards are staged before the other pages and let go of (`SiteBuild`): each
+    /// is still written whole.
+    @Test func everyTermShardIsWrittenAsTheIndexMadeIt() throws {
+        let work = try sampleSiteCopy()
+        try build(work, "site")
+        let written = work.files("site").filter { $0.key.hasPrefix("search/k/") }
+        let index = SearchIndex(snapshot: try Snapshot.read(at: work.path("store")).0)
+        #expect(!index.shards.isEmpty)
+        #expect(written == Dictionary(uniqueKeysWithValues: index.shards.map { ($0.path, Data($0.bytes)) }))
     }
 
     @Test func shardsOfABuildTogetherWriteEverySearchFile() throws {

@@ -213,3 +213,13 @@ func cardsPastTheBudgetRenderTheSame(budget: Int) throws {
         #expect(html.components(separatedBy: "class=\"p-adr").count == 3)
     }
 }
+
+/// The default budget keeps every card of a store of up to 100,000 tweets; past that it
+/// shrinks with the store, down to 64 MiB (a million tweets' cards would be 1.6 GB).
+@Test func theCardBudgetShrinksOnlyPastAHundredThousandTweets() {
+    #expect(SiteRenderer.defaultCardBudget(tweets: 0) == 384 << 20)
+    #expect(SiteRenderer.defaultCardBudget(tweets: 20_000) == 384 << 20)
+    #expect(SiteRenderer.defaultCardBudget(tweets: 100_000) == 384 << 20)
+    #expect(SiteRenderer.defaultCardBudget(tweets: 200_000) == 192 << 20)
+    #expect(SiteRenderer.defaultCardBudget(tweets: 1_000_000) == 64 << 20)
+}

@@ -53,7 +53,7 @@ func render(
 }
 
 func render(
-    snapshot: Snapshot, config: SiteConfig = SiteConfig(), cardBudget: Int = SiteRenderer.defaultCardBudget,
+    snapshot: Snapshot, config: SiteConfig = SiteConfig(), cardBudget: Int? = nil,
     sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) throws -> RenderedSite {
     let renderer = try SiteRenderer(

@@ -66,3 +66,15 @@ struct SearchFilesTests {
         #expect(page.contains("data-page-size=\"20\""))
     }
 }
+
+/// A build writes the term shards first, then renders the rest with a renderer that has let
+/// them go: every other page is the same with it.
+@Test func aRendererWithoutTheTermShardsRendersEveryOtherPageTheSame() throws {
+    let snapshot = Snapshot(documents: richStore)
+    let renderer = try SiteRenderer(snapshot: snapshot, config: SiteConfig(), templates: defaultTemplates(language: SiteConfig().language))
+    let without = renderer.droppingSearchTermShards()
+    #expect(renderer.plan.pages.contains { $0.isSearchTermShard })
+    for page in renderer.plan.pages where !page.isSearchTermShard {
+        #expect(try without.render(page) == (try renderer.render(page)), "\(page.path)")
+    }
+}
