@@ -117,23 +117,28 @@ public struct SiteBuild: Sendable {
 
         let writer = try openedWriter ?? SiteWriter(outputDirectory: options.output)
         // Pages whose fingerprint matches the last build's are kept without rendering them.
-        var pages = Array(zip(renderer.plan.pages, renderer.pageFingerprints()))
+        // (The plan's pages are picked where they are: a copy is some 120 MB at a million tweets.)
+        let fingerprints = renderer.pageFingerprints()
+        let shard = options.shard
+        let inShard: @Sendable (Page) -> Bool = { shard?.contains($0.path) ?? true }
+        let pageCount = shard == nil ? fingerprints.count : renderer.plan.pages.count(where: inShard)
         var staticFiles = theme.staticFiles
-        if let shard = options.shard {
-            pages = pages.filter { shard.contains($0.0.path) }
-            staticFiles = staticFiles.filter { shard.contains(Theme.staticFolder + $0.path) }
-        }
+        if let shard { staticFiles = staticFiles.filter { shard.contains(Theme.staticFolder + $0.path) } }
         observer.phaseEnded("fingerprints")
-        writer.expect(files: pages.count + staticFiles.count)
-        observer.renderingStarted(pages: pages.count)
+        writer.expect(files: pageCount + staticFiles.count)
+        observer.renderingStarted(pages: pageCount)
         var mediaFiles = 0
         var rendered = 0
         do {
             // The term shards are made already (some 180 MB at a million tweets): staged first
             // and let go, not held through the rest of the render.
-            rendered += try render(pages, where: \.isSearchTermShard, with: renderer, into: writer, observer: observer)
+            rendered += try render(
+                fingerprints, where: { $0.isSearchTermShard && inShard($0) }, with: renderer, into: writer,
+                observer: observer)
             renderer = renderer.droppingSearchTermShards()
-            rendered += try render(pages, where: { !$0.isSearchTermShard }, with: renderer, into: writer, observer: observer)
+            rendered += try render(
+                fingerprints, where: { !$0.isSearchTermShard && inShard($0) }, with: renderer, into: writer,
+                observer: observer)
             for file in staticFiles {
                 _ = try writer.write(Theme.staticFolder + file.path, file.bytes)
             }
@@ -151,9 +156,9 @@ public struct SiteBuild: Sendable {
         let retryMedia = refreshesMedia || !(media?.warnings.isEmpty ?? true)
         let summary = try writer.commit(inputs: retryMedia ? nil : inputs.token)
         observer.phaseEnded("commit")
-        if !options.freesMemory { Heap.keepUntilExit((snapshot, renderer, pages)) }
+        if !options.freesMemory { Heap.keepUntilExit((snapshot, renderer, fingerprints)) }
         var report = BuildReport(
-            outcome: .built(summary), pages: pages.count, staticFiles: staticFiles.count,
+            outcome: .built(summary), pages: pageCount, staticFiles: staticFiles.count,
             warnings: warnings, notices: notices + cacheNotices, elapsed: ContinuousClock.now - start)
         report.pagesRendered = rendered
         report.mediaFiles = mediaFiles
@@ -185,12 +190,13 @@ public struct SiteBuild: Sendable {
         return warnings
     }
 
-    /// Renders and hands over the pages (with their fingerprints) that `include` picks, on all
-    /// cores; returns how many were rendered (not kept).
+    /// Renders and hands over the pages of the renderer's plan that `include` picks (with
+    /// their `fingerprints`, in plan order), on all cores; returns how many were rendered (not kept).
     private func render(
-        _ pages: [(Page, UInt64)], where include: @Sendable (Page) -> Bool, with renderer: SiteRenderer,
+        _ fingerprints: [UInt64], where include: @Sendable (Page) -> Bool, with renderer: SiteRenderer,
         into writer: SiteWriter, observer: some BuildObserver
     ) throws -> Int {
+        let pages = renderer.plan.pages
         let failure = Mutex<(any Error)?>(nil)
         let rendered = Atomic<Int>(0)
         let chunk = 64
@@ -199,7 +205,7 @@ public struct SiteBuild: Sendable {
             for i in (c * chunk)..<min(pages.count, (c + 1) * chunk) {
                 if failure.withLock({ $0 != nil }) { return }
                 do {
-                    let (page, fingerprint) = pages[i]
+                    let (page, fingerprint) = (pages[i], fingerprints[i])
                     guard include(page) else { continue }
                     if try !writer.keep(page.path, fingerprint: fingerprint) {
                         _ = try writer.write(page.path, try renderer.render(page), fingerprint: fingerprint)
