@@ -71,7 +71,8 @@ struct SearchFilesTests {
 /// them go: every other page is the same with it.
 @Test func aRendererWithoutTheTermShardsRendersEveryOtherPageTheSame() throws {
     let snapshot = Snapshot(documents: richStore)
-    let renderer = try SiteRenderer(snapshot: snapshot, config: SiteConfig(), templates: defaultTemplates(language: SiteConfig().language))
+    let renderer = try SiteRenderer(
+        snapshot: snapshot, config: SiteConfig(), templates: defaultTemplates(language: SiteConfig().language))
     let without = renderer.droppingSearchTermShards()
     #expect(renderer.plan.pages.contains { $0.isSearchTermShard })
     for page in renderer.plan.pages where !page.isSearchTermShard {
