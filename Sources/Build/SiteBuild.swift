@@ -124,6 +124,7 @@ public struct SiteBuild: Sendable {
         let pageCount = shard == nil ? fingerprints.count : renderer.plan.pages.count(where: inShard)
         var staticFiles = theme.staticFiles
         if let shard { staticFiles = staticFiles.filter { shard.contains(Theme.staticFolder + $0.path) } }
+        writer.expect(files: pageCount + staticFiles.count)
         observer.phaseEnded("fingerprints")
         writer.expect(files: pageCount + staticFiles.count)
         observer.renderingStarted(pages: pageCount)

@@ -228,6 +228,14 @@ public final class SiteWriter: Sendable {
 
     // MARK: Writing
 
+    /// Makes room for `files` files written or kept, told before the first: growing to them
+    /// one at a time, the table of what was produced is copied into one twice its size at
+    /// each doubling, both held at once (at two million files, some 130 MB more at the
+    /// last doubling than the table itself).
+    public func expect(files: Int) {
+        state.withLock { $0.produced.reserveCapacity(files) }
+    }
+
     public func write(_ path: String, _ bytes: [UInt8], fingerprint: UInt64? = nil) throws(OutputError) -> WriteOutcome
     {
         let result = bytes.withUnsafeBytes { buffer in

@@ -41,6 +41,19 @@ import Glibc
             "no staging folder or lock file is left")
     }
 
+    /// `expect(files:)` only makes room: told too many or too few, a build is the same.
+    @Test(arguments: [0, 2, 1000])
+    func aWriterToldHowManyFilesToExpectWritesTheSame(files: Int) throws {
+        let (told, plain) = (try TemporaryFolder(), try TemporaryFolder())
+        let writer = try SiteWriter(outputDirectory: told.output)
+        writer.expect(files: files)
+        for (path, content) in site { _ = try writer.write(path, Array(content.utf8)) }
+        #expect(try writer.commit() == (try build(plain.output, site)))
+        for path in site.keys + [".roost-manifest"] {
+            #expect(read(told.outputPath(path)) == read(plain.outputPath(path)), "\(path)")
+        }
+    }
+
     @Test func secondIdenticalBuildTouchesNothing() throws {
         let t = try TemporaryFolder()
         try build(t.output, site)
