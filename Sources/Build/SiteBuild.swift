@@ -126,7 +126,6 @@ public struct SiteBuild: Sendable {
         if let shard { staticFiles = staticFiles.filter { shard.contains(Theme.staticFolder + $0.path) } }
         writer.expect(files: pageCount + staticFiles.count)
         observer.phaseEnded("fingerprints")
-        writer.expect(files: pageCount + staticFiles.count)
         observer.renderingStarted(pages: pageCount)
         var mediaFiles = 0
         var rendered = 0
