@@ -154,6 +154,13 @@ public struct SiteBuild: Sendable {
         // An image that could not be had is asked for again by the next build, even if nothing
         // else changed.
         let retryMedia = refreshesMedia || !(media?.warnings.isEmpty ?? true)
+        // The snapshot and what was made from it are not needed past the render: given back
+        // before the commit's own bookkeeping, not after it (at a million tweets, it was the peak).
+        _ = consume renderer
+        _ = consume snapshot
+        _ = consume captionCache
+        _ = consume known
+        Heap.trim()
         let summary = try writer.commit(inputs: retryMedia ? nil : inputs.token)
         observer.phaseEnded("commit")
         if !options.freesMemory { Heap.keepUntilExit((snapshot, renderer, fingerprints)) }
