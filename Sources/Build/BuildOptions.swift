@@ -22,9 +22,6 @@ public struct BuildOptions: Sendable {
     /// since the last build are not read and decoded again. Off by default in the library,
     /// so a program embedding Roost decides where caches go; `roost build` turns it on.
     public var usesCache: Bool
-    /// Free the snapshot, the renderer and the pages' list when the build ends (the default);
-    /// `roost build`, which exits right after, leaves that to the system (`Heap.keepUntilExit`).
-    public var freesMemory = true
 
     public init(
         store: String = "content", templates: String? = nil, output: String = "public",

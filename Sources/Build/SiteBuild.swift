@@ -163,7 +163,6 @@ public struct SiteBuild: Sendable {
         Heap.trim()
         let summary = try writer.commit(inputs: retryMedia ? nil : inputs.token)
         observer.phaseEnded("commit")
-        if !options.freesMemory { Heap.keepUntilExit((snapshot, renderer, fingerprints)) }
         var report = BuildReport(
             outcome: .built(summary), pages: pageCount, staticFiles: staticFiles.count,
             warnings: warnings, notices: notices + cacheNotices, elapsed: ContinuousClock.now - start)

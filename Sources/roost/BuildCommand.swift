@@ -42,14 +42,13 @@ enum BuildCommand: Command {
             }
             shardPart = part
         }
-        var options = BuildOptions(
+        let options = BuildOptions(
             store: arguments.value(CommonOptions.store)!,
             templates: arguments.value(CommonOptions.templates),
             output: arguments.value(CommonOptions.output)!,
             config: try arguments.siteConfig(),
             strict: arguments.flag(CommonOptions.strict),
             shard: shardPart, media: arguments.mediaOptions(), usesCache: !arguments.flag(noCache))
-        options.freesMemory = false  // the process exits after the build
         let isQuiet = arguments.flag(quiet)
         let observer = ConsoleObserver(progressBar: !isQuiet)
         defer { observer.finish() }
