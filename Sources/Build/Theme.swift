@@ -44,7 +44,7 @@ public struct Theme: Sendable {
     /// A theme of `files` (any order). A template that does not parse is an error naming
     /// `origin/path`.
     public init(files: [File], origin: String) throws {
-        let files = files.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        let files = files.sorted { codePointOrder($0.path, $1.path) }
         var hasher = StableHasher()
         hasher.combine(RoostVersion.current)
         var staticFiles: [File] = []

@@ -101,7 +101,7 @@ struct CommitRun {
         }
         staleCount = previous.count - producedBefore
         replacing.sort { $0.slot < $1.slot }
-        added.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        added.sort { codePointOrder($0.path, $1.path) }
         for k in added.indices { added[k].slot = Int32(-1 - previous.insertionPoint(of: added[k].path)) }
         moves = Self.merged(replacing, added)
     }

@@ -58,13 +58,8 @@ public enum Manifest {
         var out = [UInt8]()
         out.reserveCapacity(header.utf8.count + entries.count * 64)
         appendHeader(inputs: inputs, to: &out)
-        for path in sortedPaths(entries.keys) { appendLine(path, entries[path]!, to: &out) }
+        for path in entries.keys.sorted(by: codePointOrder) { appendLine(path, entries[path]!, to: &out) }
         return out
-    }
-
-    /// `paths` in the manifest's order: by their bytes.
-    static func sortedPaths(_ paths: some Sequence<String>) -> [String] {
-        paths.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     static func appendHeader(inputs: String?, to out: inout [UInt8]) {

@@ -1,3 +1,5 @@
+import Support
+
 /// The manifest the last build left, as read when the writer opened the output folder: its
 /// entries in the byte order of their paths (the order a commit writes them in), and where
 /// each path is among them.
@@ -36,7 +38,7 @@ struct PreviousManifest: Sendable {
     /// last line of a path that came twice counting.
     private mutating func putInOrder() {
         var order = paths.indices.filter { positions[paths[$0]] == Int32($0) }
-        order.sort { paths[$0].utf8.lexicographicallyPrecedes(paths[$1].utf8) }
+        order.sort { codePointOrder(paths[$0], paths[$1]) }
         paths = order.map { paths[$0] }
         entries = order.map { entries[$0] }
         positions.removeAll(keepingCapacity: true)
@@ -56,7 +58,7 @@ struct PreviousManifest: Sendable {
         var (low, high) = (0, paths.count)
         while low < high {
             let middle = (low + high) / 2
-            if paths[middle].utf8.lexicographicallyPrecedes(path.utf8) { low = middle + 1 } else { high = middle }
+            if codePointOrder(paths[middle], path) { low = middle + 1 } else { high = middle }
         }
         return low
     }

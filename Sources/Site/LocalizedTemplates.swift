@@ -1,5 +1,6 @@
 import JSON
 import Mustache
+import Support
 
 /// A theme's templates with its words: every text of a language's translation table
 /// (`i18n/<language>.json`, a flat JSON object of key → text) is compiled into the templates
@@ -29,7 +30,7 @@ public struct LocalizedTemplates: Sendable {
     /// is a `MustacheError` naming `origin/path`; a table that is not a flat object of texts, a
     /// text that does not parse, or a theme with no `i18n/en.json` is a `SiteError`.
     public init(files: [(path: String, bytes: [UInt8])], origin: String) throws {
-        let files = files.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        let files = files.sorted { codePointOrder($0.path, $1.path) }
         var templates: [(name: String, file: String, bytes: [UInt8])] = []
         var tables: [String: [String: String]] = [:]
         for file in files {

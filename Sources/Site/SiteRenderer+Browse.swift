@@ -1,5 +1,6 @@
 import Model
 import Mustache
+import Support
 
 /// The pages for browsing by date and by number (SPEC 7): the archive, every hashtag, the
 /// most-liked tweets, the numbers and charts.
@@ -101,7 +102,7 @@ extension SiteRenderer {
         return snapshot.users.indices.filter { count($0) > 0 }.sorted { a, b in
             count(a) != count(b)
                 ? count(a) > count(b)
-                : snapshot.users[a].handle.utf8.lexicographicallyPrecedes(snapshot.users[b].handle.utf8)
+                : codePointOrder(snapshot.users[a].handle, snapshot.users[b].handle)
         }
     }
 

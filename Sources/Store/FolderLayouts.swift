@@ -109,7 +109,7 @@ public struct FolderLayouts: Sendable, Equatable {
                 j += 1
             }
         }
-        relist.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        relist.sort(by: codePointOrder)
         return (relist, dropped)
     }
 }

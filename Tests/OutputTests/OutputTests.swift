@@ -446,7 +446,9 @@ final class Mutex2: @unchecked Sendable {
         let dir = try TemporaryFolder()
         let fd = open(dir.path("manifest"), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         var stream = ManifestStream(to: fd, inputs: "abc")
-        for path in Manifest.sortedPaths(entries.keys) { stream.append(path, entries[path]!) }
+        for path in entries.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            stream.append(path, entries[path]!)
+        }
         #expect(stream.finish() == 0)
         close(fd)
         let written = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir.path("manifest"))))

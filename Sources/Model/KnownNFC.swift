@@ -1,14 +1,3 @@
-/// Unicode code point order, which for UTF-8 is byte order (Swift's `<` on String
-/// compares canonical equivalents instead). Compares the strings' UTF-8 in place where
-/// they have it (native strings): walking `String.UTF8View` byte by byte costs several times more.
-@inline(__always)
-func codePointOrder(_ a: String, _ b: String) -> Bool {
-    let inPlace = a.utf8.withContiguousStorageIfAvailable { a in
-        b.utf8.withContiguousStorageIfAvailable { b in a.lexicographicallyPrecedes(b) }
-    }
-    return (inPlace ?? nil) ?? a.utf8.lexicographicallyPrecedes(b.utf8)
-}
-
 /// Whether `text` is certainly in NFC, found cheaply: ASCII and precomposed Hangul syllables
 /// (U+AC00…U+D7A3) are, in any sequence (neither composes with what follows, nor ASCII with
 /// what precedes it). Two such strings are canonically equivalent exactly when their bytes are equal.
