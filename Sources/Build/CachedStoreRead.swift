@@ -11,8 +11,8 @@ import Glibc
 /// Reading the store through the build cache (`DocumentCache`): the files whose stamp is
 /// the one the cache recorded are taken from it, the others are read and decoded, and the
 /// cache is written again for the next build when what it lacks costs enough (see `init`).
-/// The snapshot is the one
-/// `Snapshot.read` makes: it does not depend on the order of the documents.
+/// The snapshot is the one `Snapshot.read` makes: it does not depend on the order of the
+/// documents.
 struct CachedStoreRead {
     let snapshot: Snapshot
     /// Store files (a single-file store is one) taken from the cache, and read.
@@ -150,7 +150,8 @@ struct CachedStoreRead {
     }
 
     /// Reads every file of the directory store at `store` and writes the cache of them at
-    /// `path` as it goes (`stamps`: the walk's, when it recorded them, as for an unusable cache). A cache that cannot be written is given up (`problem`), not the build.
+    /// `path` as it goes (`stamps`: the walk's, when it recorded them, as for an unusable
+    /// cache). A cache that cannot be written is given up (`problem`), not the build.
     private static func writtenWhileRead(
         _ store: String, path: String, identity: StoreIdentity, stamps: StoreFileStamps.Index?,
         settled: @escaping @Sendable (FileStamp?) -> Bool

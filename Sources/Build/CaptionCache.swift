@@ -82,7 +82,8 @@ final class CaptionCache: Sendable {
             var caption = tweets[t].caption
             return caption.withUTF8 { utf8 -> Int32 in
                 let bytes = UnsafeRawBufferPointer(utf8)
-                guard let k = byHash[Self.hash(bytes)], mapping[entries[Int(k)].caption].elementsEqual(bytes) else {
+                guard let k = byHash[StableHash.fnv1a(bytes)], mapping[entries[Int(k)].caption].elementsEqual(bytes)
+                else {
                     return -1
                 }
                 return k
@@ -129,8 +130,8 @@ final class CaptionCache: Sendable {
                 defer { entrySeen[Int(matched[t])] = true }
                 return !entrySeen[Int(matched[t])]
             }
-            var caption = tweets[t].caption
-            let hash = caption.withUTF8 { Self.hash(UnsafeRawBufferPointer($0)) }
+            let caption = tweets[t].caption
+            let hash = StableHash.fnv1a(caption)
             if let earlier = seen[hash], earlier.contains(where: { sameBytes(tweets[$0].caption, caption) }) {
                 return false
             }
@@ -155,8 +156,6 @@ final class CaptionCache: Sendable {
 
     var entryCount: Int { entries.count }
 
-    private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 { StableHash.fnv1a(bytes) }
-
     /// Writes the cache of `identity` at `path`: each of the distinct captions
     /// `captions[distinct]` with its keys and render (`renders(t)`).
     static func write(
@@ -171,11 +170,9 @@ final class CaptionCache: Sendable {
             }
             for t in distinct {
                 let render = renders(t)
-                var caption = captions[t]
-                let hash = caption.withUTF8 { Self.hash(UnsafeRawBufferPointer($0)) }
                 try file.append {
-                    $0.append(hash)
-                    $0.append(caption)
+                    $0.append(StableHash.fnv1a(captions[t]))
+                    $0.append(captions[t])
                     $0.append(render.html)
                     $0.append(render.excerpt)
                     $0.append(keys[t])
