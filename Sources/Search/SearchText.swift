@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// The text rules of search (SPEC 8), the same in Swift and in `static/search.js`: a word is
 /// a maximal run of letters, marks, digits and `_` (Unicode L*, M*, N*), and text is compared
@@ -38,7 +39,7 @@ public enum SearchText {
 
     /// The words of `text`, folded, in order (repeats kept).
     public static func words(_ text: String) -> [String] {
-        if text.utf8.allSatisfy({ $0 < 0x80 }) { return asciiWords(text) }
+        if isASCII(text) { return asciiWords(text) }
         var words: [String] = []
         var word = String.UnicodeScalarView()
         for scalar in fold(text).unicodeScalars {

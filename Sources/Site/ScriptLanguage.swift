@@ -1,3 +1,5 @@
+import Support
+
 /// Which language a text from the store is in, as far as its letters tell: its script.
 /// Text in another script than the site language's carries `lang` on its element
 /// (docs/templates.md, "Text in another script"), so that screen readers, fonts and
@@ -74,22 +76,13 @@ public struct ScriptLanguage: Sendable {
     public func lang(of text: String) -> String? {
         // ASCII text has Latin letters or none: either way nothing to mark on a Latin site.
         // (Every caption of every build: most take this way out without counting.)
-        if siteScript == .latin, Self.isASCII(text) { return nil }
+        if siteScript == .latin, isASCII(text) { return nil }
         guard let script = Self.script(of: text, preferring: siteScript) else { return nil }
         if script == siteScript { return nil }
         if script == .han, siteScript == .japanese { return nil }
         // A language Roost does not know the script of: compare the languages.
         if siteScript == nil, script.language == Self.primarySubtag(siteLanguage) { return nil }
         return script.language
-    }
-
-    private static func isASCII(_ text: String) -> Bool {
-        let inPlace = text.utf8.withContiguousStorageIfAvailable { bytes in
-            var any: UInt8 = 0
-            for b in bytes { any |= b }
-            return any < 0x80
-        }
-        return inPlace ?? text.utf8.allSatisfy { $0 < 0x80 }
     }
 
     /// The script most of `text`'s letters are in (see the type's rule), nil when it has none.

@@ -10,7 +10,7 @@ package enum CaseFold {
         var byHash: [UInt64: [Int]] = [:]
         var byText: [String: [Int]] = [:]
         for (i, name) in names.enumerated() {
-            if name.utf8.allSatisfy({ $0 < 0x80 }) {
+            if isASCII(name) {
                 byHash[asciiFoldHash(name), default: []].append(i)
             } else {
                 byText[name.uppercased().lowercased(), default: []].append(i)

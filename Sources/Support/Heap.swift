@@ -16,9 +16,9 @@ package enum Heap {
     }
 
     /// Keeps `value` (and all it holds) alive until the process exits. For a command about to
-    /// exit: the system takes the memory back at once, while freeing a store's worth of
-    /// objects one by one takes a single thread tens of milliseconds at 100,000 tweets
-    /// (a tenth of a rebuild), and seconds at a million.
+    /// exit (`roost check`): the system takes the memory back at once, while freeing a store's
+    /// worth of objects one by one takes a single thread tens of milliseconds at 100,000
+    /// tweets, and seconds at a million.
     package static func keepUntilExit(_ value: Any) {
         _ = Unmanaged.passRetained(Kept(value))
     }
