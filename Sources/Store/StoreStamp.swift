@@ -148,12 +148,12 @@ public struct StoreStamp: Equatable, Sendable {
         _ names: some Sequence<String>, in fd: Int32, relative: String,
         into tally: inout Tally
     ) {
-        let folderHash = StoreLayout.prefixHash(ofFolder: relative)
+        let prefixHash = StoreLayout.prefixHash(ofFolder: relative)
         for name in names {
             var st = stat()
             // Gone since it was listed: leave it out; the reader will not see it either.
             guard fstatat(fd, name, &st, Int32(AT_SYMLINK_NOFOLLOW)) == 0 else { continue }
-            let pathHash = StableHash.fnv1a(name, offset: folderHash)
+            let pathHash = StableHash.fnv1a(name, offset: prefixHash)
             tally.add(nameHash: pathHash, st)
             if tally.isRecording && (st.st_mode & S_IFMT) == S_IFREG {
                 tally.recorded.append((pathHash, FileStamp(st)))
