@@ -154,13 +154,16 @@ public struct SiteBuild: Sendable {
         // An image that could not be had is asked for again by the next build, even if nothing
         // else changed.
         let retryMedia = refreshesMedia || !(media?.warnings.isEmpty ?? true)
-        // The snapshot and what was made from it are not needed past the render: given back
-        // before the commit's own bookkeeping, not after it (at a million tweets, it was the peak).
-        _ = consume renderer
-        _ = consume snapshot
-        _ = consume captionCache
-        _ = consume known
-        Heap.trim()
+        // The snapshot and what was made from it are not needed past the render. They are
+        // freed on the other core while this one commits (the commit runs on one thread, and
+        // adds a few megabytes to the render's peak at a million tweets), and the heap is
+        // trimmed once both are done.
+        let released = DispatchGroup()
+        Heap.release((consume renderer, consume snapshot, consume captionCache, consume known), in: released)
+        defer {
+            released.wait()
+            Heap.trim()
+        }
         let summary = try writer.commit(inputs: retryMedia ? nil : inputs.token)
         observer.phaseEnded("commit")
         var report = BuildReport(

@@ -202,7 +202,7 @@ private struct Derivation {
             relations[tweet].likers.append(user)
         }
         // Freeing every like's strings is a tenth of deriving: the other core does it meanwhile.
-        releaseElsewhere(consume decoded, group: releases)
+        Heap.release(consume decoded, in: releases)
         for i in relations.indices where relations[i].likers.count > 1 { relations[i].likers.sort() }
         counted.sort { $0.user != $1.user ? $0.user < $1.user : $0.tweet < $1.tweet }
         likes = counted
@@ -343,12 +343,6 @@ private final class GroupedFavorites: @unchecked Sendable {
         }
         return (byUser, diagnostics)
     }
-}
-
-/// Drops this reference to `value` on another thread, in `group`: given the last one, its
-/// memory is freed there while this thread goes on.
-private func releaseElsewhere<T: Sendable>(_ value: consuming T, group: DispatchGroup) {
-    DispatchQueue.global(qos: .userInitiated).async(group: group) { [value] in withExtendedLifetime(value) {} }
 }
 
 /// `string`, or `canonical` when it has the same bytes: then one copy of an ID is in memory

@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,6 +23,13 @@ package enum Heap {
     /// tweets, and seconds at a million.
     package static func keepUntilExit(_ value: Any) {
         _ = Unmanaged.passRetained(Kept(value))
+    }
+
+    /// Drops this reference to `value` on another thread, in `group`: given the last one, its
+    /// memory is freed there while this thread goes on (freeing a store's worth of objects is
+    /// work for one core that the other can take).
+    package static func release<T: Sendable>(_ value: consuming T, in group: DispatchGroup) {
+        DispatchQueue.global(qos: .userInitiated).async(group: group) { [value] in withExtendedLifetime(value) {} }
     }
 
     private final class Kept {
