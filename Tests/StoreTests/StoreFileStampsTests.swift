@@ -28,4 +28,18 @@ struct StoreFileStampsTests {
         #expect(files["users/b.json"] == stamp(2))
         #expect(files.count == 1)
     }
+
+    /// Three files on one hash, and many hashes crowding the same slots of the table: each
+    /// other file is still found, and the shared hash stays out however many share it.
+    @Test func aHashSharedThreeTimesAmongCrowdedSlotsIsDroppedAlone() {
+        let shared: UInt64 = 0x1234
+        var chunk: [(UInt64, FileStamp)] = (0..<2000).map { (UInt64($0) << 40, stamp(Int64($0))) }
+        chunk.insert((shared, stamp(90_001)), at: 7)
+        chunk.insert((shared, stamp(90_002)), at: 900)
+        let files = StoreFileStamps(chunks: [chunk, [(shared, stamp(90_003))]]).index()
+        #expect(files[pathHash: shared] == nil)
+        #expect(files.count == 2000)
+        for k in 0..<2000 { #expect(files[pathHash: UInt64(k) << 40] == stamp(Int64(k))) }
+        #expect(files[pathHash: 2000 << 40] == nil)
+    }
 }
