@@ -33,6 +33,9 @@ public struct BuildReport: Sendable {
     /// With the build cache: how many store files were read and decoded, and how many were
     /// taken from the cache (a single-file store counts as one file).
     public var storeFiles: (read: Int, cached: Int)? = nil
+    /// With the build cache: the snapshot the last build derived was taken from the cache
+    /// and brought up to date with the tweets whose content changed, not derived again.
+    public var snapshotReused = false
     /// With the build cache and a directory store: which of the store's folders were listed
     /// to find its files.
     public var storeListing = StoreListing.whole

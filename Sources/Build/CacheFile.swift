@@ -29,10 +29,14 @@ final class CacheFile: @unchecked Sendable {  // read-only once made
     let mapping: UnsafeRawBufferPointer
     /// Where the body starts and ends in `mapping`.
     let body: Range<Int>
+    /// The checksum of the whole file: which cache this is, for a cache made from another
+    /// (`SnapshotCache`'s basis).
+    let checksum: UInt64
 
-    private init(mapping: UnsafeRawBufferPointer, body: Range<Int>) {
+    private init(mapping: UnsafeRawBufferPointer, body: Range<Int>, checksum: UInt64) {
         self.mapping = mapping
         self.body = body
+        self.checksum = checksum
     }
 
     deinit { munmap(UnsafeMutableRawPointer(mutating: mapping.baseAddress), mapping.count) }
@@ -53,15 +57,16 @@ final class CacheFile: @unchecked Sendable {  // read-only once made
         let end = size - 8
         var tail = ByteReader(mapping, offset: end)
         var reader = ByteReader(UnsafeRawBufferPointer(rebasing: mapping[..<end]))
+        let sum = checksum(UnsafeRawBufferPointer(rebasing: mapping[..<end]))
         do {
-            guard try tail.uint64() == checksum(UnsafeRawBufferPointer(rebasing: mapping[..<end])),
-                try reader.bytes(magic.count).elementsEqual(magic), try reader.strings() == header
+            guard try tail.uint64() == sum, try reader.bytes(magic.count).elementsEqual(magic),
+                try reader.strings() == header
             else { throw ByteReader.Malformed() }
         } catch {
             munmap(base, size)
             return nil
         }
-        return CacheFile(mapping: mapping, body: reader.offset..<end)
+        return CacheFile(mapping: mapping, body: reader.offset..<end, checksum: sum)
     }
 
     /// Eight bytes at a time, then the rest and the length: a torn or edited file fails it.
@@ -130,13 +135,16 @@ final class CacheFileWriter {
         if out.bytes.count >= 1 << 20 { try flush(all: false) }
     }
 
-    /// Writes the checksum and renames the file into place.
-    func finish() throws(BuildError) {
+    /// Writes the checksum and renames the file into place; returns the checksum (the
+    /// file's `CacheFile.checksum`).
+    @discardableResult
+    func finish() throws(BuildError) -> UInt64 {
         do throws(BuildError) {
-            try flush(all: true)
+            let sum = try flush(all: true)
             guard rename(temporary, path) == 0 else {
                 throw .cache("cannot rename \(temporary) to \(path): \(errnoText())")
             }
+            return sum
         } catch {
             unlink(temporary)
             throw error
@@ -146,22 +154,27 @@ final class CacheFileWriter {
     /// Gives up: the old file, if any, stays.
     func abandon() { unlink(temporary) }
 
-    /// Hashes and writes the whole words of the buffer; with `all`, the rest and the checksum too.
-    private func flush(all: Bool) throws(BuildError) {
+    /// Hashes and writes the whole words of the buffer; with `all`, the rest and the checksum
+    /// too (returned; else 0).
+    @discardableResult
+    private func flush(all: Bool) throws(BuildError) -> UInt64 {
         let bytes = out.bytes
         let whole = bytes.count / 8 * 8
         bytes.withUnsafeBytes { checksum.add(UnsafeRawBufferPointer(rebasing: $0[..<whole])) }
         if all {
             var sum = ByteWriter()
-            sum.append(bytes.withUnsafeBytes { checksum.finish(tail: UnsafeRawBufferPointer(rebasing: $0[whole...])) })
+            let value = bytes.withUnsafeBytes { checksum.finish(tail: UnsafeRawBufferPointer(rebasing: $0[whole...])) }
+            sum.append(value)
             try write(bytes[...])
             try write(sum.bytes[...])
             out.removeAll()
+            return value
         } else {
             try write(bytes[..<whole])
             let rest = Array(bytes[whole...])
             out.removeAll()
             out.append(rest)
+            return 0
         }
     }
 

@@ -24,6 +24,9 @@ struct CachedStoreRead {
     let identity: StoreIdentity
     /// Why the cache could not be written, when it could not (the build goes on without it).
     let problem: String?
+    /// True when the snapshot the last build derived was taken from the cache and brought up
+    /// to date (`SnapshotCache`), not derived again.
+    let snapshotReused: Bool
 
     /// What the walk makes of one store file.
     private struct Item: Sendable {
@@ -67,7 +70,14 @@ struct CachedStoreRead {
         var folders: FolderLayouts?
         var listing = BuildReport.StoreListing.whole
         var listedFiles = 0  // in the folders listed again, when not the whole store
+        var (readCount, reused) = (0, 0)  // files read, and taken from the cache
         var problem: String?
+        /// The last build's snapshot, brought up to date.
+        var updated: Snapshot?
+        /// The document cache on disk once this read is done (`DocumentCache.checksum`), for
+        /// the basis of the snapshot written after it.
+        var documentCache = cache?.checksum
+        let snapshotPath = SnapshotCache.path(folder: cacheFolder, identity: identity)
         if isDirectory, cache == nil {
             // No cache: every file is read, and its entry written as it is read (holding each
             // file's path and stamp until the end would be the largest part of a first
@@ -77,21 +87,36 @@ struct CachedStoreRead {
                 store, path: path, identity: identity, stamps: walk?.files.index(), settled: settled)
             decoded = written.documents
             problem = written.problem
-            (reusedFiles, readFiles) = (0, decoded.count)
+            (documentCache, folders) = (written.checksum, written.folders)
+            (reused, readCount) = (0, decoded.count)
         } else if isDirectory, let cache {
             try StoreShape.check(store)
             let stamps = walk?.files.index()
+            var planned = false
             if let stamps, let walked = walk?.folders, let known = cache.folders,
-                let plan = Self.plan(store, cache: cache, known: known, walked: walked),
-                let found = Self.read(store, plan.sources, cache: cache, stamps: stamps)
+                let plan = Self.plan(store, cache: cache, known: known, walked: walked)
             {
-                // The cache's files, but those of the folders listed again (the others hold
-                // what they held): the rest of the store need not be listed.
-                items = found
-                folders = plan.folders
-                listing = .folders(plan.listed)
-                listedFiles = plan.files
-            } else {
+                if let saved = SnapshotCache.load(path: snapshotPath, identity: identity),
+                    let update = Self.update(
+                        saved, store: store, plan.sources, cache: cache, stamps: stamps, folders: plan.folders,
+                        relisted: known != plan.folders ? plan.files : 0)
+                {
+                    updated = update.snapshot
+                    (readCount, reused) = (update.read, plan.sources.count - update.read)
+                    planned = true
+                } else if let found = Self.read(store, plan.sources, cache: cache, stamps: stamps) {
+                    items = found
+                    planned = true
+                }
+                if planned {
+                    // The cache's files, but those of the folders listed again (the others hold
+                    // what they held): the rest of the store need not be listed.
+                    folders = plan.folders
+                    listing = .folders(plan.listed)
+                    listedFiles = plan.files
+                }
+            }
+            if !planned {
                 let index = cache.fileIndex()
                 let read = try DirectoryStore.read(
                     root: store, stamps: stamps, ordered: false,
@@ -107,16 +132,18 @@ struct CachedStoreRead {
                 items = read.values
                 folders = read.folders
             }
-            reusedFiles = items.count { if case .cached = $0.origin { true } else { false } }
-            readFiles = items.count - reusedFiles
+            if updated == nil {
+                reused = items.count { if case .cached = $0.origin { true } else { false } }
+                readCount = items.count - reused
+            }
         } else if let stamp, let cache, cache.count == 1, cache.stamp(of: 0) == stamp,
             let documents = cache.documents(of: 0)
         {
             decoded = documents
-            (reusedFiles, readFiles) = (1, 0)
+            (reused, readCount) = (1, 0)
         } else {
             decoded = try DecodedDocument.read(singleFile: store).1
-            (reusedFiles, readFiles) = (0, 1)
+            (reused, readCount) = (0, 1)
         }
         self.listing = listing
         phases("read and decode store")
@@ -129,24 +156,103 @@ struct CachedStoreRead {
         // this one write the whole cache (1 GB at a million tweets); a tweet added, listing
         // `tweets/`, does write it. A whole store listed is always worth it.
         let foldersMoved = isDirectory && cache != nil && cache?.folders != folders
-        let relisted = !foldersMoved ? 0 : listing == .whole ? readFiles + reusedFiles : listedFiles
+        let relisted = !foldersMoved ? 0 : listing == .whole ? readCount + reused : listedFiles
         let drift =
-            cache.map { [readFiles, reusedFiles] in max(readFiles, $0.count - reusedFiles, relisted) }
-            ?? max(1, readFiles)
+            cache.map { [readCount, reused] in max(readCount, $0.count - reused, relisted) }
+            ?? max(1, readCount)
+        (readFiles, reusedFiles) = (readCount, reused)
         let writtenWhileRead = isDirectory && cache == nil
-        if !writtenWhileRead && CacheFile.isWorthRewriting(drift: drift, live: readFiles + reusedFiles) {
+        var written = false
+        // (An update is only made when the cache is not due: see `update`.)
+        if updated == nil && !writtenWhileRead
+            && CacheFile.isWorthRewriting(drift: drift, live: readCount + reused)
+        {
             do throws(BuildError) {
-                try Self.write(
+                documentCache = try Self.write(
                     path: path, identity: identity, cache: cache, decoded: decoded, items: items, folders: folders,
                     singleFile: isDirectory ? nil : stamp.flatMap { settled($0) ? $0 : nil }, settled: settled)
+                written = true
             } catch {
                 problem = error.description
+                documentCache = nil
             }
             phases("write cache")
         }
-        self.problem = problem
+        snapshotReused = updated != nil
+        if let updated {
+            snapshot = updated
+            self.problem = problem
+            phases("update snapshot")
+            return
+        }
+        // The files read, not taken from the document cache as it now is (none, once written).
+        var read: [UInt64: FileStamp] = [:]
+        if !written {
+            for item in items {
+                guard case .read(let file, let stamp) = item.origin else { continue }
+                read[StableHash.fnv1a(file)] = stamp.flatMap { settled($0) ? $0 : nil } ?? DocumentCache.unsettled
+            }
+        }
         snapshot = items.isEmpty ? Snapshot(decoded: consume decoded) : Snapshot(documentsOf: consume items, \.document)
         phases("derive")
+        if isDirectory, let documentCache, let folders {
+            do throws(BuildError) {
+                try SnapshotCache.write(
+                    path: snapshotPath, identity: identity,
+                    basis: SnapshotCache.Basis(documents: documentCache, read: read, folders: folders.digest),
+                    snapshot: snapshot)
+            } catch {
+                problem = problem ?? error.description
+            }
+            phases("write snapshot cache")
+        }
+        self.problem = problem
+    }
+
+    /// The last build's snapshot (`saved`) brought up to date with the store's files as they
+    /// are now (`sources`, stamped by the walk), when nothing derived depends on what changed
+    /// since: each file not as the snapshot saw it is read again, and must be a tweet it has,
+    /// with only content that derives nothing changed (`Snapshot.replacingContent`, as
+    /// `roost serve` updates it). Nil otherwise, or when the document cache is due to be
+    /// written again (`relisted`: the files a rebuild lists again; see `init`): the store is
+    /// then read and derived as without it. Returns how many files were read.
+    private static func update(
+        _ saved: SnapshotCache, store: String, _ sources: [Source], cache: DocumentCache,
+        stamps: StoreFileStamps.Index, folders: FolderLayouts, relisted: Int
+    ) -> (snapshot: Snapshot, read: Int)? {
+        guard saved.basis.documents == cache.checksum, saved.basis.folders == folders.digest else { return nil }
+        let read = saved.basis.read
+        // Each part on a core: how many files are not as the document cache has them, and
+        // which are not as the snapshot saw them (nil: a file the walk did not stamp).
+        let chunk = 4096
+        let parts = [(changed: Int, stale: [String])?](parallelCount: (sources.count + chunk - 1) / chunk) { c in
+            var part = (changed: 0, stale: [String]())
+            for source in sources[(c * chunk)..<min(sources.count, (c + 1) * chunk)] {
+                let hash = source.pathHash(in: cache)
+                guard let stamp = stamps[pathHash: hash] else { return nil }
+                let cached = source.entry.map { cache.stamp(of: $0) }
+                if cached != stamp { part.changed += 1 }
+                if (read.isEmpty ? cached : read[hash] ?? cached) != stamp {
+                    part.stale.append(source.relative(in: cache))
+                }
+            }
+            return part
+        }
+        var (changed, stale) = (0, [String]())
+        for part in parts {
+            guard let part else { return nil }
+            changed += part.changed
+            stale += part.stale
+        }
+        let drift = max(changed, cache.count - (sources.count - changed), relisted)
+        guard !CacheFile.isWorthRewriting(drift: drift, live: sources.count) else { return nil }
+        var documents: [DecodedDocument] = []
+        for file in stale {
+            guard let document = try? DirectoryStore.readDocument(file: file, root: store) ?? nil else { return nil }
+            documents.append(DecodedDocument(document))
+        }
+        guard let (snapshot, _) = saved.snapshot.replacingContent(ofDocuments: documents) else { return nil }
+        return (snapshot, stale.count)
     }
 
     /// Reads every file of the directory store at `store` and writes the cache of them at
@@ -155,7 +261,8 @@ struct CachedStoreRead {
     private static func writtenWhileRead(
         _ store: String, path: String, identity: StoreIdentity, stamps: StoreFileStamps.Index?,
         settled: @escaping @Sendable (FileStamp?) -> Bool
-    ) throws(StoreError) -> (documents: [DecodedDocument], problem: String?) {
+    ) throws(StoreError) -> (documents: [DecodedDocument], problem: String?, checksum: UInt64?, folders: FolderLayouts?)
+    {
         let problem = Mutex<String?>(nil)
         let writer: DocumentCacheWriter?
         do throws(BuildError) {
@@ -189,14 +296,15 @@ struct CachedStoreRead {
             writer?.abandon()
             throw error
         }
+        var checksum: UInt64?
         if let writer, problem.withLock({ $0 == nil }) {
             do throws(BuildError) {
-                try writer.finish(folders: read.folders)
+                checksum = try writer.finish(folders: read.folders)
             } catch {
                 problem.withLock { $0 = error.description }
             }
         }
-        return (read.values, problem.withLock { $0 })
+        return (read.values, problem.withLock { $0 }, checksum, read.folders)
     }
 
     /// A file of the store, as a cached read finds it.
@@ -309,7 +417,7 @@ struct CachedStoreRead {
     private static func write(
         path: String, identity: StoreIdentity, cache: DocumentCache?, decoded: [DecodedDocument], items: [Item],
         folders: FolderLayouts?, singleFile: FileStamp?, settled: (FileStamp?) -> Bool
-    ) throws(BuildError) {
+    ) throws(BuildError) -> UInt64 {
         let writer = try DocumentCacheWriter(path: path, identity: identity, writer: CacheFile.writer)
         do throws(BuildError) {
             if let singleFile { try writer.add(file: "", stamp: singleFile, documents: decoded) }
@@ -330,6 +438,6 @@ struct CachedStoreRead {
             writer.abandon()
             throw error
         }
-        try writer.finish(folders: folders)
+        return try writer.finish(folders: folders)
     }
 }

@@ -41,6 +41,9 @@ final class DocumentCache: Sendable {
 
     var count: Int { entries.count }
 
+    /// Which cache this is (`CacheFile.checksum`).
+    var checksum: UInt64 { file.checksum }
+
     private init(file: CacheFile, folders: FolderLayouts?, entries: [Entry]) {
         self.file = file
         self.folders = folders

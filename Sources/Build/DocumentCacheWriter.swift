@@ -46,9 +46,11 @@ final class DocumentCacheWriter: Sendable {
     }
 
     /// Ends the entries, records `folders` (each folder's layout, when the entries are all
-    /// the store's document files), writes the checksum and renames the cache into place.
-    func finish(folders: FolderLayouts?) throws(BuildError) {
-        try file.withLock { (file: inout CacheFileWriter?) throws(BuildError) -> Void in
+    /// the store's document files), writes the checksum and renames the cache into place;
+    /// returns the checksum (`DocumentCache.checksum`).
+    @discardableResult
+    func finish(folders: FolderLayouts?) throws(BuildError) -> UInt64 {
+        try file.withLock { (file: inout CacheFileWriter?) throws(BuildError) -> UInt64 in
             guard let writer = file else { throw .cache("the build cache was given up") }
             file = nil
             try writer.append { out in
@@ -62,7 +64,7 @@ final class DocumentCacheWriter: Sendable {
                     }
                 }
             }
-            try writer.finish()
+            return try writer.finish()
         }
     }
 

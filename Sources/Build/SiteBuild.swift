@@ -54,6 +54,7 @@ public struct SiteBuild: Sendable {
         var cacheNotices: [String] = []
         var storeFiles: (read: Int, cached: Int)?
         var storeListing = BuildReport.StoreListing.whole
+        var snapshotReused = false
         var captionCache: (path: String, identity: StoreIdentity, cache: CaptionCache?)?
         if options.usesCache {
             let read = try CachedStoreRead(
@@ -63,6 +64,7 @@ public struct SiteBuild: Sendable {
             snapshot = read.snapshot
             storeFiles = (read.readFiles, read.reusedFiles)
             storeListing = read.listing
+            snapshotReused = read.snapshotReused
             if let problem = read.problem { cacheNotices.append(problem) }
             let path = CaptionCache.path(folder: options.media.cache, identity: read.identity)
             captionCache = (path, read.identity, CaptionCache.load(path: path, identity: read.identity))
@@ -174,6 +176,7 @@ public struct SiteBuild: Sendable {
         report.media = media?.statistics
         report.storeFiles = storeFiles
         report.storeListing = storeListing
+        report.snapshotReused = snapshotReused
         return report
     }
 

@@ -19,4 +19,27 @@ extension Snapshot {
         copy.tweets = tweets
         return (copy, indices)
     }
+
+    /// `replacingContent(of:)` with tweet documents read again: nil unless each is a tweet
+    /// without problems, and the only problems the snapshot has with it are those deriving
+    /// found from what `replacingContent` keeps (author, parent, stored counter). One found
+    /// when its old content was decoded (an image without alt text) may not hold for the new.
+    public func replacingContent(ofDocuments documents: [DecodedDocument]) -> (Snapshot, indices: [Int])? {
+        var tweets: [Tweet] = []
+        var paths = Set<String>()
+        for document in documents {
+            guard let tweet = document.tweet, document.diagnostics.isEmpty else { return nil }
+            tweets.append(tweet)
+            paths.insert("tweets/" + tweet.id)
+        }
+        let derivedFromKept: Set<Diagnostic.Kind> = [
+            .tweetByMissingUser, .replyToMissingTweet, .negativeCounter, .likeCounterDrift,
+        ]
+        if !paths.isEmpty,
+            diagnostics.contains(where: { paths.contains($0.path) && !derivedFromKept.contains($0.kind) })
+        {
+            return nil
+        }
+        return replacingContent(of: tweets)
+    }
 }

@@ -57,9 +57,44 @@ extension Snapshot {
         self.userByUID = derivation.userByUID
         self.userByHandle = derivation.userByHandle
         self.tweetByID = derivation.tweetByID
-        self.tagByName = Dictionary(uniqueKeysWithValues: derivation.tags.enumerated().map { ($1.tag, $0) })
+        self.tagByName = Snapshot.tagLookup(derivation.tags)
         self.userByUsername = derivation.userByUsername
         self.userByFoldedUsername = derivation.userByFoldedUsername
+    }
+}
+
+extension Snapshot {
+    /// Users by uid, handle, username and lowercased username (only where no other user's
+    /// folds alike), from users with their handles.
+    static func userLookups(_ users: [User]) -> (
+        byUID: [String: Int], byHandle: [String: Int], byUsername: [String: Int], byFoldedUsername: [String: Int]
+    ) {
+        var (byUID, byHandle, byUsername, byFolded) = (
+            [String: Int](), [String: Int](), [String: Int](), [String: Int]()
+        )
+        var foldedCount: [String: Int] = [:]
+        for (i, user) in users.enumerated() {
+            byUID[user.uid] = i
+            byHandle[user.handle] = i
+            byUsername[user.username] = i
+            foldedCount[user.username.lowercased(), default: 0] += 1
+        }
+        for (i, user) in users.enumerated() where foldedCount[user.username.lowercased()] == 1 {
+            byFolded[user.username.lowercased()] = i
+        }
+        return (byUID, byHandle, byUsername, byFolded)
+    }
+
+    /// Tweets by ID, from the tweets in feed order.
+    static func tweetLookup(_ tweets: [Tweet]) -> [String: Int] {
+        var byID: [String: Int] = [:]
+        byID.reserveCapacity(tweets.count)
+        for (i, tweet) in tweets.enumerated() { byID[tweet.id] = i }
+        return byID
+    }
+
+    static func tagLookup(_ tags: [HashtagIndex]) -> [String: Int] {
+        Dictionary(uniqueKeysWithValues: tags.enumerated().map { ($1.tag, $0) })
     }
 }
 
@@ -103,16 +138,7 @@ private struct Derivation {
         found.users = []
         users.sort { codePointOrder($0.uid, $1.uid) }
         diagnostics += Snapshot.assignHandles(&users)
-        var foldedCount: [String: Int] = [:]
-        for (i, user) in users.enumerated() {
-            userByUID[user.uid] = i
-            userByHandle[user.handle] = i
-            userByUsername[user.username] = i
-            foldedCount[user.username.lowercased(), default: 0] += 1
-        }
-        for (i, user) in users.enumerated() where foldedCount[user.username.lowercased()] == 1 {
-            userByFoldedUsername[user.username.lowercased()] = i
-        }
+        (userByUID, userByHandle, userByUsername, userByFoldedUsername) = Snapshot.userLookups(users)
         activity = [UserActivity](repeating: UserActivity(), count: users.count)
     }
 
@@ -128,8 +154,7 @@ private struct Derivation {
         }
         feed.rearrange(takingFrom: &order)
         tweets = feed
-        tweetByID.reserveCapacity(tweets.count)
-        for (i, tweet) in tweets.enumerated() { tweetByID[tweet.id] = i }
+        tweetByID = Snapshot.tweetLookup(tweets)
         relations = [TweetRelations](repeating: TweetRelations(), count: tweets.count)
     }
 

@@ -83,6 +83,17 @@ public struct FolderLayouts: Sendable, Equatable {
         self.folders = sorted
     }
 
+    /// One number for every folder's path and layout: equal digests, the same folders
+    /// holding the same names.
+    public var digest: UInt64 {
+        var hasher = StableHasher()
+        for folder in folders {
+            hasher.combine(folder.pathHash)
+            hasher.combine(folder.layout)
+        }
+        return UInt64(bitPattern: Int64(hasher.finalize()))
+    }
+
     /// What moved since `old` (another listing of the same store): the relative paths of the
     /// folders that are new or whose layout moved (in byte order; nil if one of them has no
     /// path), and the hashes of the folders that are gone or moved (their old files no longer

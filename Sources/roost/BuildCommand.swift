@@ -82,7 +82,8 @@ enum BuildCommand: Command {
             if let files = report.storeFiles, files.cached > 0 {
                 Console.out(
                     "store: \(files.read) \(files.read == 1 ? "file" : "files") read, \(files.cached) unchanged "
-                        + "taken from the build cache")
+                        + "taken from the build cache"
+                        + (report.snapshotReused ? "; the last build's snapshot updated, not derived again" : ""))
             }
             let images = report.media == nil ? "" : " (and \(report.mediaFiles) images in media/)"
             // Pages whose inputs did not change are kept without rendering them.

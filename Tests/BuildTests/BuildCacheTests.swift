@@ -159,12 +159,17 @@ struct BuildCacheTests {
         Thread.sleep(forTimeInterval: 1.2)
         for round in 1...2 {
             if round == 2 {
-                try edit("tweets/" + tweets[0]) { $0["caption"] = "Edited: a build, not \"nothing changed\"" }
+                try edit("tweets/" + tweets[0]) {
+                    $0["caption"] = ($0["caption"] as! String) + " (edited: a build, not \"nothing changed\")"
+                }
                 Thread.sleep(forTimeInterval: 1.2)
             }
             let report = try cachedBuild("site")
             #expect(report.storeListing == .folders(1), "round \(round)")
-            #expect(report.storeFiles?.read == round, "round \(round): the new like (not in the cache), the edit")
+            // The new like (not in the cache), derived; then the caption edit alone (the last
+            // build's snapshot has the like) and the snapshot updated.
+            #expect(report.storeFiles?.read == 1, "round \(round)")
+            #expect(report.snapshotReused == (round == 2), "round \(round)")
             #expect(cacheIdentity() == before, "round \(round): the cache is as it was")
             try expectEqualsCleanBuild("site")
         }
@@ -216,7 +221,7 @@ struct BuildCacheTests {
         var random = SeededGenerator(seed: 16)
         try cachedBuild("site")
         // Every kind once, in a shuffled order, then a few more at random.
-        let kinds = Array(0..<8).shuffled(using: &random) + (0..<4).map { _ in Int.random(in: 0..<8, using: &random) }
+        let kinds = Array(0..<9).shuffled(using: &random) + (0..<4).map { _ in Int.random(in: 0..<9, using: &random) }
         for (round, kind) in kinds.enumerated() {
             let tweets = try storeFiles("tweets")
             let users = try storeFiles("users")
@@ -249,6 +254,8 @@ struct BuildCacheTests {
                 let card = work.path("templates/partials/card.mustache")
                 try (try String(contentsOfFile: card, encoding: .utf8) + "<!-- round \(round) -->\n").write(
                     toFile: card, atomically: true, encoding: .utf8)
+            case 8:  // a caption reworded, its hashtags kept: nothing derived changes
+                try edit("tweets/" + tweet) { $0["caption"] = ($0["caption"] as! String) + " (round \(round))" }
             default:  // the same bytes written again: a new stamp, the same document
                 let path = work.path("store/tweets/" + tweet)
                 try Data(contentsOf: URL(fileURLWithPath: path)).write(to: URL(fileURLWithPath: path))
@@ -256,7 +263,7 @@ struct BuildCacheTests {
             if round == 6 { Thread.sleep(forTimeInterval: 1.1) }  // settle: later rounds reuse these too
             let report = try cachedBuild("site")
             #expect((report.storeFiles?.cached ?? 0) > 0, "round \(round): nothing taken from the cache")
-            if [0, 1, 5, 6, 7].contains(kind) {
+            if [0, 1, 5, 6, 7, 8].contains(kind) {
                 #expect(report.storeListing == .folders(0), "round \(round): the same files, listed again")
             }
             try expectEqualsCleanBuild("site")
@@ -307,7 +314,8 @@ struct BuildCacheTests {
         let tweets = try storeFiles("tweets")
         let edits = (total + 63) / 64
         for k in 1...edits + 1 {
-            try edit("tweets/" + tweets[k]) { $0["caption"] = "Edit \(k) waits for the cache" }
+            // (A new hashtag: derived again, every edited file read.)
+            try edit("tweets/" + tweets[k]) { $0["caption"] = "Edit \(k) waits for the #cache\(k)" }
             Thread.sleep(forTimeInterval: 1.1)  // settled: cached when the cache is written
             let report = try cachedBuild("site")
             try expectEqualsCleanBuild("site")
@@ -323,6 +331,84 @@ struct BuildCacheTests {
                 #expect(report.storeFiles?.read == 1, "after the rewrite, only the newly edited file is read")
             }
         }
+    }
+
+    /// A caption reworded (its hashtags kept) changes nothing derived: a rebuild takes the
+    /// last build's snapshot and updates that tweet, as `roost serve` does, reading only the
+    /// files the snapshot did not see as they are. An edit that derives something (a hashtag)
+    /// derives again, and the snapshot it writes serves the next rebuild.
+    @Test func aRewordedCaptionUpdatesTheLastSnapshot() throws {
+        #expect(try cachedBuild("site").snapshotReused == false)
+        let tweets = try storeFiles("tweets")
+        func reword(_ tweet: String, _ words: String) throws {
+            try edit("tweets/" + tweet) { $0["caption"] = ($0["caption"] as! String) + " (\(words))" }
+        }
+        for (round, tweet) in [tweets[1], tweets[1], tweets[3]].enumerated() {
+            try reword(tweet, "reworded \(round)")
+            let report = try cachedBuild("site")
+            #expect(report.snapshotReused, "round \(round)")
+            #expect(report.storeFiles?.read == (round < 2 ? 1 : 2), "round \(round): the files edited since")
+            try expectEqualsCleanBuild("site")
+        }
+        // A template edited: the store is as the snapshot saw it (but for the rewordings).
+        let card = work.path("templates/partials/card.mustache")
+        try (try String(contentsOfFile: card, encoding: .utf8) + "<!-- edited -->\n").write(
+            toFile: card, atomically: true, encoding: .utf8)
+        #expect(try cachedBuild("site").snapshotReused)
+        try expectEqualsCleanBuild("site")
+        // A hashtag is derived: the snapshot is derived again, and written.
+        try edit("tweets/" + tweets[1]) { $0["caption"] = "Now with #anothertag" }
+        #expect(try cachedBuild("site").snapshotReused == false)
+        try expectEqualsCleanBuild("site")
+        try reword(tweets[3], "after the tag")
+        #expect(try cachedBuild("site").snapshotReused)
+        try expectEqualsCleanBuild("site")
+        // A like added is derived (counts, the liker's tab).
+        let user = try #require(try storeFiles("users").first).dropLast(5)
+        try FileManager.default.createDirectory(
+            atPath: work.path("store/users/\(user)/user-likes"), withIntermediateDirectories: true)
+        _ = try work.write("store/users/\(user)/user-likes/\(tweets[3])", "{}")
+        #expect(try cachedBuild("site").snapshotReused == false)
+        try expectEqualsCleanBuild("site")
+    }
+
+    /// An image without alt text is a problem of the tweet's own document: a caption that
+    /// gains or loses one is derived again, so that the snapshot's notice follows it.
+    @Test func aCaptionWithAProblemIsDerivedAgain() throws {
+        try cachedBuild("site")
+        let tweet = "tweets/" + (try storeFiles("tweets")[2])
+        var caption = ""
+        try edit(tweet) {
+            caption = $0["caption"] as! String
+            $0["caption"] = caption + " ![](https://example.com/no-alt.png)"
+        }
+        #expect(try cachedBuild("site").snapshotReused == false)
+        try expectEqualsCleanBuild("site")
+        try edit(tweet) { $0["caption"] = caption }
+        #expect(try cachedBuild("site").snapshotReused == false)
+        try expectEqualsCleanBuild("site")
+    }
+
+    /// The snapshot file changed by hand (a caption, keeping its length): its checksum fails,
+    /// and the store is read and derived again.
+    @Test func aSnapshotEditedByHandIsIgnored() throws {
+        try cachedBuild("site")
+        let tweets = try storeFiles("tweets")
+        let object =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: work.path("store/tweets/" + tweets[0]))))
+            as! [String: Any]
+        let caption = Array((object["caption"] as! String).utf8)
+        let path = work.path("cache/" + (try #require(try files("cache").first { $0.hasPrefix("snapshot-") })))
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let start = try #require(bytes.firstRange(of: caption)).lowerBound
+        for k in 0..<min(8, caption.count) { bytes[start + k] = UInt8(ascii: "X") }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        try edit("tweets/" + tweets[1]) { $0["caption"] = ($0["caption"] as! String) + " (reworded)" }
+        let report = try cachedBuild("site")
+        #expect(report.snapshotReused == false)
+        #expect(report.storeFiles?.read == 1, "the document cache still serves")
+        try expectEqualsCleanBuild("site")
     }
 
     @Test(arguments: ["flip a byte", "cut short", "empty", "hand edit"])
@@ -365,15 +451,17 @@ struct BuildCacheTests {
         Thread.sleep(forTimeInterval: 1.1)
         try cachedBuild("a")
         try cachedBuild("b", store: "other")
-        let caches = try files("cache").filter { $0.hasPrefix("store-") && $0.hasSuffix(".cache") }
-        try #require(caches.count == 2)
-        let (first, second) = (work.path("cache/" + caches[0]), work.path("cache/" + caches[1]))
-        try FileManager.default.moveItem(atPath: first, toPath: first + ".swap")
-        try FileManager.default.moveItem(atPath: second, toPath: first)
-        try FileManager.default.moveItem(atPath: first + ".swap", toPath: second)
+        for kind in ["store-", "snapshot-"] {
+            let caches = try files("cache").filter { $0.hasPrefix(kind) && $0.hasSuffix(".cache") }
+            try #require(caches.count == 2)
+            let (first, second) = (work.path("cache/" + caches[0]), work.path("cache/" + caches[1]))
+            try FileManager.default.moveItem(atPath: first, toPath: first + ".swap")
+            try FileManager.default.moveItem(atPath: second, toPath: first)
+            try FileManager.default.moveItem(atPath: first + ".swap", toPath: second)
+        }
         for (output, store) in [("a", "store"), ("b", "other")] {
             let report = try cachedBuild(output + "2", store: store)
-            #expect(report.storeFiles?.cached == 0)
+            #expect(report.storeFiles?.cached == 0 && !report.snapshotReused)
             try expectEqualsCleanBuild(output + "2", store: store)
         }
     }

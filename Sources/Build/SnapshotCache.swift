@@ -1,0 +1,87 @@
+import Model
+import Store
+import Support
+
+/// The snapshot a build derived from a directory store, kept for the next one
+/// (docs/architecture.md, "The build cache"). A rebuild that finds only tweets' content
+/// changed takes it, updates those tweets as `roost serve` does
+/// (`Snapshot.replacingContent`), and neither decodes the other documents nor derives again.
+///
+/// One `CacheFile` per store, `snapshot-<hash of its real path>.cache`, beside the document
+/// cache; its header names the Roost binary and the store. Its `Basis` says which documents
+/// it was derived from: the snapshot is used only with that document cache, and any file not
+/// as the basis saw it is read again and checked (a torn, foreign or hand-edited file fails
+/// its checksum or header, and is no cache).
+struct SnapshotCache {
+    static let format = "snapshot 1"
+
+    /// What a snapshot was derived from.
+    struct Basis {
+        /// The document cache (`DocumentCache.checksum`) its documents came from…
+        let documents: UInt64
+        /// …but for these files, read instead (not in it, or changed since): path hash (as
+        /// `StoreFileStamps` knows files) → stamp as read. A file whose stamp was too recent
+        /// to trust has `DocumentCache.unsettled`, which matches nothing.
+        let read: [UInt64: FileStamp]
+        /// The store's folders and the names in them (`FolderLayouts.digest`).
+        let folders: UInt64
+    }
+
+    let basis: Basis
+    let snapshot: Snapshot
+
+    /// Where the snapshot of the store `identity` lives in `folder`.
+    static func path(folder: String, identity: StoreIdentity) -> String {
+        identity.cachePath(in: folder, name: "snapshot")
+    }
+
+    private static func header(identity: StoreIdentity) -> [String] {
+        [format, CacheFile.writer, identity.path, identity.kind]
+    }
+
+    /// The snapshot at `path` if the file is whole and was written by this binary for `identity`.
+    static func load(path: String, identity: StoreIdentity) -> SnapshotCache? {
+        guard let file = CacheFile.open(path, header: header(identity: identity)) else { return nil }
+        var reader = file.reader
+        do {
+            let documents = try reader.uint64()
+            let folders = try reader.uint64()
+            var read: [UInt64: FileStamp] = [:]
+            for _ in 0..<(try reader.length()) {
+                read[try reader.uint64()] = FileStamp(
+                    size: try reader.int64(), modified: try reader.int64(), changed: try reader.int64(),
+                    inode: try reader.uint64())
+            }
+            let snapshot = try Snapshot(from: &reader)
+            guard reader.isAtEnd else { return nil }
+            return SnapshotCache(basis: Basis(documents: documents, read: read, folders: folders), snapshot: snapshot)
+        } catch {
+            return nil
+        }
+    }
+
+    /// Writes `snapshot`, derived from `basis`, at `path` (over the last one, whole or not at all).
+    static func write(path: String, identity: StoreIdentity, basis: Basis, snapshot: Snapshot) throws(BuildError) {
+        let writer = try CacheFileWriter(path: path, header: header(identity: identity))
+        do throws(BuildError) {
+            try writer.append { out in
+                out.append(basis.documents)
+                out.append(basis.folders)
+                out.append(length: basis.read.count)
+                // In hash order: the same basis, the same bytes.
+                for (hash, stamp) in basis.read.sorted(by: { $0.key < $1.key }) {
+                    out.append(hash)
+                    out.append(stamp.size)
+                    out.append(stamp.modified)
+                    out.append(stamp.changed)
+                    out.append(stamp.inode)
+                }
+            }
+            try snapshot.encode { (part: (inout ByteWriter) -> Void) throws(BuildError) in try writer.append(part) }
+            try writer.finish()
+        } catch {
+            writer.abandon()
+            throw error
+        }
+    }
+}

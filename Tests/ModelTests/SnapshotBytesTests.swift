@@ -1,0 +1,99 @@
+import JSON
+import Model
+import Store
+import Support
+import TestSupport
+import Testing
+
+/// The snapshot as the build cache keeps it (`Snapshot+Bytes`): loaded, it is the snapshot
+/// that was derived, look-ups included; a cut or damaged encoding is refused, not trusted.
+@Suite("Snapshot: the build cache's binary form")
+struct SnapshotBytesTests {
+    static func bytes(of snapshot: Snapshot) -> [UInt8] {
+        var out = ByteWriter()
+        snapshot.encode { (part: (inout ByteWriter) -> Void) in part(&out) }
+        return out.bytes
+    }
+
+    static func decode(_ bytes: [UInt8]) throws(ByteReader.Malformed) -> Snapshot {
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(ByteReader.Malformed) -> Snapshot in
+                var reader = ByteReader(buffer)
+                let snapshot = try Snapshot(from: &reader)
+                guard reader.isAtEnd else { throw ByteReader.Malformed() }
+                return snapshot
+            }
+        }
+        return try result.get()
+    }
+
+    /// Every kind of entity and problem (`StreamedDeriveTests.export`).
+    static func derived() throws -> Snapshot {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("export.json", StreamedDeriveTests.export(users: 60, tweets: 600))
+        return try StreamedDeriveTests.whole(file).0
+    }
+
+    @Test func aLoadedSnapshotIsTheOneDerived() throws {
+        let snapshot = try Self.derived()
+        let bytes = Self.bytes(of: snapshot)
+        let loaded = try Self.decode(bytes)
+        StreamedDeriveTests.expectSame(loaded, snapshot)
+        #expect(loaded.likeCount == snapshot.likeCount)
+        #expect(Self.bytes(of: loaded) == bytes, "encoded again, the same bytes")
+    }
+
+    @Test func aCutOrDamagedEncodingIsRefused() throws {
+        let bytes = Self.bytes(of: try Self.derived())
+        for cut in [1, bytes.count / 3, bytes.count / 2, bytes.count - 1] {
+            #expect(throws: ByteReader.Malformed.self) { try Self.decode(Array(bytes[..<cut])) }
+        }
+        // A user count one larger than the users written: what follows no longer parses, or
+        // an index points past its list; either way, refused.
+        var larger = bytes
+        larger[0] &+= 1
+        #expect(throws: ByteReader.Malformed.self) { try Self.decode(larger) }
+    }
+
+    /// The content of tweets replaced without deriving (`replacingContent(ofDocuments:)`):
+    /// only tweets without problems, whose problems in the snapshot deriving found from
+    /// what is kept.
+    @Test func onlyTweetsWithoutDecodingProblemsAreReplaced() throws {
+        let snapshot = try Self.derived()
+        func document(_ json: String, id: String) throws -> DecodedDocument {
+            guard case .object(let pairs) = try JSONParser.parse(json) else { throw ByteReader.Malformed() }
+            return DecodedDocument(
+                Document(path: DocumentPath(["tweets", id]), fields: Fields(json: pairs), source: "tweets/\(id).json"))
+        }
+        func time(_ tweet: Tweet) -> String { RFC3339.format(tweet.timestamp)! }
+        let plain = try #require(
+            snapshot.tweets.first { tweet in
+                !tweet.isReply && tweet.images.isEmpty
+                    && !snapshot.diagnostics.contains { $0.path == "tweets/" + tweet.id }
+            })
+        // The fields replacingContent keeps, as the tweet has them.
+        func kept(_ tweet: Tweet) -> String {
+            #""uid": "\#(tweet.authorUID)", "timestamp": "\#(time(tweet))""#
+                + (tweet.storedLikes.map { #", "likes": \#($0)"# } ?? "")
+                + (tweet.replyTo.map { #", "replyTo": "\#($0)""# } ?? "")
+        }
+        let tags = plain.hashtags.map { " #" + $0 }.joined()
+        let fields = kept(plain)
+        let reworded = try document(#"{"caption": "reworded\#(tags)", \#(fields)}"#, id: plain.id)
+        let (updated, indices) = try #require(snapshot.replacingContent(ofDocuments: [reworded]))
+        #expect(updated.tweets[indices[0]].caption == "reworded" + tags)
+        // An image without alt text is a problem of the document itself: derived again.
+        let image = try document(#"{"caption": "![](https://example.com/a.png)\#(tags)", \#(fields)}"#, id: plain.id)
+        #expect(snapshot.replacingContent(ofDocuments: [image]) == nil)
+        // A tweet the snapshot had such a problem with: derived again too.
+        let flagged = try #require(
+            snapshot.diagnostics.first { $0.kind == .imageWithoutAlt && $0.path.hasPrefix("tweets/") })
+        let tweet = try #require(snapshot.tweet(id: String(flagged.path.dropFirst(7))).map { snapshot.tweets[$0] })
+        let mendedTags = tweet.hashtags.map { " #" + $0 }.joined()
+        let mended = try document(#"{"caption": "mended\#(mendedTags)", \#(kept(tweet))}"#, id: tweet.id)
+        #expect(mended.diagnostics.isEmpty && mended.tweet?.hashtags == tweet.hashtags)
+        #expect(snapshot.replacingContent(ofDocuments: [mended]) == nil)
+        // (Without that problem, the same edit is taken.)
+        #expect(snapshot.replacingContent(of: [try #require(mended.tweet)]) != nil)
+    }
+}
