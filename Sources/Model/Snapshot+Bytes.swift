@@ -6,101 +6,91 @@ import Support
 /// string are not stored: they are made again from the lists, as deriving makes them.
 extension Snapshot {
     /// Encodes the snapshot a part at a time: `emit` is given each part's encoder, so that a
-    /// caller streaming to a file never holds a million tweets' bytes at once.
+    /// caller streaming to a file never holds a million tweets' bytes at once. Each list is
+    /// written in blocks of known length, so that loading decodes them on all cores.
     package func encode<E: Error>(_ emit: ((inout ByteWriter) -> Void) throws(E) -> Void) throws(E) {
-        try emit { $0.append(length: users.count) }
-        for user in users { try emit { user.encode(into: &$0) } }
-        try emit { $0.append(length: tweets.count) }
-        for tweet in tweets { try emit { tweet.encode(into: &$0) } }
-        try emit { $0.append(length: countedLikes.count) }
-        for start in stride(from: 0, to: countedLikes.count, by: 4096) {
-            try emit { out in
-                for like in countedLikes[start..<min(countedLikes.count, start + 4096)] {
-                    out.append(length: Int(like.user))
-                    out.append(length: Int(like.tweet))
-                    out.append(like.timestamp != nil)
-                    if let timestamp = like.timestamp { out.append(timestamp) }
-                }
-            }
+        try encodeBlocks(users, emit) { user, out in user.encode(into: &out) }
+        try encodeBlocks(tweets, emit) { tweet, out in tweet.encode(into: &out) }
+        try encodeBlocks(countedLikes, emit) { like, out in
+            out.append(length: Int(like.user))
+            out.append(length: Int(like.tweet))
+            out.append(like.timestamp != nil)
+            if let timestamp = like.timestamp { out.append(timestamp) }
         }
-        for relations in tweetRelations {
-            try emit { out in
-                out.append(length: relations.author.map { $0 + 1 } ?? 0)
-                out.append(length: relations.parent.map { $0 + 1 } ?? 0)
-                out.append(indices: relations.replies)
-                out.append(indices: relations.likers)
-            }
+        try encodeBlocks(tweetRelations, emit) { relations, out in
+            out.append(length: relations.author.map { $0 + 1 } ?? 0)
+            out.append(length: relations.parent.map { $0 + 1 } ?? 0)
+            out.append(indices: relations.replies)
+            out.append(indices: relations.likers)
         }
-        for activity in userActivity {
-            try emit { out in
-                out.append(indices: activity.tweets)
-                out.append(indices: activity.replies)
-                out.append(indices: activity.likes)
-                out.append(length: activity.favorites.count)
-                for place in activity.favorites { place.encode(into: &out) }
-            }
+        try encodeBlocks(userActivity, emit) { activity, out in
+            out.append(indices: activity.tweets)
+            out.append(indices: activity.replies)
+            out.append(indices: activity.likes)
+            out.append(length: activity.favorites.count)
+            for place in activity.favorites { place.encode(into: &out) }
         }
-        try emit { $0.append(length: tags.count) }
-        for tag in tags {
-            try emit { out in
-                out.append(tag.tag)
-                out.append(indices: tag.tweets)
-            }
+        try encodeBlocks(tags, emit) { tag, out in
+            out.append(tag.tag)
+            out.append(indices: tag.tweets)
         }
         try emit { Diagnostic.encode(diagnostics, into: &$0) }
     }
 
-    /// The snapshot `encode` wrote. Every index is checked against what it points into.
+    /// The snapshot `encode` wrote, each list's blocks decoded on all cores. Every index is
+    /// checked against what it points into.
     package init(from reader: inout ByteReader) throws(ByteReader.Malformed) {
-        var users: [User] = []
-        let userCount = try reader.length()
-        users.reserveCapacity(userCount)
-        for _ in 0..<userCount { users.append(try User(from: &reader)) }
-        var tweets: [Tweet] = []
-        let tweetCount = try reader.length()
-        tweets.reserveCapacity(tweetCount)
-        for _ in 0..<tweetCount { tweets.append(try Tweet(from: &reader)) }
-        var likes: [CountedLike] = []
-        let likeCount = try reader.length()
-        likes.reserveCapacity(likeCount)
-        for _ in 0..<likeCount {
-            let user = try reader.index(below: userCount)
-            let tweet = try reader.index(below: tweetCount)
-            likes.append(
-                CountedLike(
-                    user: Int32(user), tweet: Int32(tweet), timestamp: try reader.bool() ? try reader.timestamp() : nil)
-            )
+        typealias Malformed = ByteReader.Malformed
+        let users = try reader.blocks { (r: inout ByteReader) throws(Malformed) in try User(from: &r) }
+        let tweets = try reader.blocks { (r: inout ByteReader) throws(Malformed) in try Tweet(from: &r) }
+        let (userCount, tweetCount) = (users.count, tweets.count)
+        let likes = try reader.blocks { (r: inout ByteReader) throws(Malformed) in
+            let user = try r.index(below: userCount)
+            let tweet = try r.index(below: tweetCount)
+            return CountedLike(
+                user: Int32(user), tweet: Int32(tweet), timestamp: try r.bool() ? try r.timestamp() : nil)
         }
-        var relations: [TweetRelations] = []
-        relations.reserveCapacity(tweetCount)
-        for _ in 0..<tweetCount {
-            relations.append(
-                TweetRelations(
-                    author: try reader.optionalIndex(below: userCount),
-                    parent: try reader.optionalIndex(below: tweetCount),
-                    replies: try reader.indices(below: tweetCount), likers: try reader.indices(below: userCount)))
+        let relations = try reader.blocks { (r: inout ByteReader) throws(Malformed) in
+            TweetRelations(
+                author: try r.optionalIndex(below: userCount), parent: try r.optionalIndex(below: tweetCount),
+                replies: try r.indices(below: tweetCount), likers: try r.indices(below: userCount))
         }
-        var activity: [UserActivity] = []
-        activity.reserveCapacity(userCount)
-        for _ in 0..<userCount {
+        let activity = try reader.blocks { (r: inout ByteReader) throws(Malformed) in
             var one = UserActivity(
-                tweets: try reader.indices(below: tweetCount), replies: try reader.indices(below: tweetCount),
-                likes: try reader.indices(below: tweetCount))
-            let places = try reader.length()
-            for _ in 0..<places { one.favorites.append(try FavoritePlace(from: &reader)) }
-            activity.append(one)
+                tweets: try r.indices(below: tweetCount), replies: try r.indices(below: tweetCount),
+                likes: try r.indices(below: tweetCount))
+            for _ in 0..<(try r.length()) { one.favorites.append(try FavoritePlace(from: &r)) }
+            return one
         }
-        var tags: [HashtagIndex] = []
-        let tagCount = try reader.length()
-        for _ in 0..<tagCount {
-            tags.append(HashtagIndex(tag: try reader.string(), tweets: try reader.indices(below: tweetCount)))
+        let tags = try reader.blocks { (r: inout ByteReader) throws(Malformed) in
+            HashtagIndex(tag: try r.string(), tweets: try r.indices(below: tweetCount))
         }
+        guard relations.count == tweetCount, activity.count == userCount else { throw Malformed() }
         let diagnostics = try Diagnostic.decode(from: &reader)
         (self.users, self.tweets, self.countedLikes) = (users, tweets, likes)
         (self.tweetRelations, self.userActivity, self.tags, self.diagnostics) = (relations, activity, tags, diagnostics)
         (userByUID, userByHandle, userByUsername, userByFoldedUsername) = Snapshot.userLookups(users)
         tweetByID = Snapshot.tweetLookup(tweets)
         tagByName = Snapshot.tagLookup(tags)
+    }
+}
+
+/// Elements of a list in one block (the last block holds the rest).
+private let blockSize = 4096
+
+/// Writes `items` through `emit`: their count, then each block of `blockSize` of them as its
+/// length in bytes and those bytes.
+private func encodeBlocks<T, E: Error>(
+    _ items: [T], _ emit: ((inout ByteWriter) -> Void) throws(E) -> Void, _ encode: (T, inout ByteWriter) -> Void
+) throws(E) {
+    try emit { $0.append(length: items.count) }
+    for start in stride(from: 0, to: items.count, by: blockSize) {
+        var block = ByteWriter()
+        for item in items[start..<min(items.count, start + blockSize)] { encode(item, &block) }
+        try emit { out in
+            out.append(length: block.bytes.count)
+            out.append(block.bytes)
+        }
     }
 }
 
@@ -112,16 +102,46 @@ extension ByteWriter {
 }
 
 extension ByteReader {
+    /// A list `encodeBlocks` wrote: its blocks found, then decoded on all cores with `decode`.
+    fileprivate mutating func blocks<T: Sendable>(
+        _ decode: @Sendable (inout ByteReader) throws(Malformed) -> T
+    ) throws(Malformed) -> [T] {
+        let count = try length()
+        var spans: [UnsafeRawBufferPointer] = []
+        var left = count
+        while left > 0 {
+            spans.append(try bytes(try length()))
+            left -= Swift.min(left, blockSize)
+        }
+        nonisolated(unsafe) let blocks = spans  // (read-only, and within the caller's bytes)
+        let decoded = [Result<[T], Malformed>](parallelCount: blocks.count) { b in
+            Result { () throws(Malformed) -> [T] in
+                var reader = ByteReader(blocks[b])
+                let n = Swift.min(blockSize, count - b * blockSize)
+                var items: [T] = []
+                items.reserveCapacity(n)
+                for _ in 0..<n { items.append(try decode(&reader)) }
+                guard reader.isAtEnd else { throw Malformed() }
+                return items
+            }
+        }
+        var all: [T] = []
+        all.reserveCapacity(count)
+        for block in decoded { all += try block.get() }
+        return all
+    }
+
+    // (Indices are read as numbers, not lengths: an index may exceed its block's bytes.)
     fileprivate mutating func index(below count: Int) throws(Malformed) -> Int {
-        let i = try length()
-        guard i < count else { throw Malformed() }
-        return i
+        let i = try number()
+        guard i < UInt64(count) else { throw Malformed() }
+        return Int(i)
     }
 
     fileprivate mutating func optionalIndex(below count: Int) throws(Malformed) -> Int? {
-        let i = try length()
-        guard i <= count else { throw Malformed() }
-        return i == 0 ? nil : i - 1
+        let i = try number()
+        guard i <= UInt64(count) else { throw Malformed() }
+        return i == 0 ? nil : Int(i) - 1
     }
 
     fileprivate mutating func indices(below count: Int) throws(Malformed) -> [Int] {

@@ -78,7 +78,15 @@ package struct ByteReader {
         return base[offset]
     }
 
+    /// A length `append(length:)` wrote: no more than the bytes there are.
     package mutating func length() throws(Malformed) -> Int {
+        let value = try number()
+        guard value <= UInt64(base.count) else { throw Malformed() }  // no length exceeds the data
+        return Int(value)
+    }
+
+    /// Any number `append(length:)` wrote (an index, say), below 2^63.
+    package mutating func number() throws(Malformed) -> UInt64 {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -88,8 +96,7 @@ package struct ByteReader {
             if b < 0x80 { break }
             shift += 7
         }
-        guard value <= UInt64(base.count) else { throw Malformed() }  // no length exceeds the data
-        return Int(value)
+        return value
     }
 
     package mutating func uint64() throws(Malformed) -> UInt64 {

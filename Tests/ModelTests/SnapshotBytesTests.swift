@@ -43,6 +43,16 @@ struct SnapshotBytesTests {
         #expect(Self.bytes(of: loaded) == bytes, "encoded again, the same bytes")
     }
 
+    /// Indices are numbers, not lengths: a few likes of the last of many tweets make a block
+    /// of likes far shorter than the indices in it (a bug once refused every such snapshot).
+    @Test func indicesLargerThanTheirBlockLoad() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("export.json", StreamedDeriveTests.export(users: 3, tweets: 3000))
+        let snapshot = try StreamedDeriveTests.whole(file).0
+        try #require(snapshot.likeCount > 0 && snapshot.likeCount < 100 && snapshot.tweets.count > 2000)
+        StreamedDeriveTests.expectSame(try Self.decode(Self.bytes(of: snapshot)), snapshot)
+    }
+
     @Test func aCutOrDamagedEncodingIsRefused() throws {
         let bytes = Self.bytes(of: try Self.derived())
         for cut in [1, bytes.count / 3, bytes.count / 2, bytes.count - 1] {
