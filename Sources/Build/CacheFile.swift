@@ -57,11 +57,14 @@ final class CacheFile: @unchecked Sendable {  // read-only once made
         let end = size - 8
         var tail = ByteReader(mapping, offset: end)
         var reader = ByteReader(UnsafeRawBufferPointer(rebasing: mapping[..<end]))
-        let sum = checksum(UnsafeRawBufferPointer(rebasing: mapping[..<end]))
+        // The header first: another binary's or store's file is refused without reading it all.
+        var sum: UInt64 = 0
         do {
-            guard try tail.uint64() == sum, try reader.bytes(magic.count).elementsEqual(magic),
-                try reader.strings() == header
-            else { throw ByteReader.Malformed() }
+            guard try reader.bytes(magic.count).elementsEqual(magic), try reader.strings() == header else {
+                throw ByteReader.Malformed()
+            }
+            sum = checksum(UnsafeRawBufferPointer(rebasing: mapping[..<end]))
+            guard try tail.uint64() == sum else { throw ByteReader.Malformed() }
         } catch {
             munmap(base, size)
             return nil
