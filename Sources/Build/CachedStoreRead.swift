@@ -12,7 +12,8 @@ import Glibc
 /// the one the cache recorded are taken from it, the others are read and decoded, and the
 /// cache is written again for the next build when what it lacks costs enough (see `init`).
 /// The snapshot is the one `Snapshot.read` makes: it does not depend on the order of the
-/// documents.
+/// documents. It is kept too (`SnapshotCache`); when only tweets' content changed since, the
+/// next read updates it (`update`) instead of decoding the store and deriving one.
 struct CachedStoreRead {
     let snapshot: Snapshot
     /// Store files (a single-file store is one) taken from the cache, and read.
