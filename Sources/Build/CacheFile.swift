@@ -42,8 +42,11 @@ final class CacheFile: @unchecked Sendable {  // read-only once made
     deinit { munmap(UnsafeMutableRawPointer(mutating: mapping.baseAddress), mapping.count) }
 
     /// A reader of the body.
-    var reader: ByteReader {
-        ByteReader(UnsafeRawBufferPointer(rebasing: mapping[..<body.upperBound]), offset: body.lowerBound)
+    var reader: ByteReader { reader(from: body.lowerBound) }
+
+    /// A reader of the body from `offset` (where an earlier reader got to).
+    func reader(from offset: Int) -> ByteReader {
+        ByteReader(UnsafeRawBufferPointer(rebasing: mapping[..<body.upperBound]), offset: offset)
     }
 
     /// The file at `path` when it is whole and its header is `header`; nil otherwise.

@@ -28,6 +28,9 @@ struct CachedStoreRead {
     /// True when the snapshot the last build derived was taken from the cache and brought up
     /// to date (`SnapshotCache`), not derived again.
     let snapshotReused: Bool
+    /// The snapshot derived, being written for the next build: to be finished before the
+    /// build ends (its problem, if any, is a notice).
+    let snapshotWrite: SnapshotWrite?
 
     /// What the walk makes of one store file.
     private struct Item: Sendable {
@@ -97,7 +100,7 @@ struct CachedStoreRead {
             if let stamps, let walked = walk?.folders, let known = cache.folders,
                 let plan = Self.plan(store, cache: cache, known: known, walked: walked)
             {
-                if let saved = SnapshotCache.load(path: snapshotPath, identity: identity),
+                if let saved = SnapshotCache.open(path: snapshotPath, identity: identity),
                     let update = Self.update(
                         saved, store: store, plan.sources, cache: cache, stamps: stamps, folders: plan.folders,
                         relisted: known != plan.folders ? plan.files : 0)
@@ -183,6 +186,7 @@ struct CachedStoreRead {
         if let updated {
             snapshot = updated
             self.problem = problem
+            snapshotWrite = nil
             phases("update snapshot")
             return
         }
@@ -196,18 +200,15 @@ struct CachedStoreRead {
         }
         snapshot = items.isEmpty ? Snapshot(decoded: consume decoded) : Snapshot(documentsOf: consume items, \.document)
         phases("derive")
-        if isDirectory, let documentCache, let folders {
-            do throws(BuildError) {
-                try SnapshotCache.write(
-                    path: snapshotPath, identity: identity,
-                    basis: SnapshotCache.Basis(documents: documentCache, read: read, folders: folders.digest),
-                    snapshot: snapshot)
-            } catch {
-                problem = problem ?? error.description
-            }
-            phases("write snapshot cache")
-        }
         self.problem = problem
+        if isDirectory, let documentCache, let folders {
+            snapshotWrite = SnapshotWrite(
+                path: snapshotPath, identity: identity,
+                basis: SnapshotCache.Basis(documents: documentCache, read: read, folders: folders.digest),
+                snapshot: snapshot)
+        } else {
+            snapshotWrite = nil
+        }
     }
 
     /// The last build's snapshot (`saved`) brought up to date with the store's files as they
@@ -252,7 +253,7 @@ struct CachedStoreRead {
             guard let document = try? DirectoryStore.readDocument(file: file, root: store) ?? nil else { return nil }
             documents.append(DecodedDocument(document))
         }
-        guard let (snapshot, _) = saved.snapshot.replacingContent(ofDocuments: documents) else { return nil }
+        guard let (snapshot, _) = saved.snapshot()?.replacingContent(ofDocuments: documents) else { return nil }
         return (snapshot, stale.count)
     }
 

@@ -55,6 +55,9 @@ public struct SiteBuild: Sendable {
         var storeFiles: (read: Int, cached: Int)?
         var storeListing = BuildReport.StoreListing.whole
         var snapshotReused = false
+        var snapshotWrite: SnapshotWrite?
+        // (A build that ends, or fails, leaves no write behind it.)
+        defer { _ = snapshotWrite?.finish() }
         var captionCache: (path: String, identity: StoreIdentity, cache: CaptionCache?)?
         if options.usesCache {
             let read = try CachedStoreRead(
@@ -65,6 +68,7 @@ public struct SiteBuild: Sendable {
             storeFiles = (read.readFiles, read.reusedFiles)
             storeListing = read.listing
             snapshotReused = read.snapshotReused
+            snapshotWrite = read.snapshotWrite
             if let problem = read.problem { cacheNotices.append(problem) }
             let path = CaptionCache.path(folder: options.media.cache, identity: read.identity)
             captionCache = (path, read.identity, CaptionCache.load(path: path, identity: read.identity))
@@ -160,6 +164,7 @@ public struct SiteBuild: Sendable {
         // freed on the other core while this one commits (the commit runs on one thread, and
         // adds a few megabytes to the render's peak at a million tweets), and the heap is
         // trimmed once both are done.
+        if let problem = snapshotWrite?.finish() { cacheNotices.append(problem) }
         let released = DispatchGroup()
         Heap.release((consume renderer, consume snapshot, consume captionCache, consume known), in: released)
         defer {

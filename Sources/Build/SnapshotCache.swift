@@ -1,6 +1,8 @@
+import Dispatch
 import Model
 import Store
 import Support
+import Synchronization
 
 /// The snapshot a build derived from a directory store, kept for the next one
 /// (docs/architecture.md, "The build cache"). A rebuild that finds only tweets' content
@@ -12,11 +14,11 @@ import Support
 /// it was derived from: the snapshot is used only with that document cache, and any file not
 /// as the basis saw it is read again and checked (a torn, foreign or hand-edited file fails
 /// its checksum or header, and is no cache).
-struct SnapshotCache {
+struct SnapshotCache: Sendable {
     static let format = "snapshot 1"
 
     /// What a snapshot was derived from.
-    struct Basis {
+    struct Basis: Sendable {
         /// The document cache (`DocumentCache.checksum`) its documents came from…
         let documents: UInt64
         /// …but for these files, read instead (not in it, or changed since): path hash (as
@@ -28,7 +30,10 @@ struct SnapshotCache {
     }
 
     let basis: Basis
-    let snapshot: Snapshot
+    /// The file, and where the snapshot starts in it: decoded only when asked for (`snapshot()`),
+    /// once the basis is found to fit.
+    private let file: CacheFile
+    private let start: Int
 
     /// Where the snapshot of the store `identity` lives in `folder`.
     static func path(folder: String, identity: StoreIdentity) -> String {
@@ -39,8 +44,9 @@ struct SnapshotCache {
         [format, CacheFile.writer, identity.path, identity.kind]
     }
 
-    /// The snapshot at `path` if the file is whole and was written by this binary for `identity`.
-    static func load(path: String, identity: StoreIdentity) -> SnapshotCache? {
+    /// The cache at `path` (its basis read) if the file is whole and was written by this
+    /// binary for `identity`.
+    static func open(path: String, identity: StoreIdentity) -> SnapshotCache? {
         guard let file = CacheFile.open(path, header: header(identity: identity)) else { return nil }
         var reader = file.reader
         do {
@@ -52,12 +58,18 @@ struct SnapshotCache {
                     size: try reader.int64(), modified: try reader.int64(), changed: try reader.int64(),
                     inode: try reader.uint64())
             }
-            let snapshot = try Snapshot(from: &reader)
-            guard reader.isAtEnd else { return nil }
-            return SnapshotCache(basis: Basis(documents: documents, read: read, folders: folders), snapshot: snapshot)
+            return SnapshotCache(
+                basis: Basis(documents: documents, read: read, folders: folders), file: file, start: reader.offset)
         } catch {
             return nil
         }
+    }
+
+    /// The snapshot, decoded; nil if it does not decode.
+    func snapshot() -> Snapshot? {
+        var reader = file.reader(from: start)
+        guard let snapshot = try? Snapshot(from: &reader), reader.isAtEnd else { return nil }
+        return snapshot
     }
 
     /// Writes `snapshot`, derived from `basis`, at `path` (over the last one, whole or not at all).
@@ -83,5 +95,28 @@ struct SnapshotCache {
             writer.abandon()
             throw error
         }
+    }
+}
+
+/// A snapshot written on another thread (`SnapshotCache.write`) while the build goes on: at
+/// 100,000 tweets, a tenth of a second the rest of the build need not wait for.
+final class SnapshotWrite: Sendable {
+    private let done = DispatchGroup()
+    private let problem = Mutex<String?>(nil)
+
+    init(path: String, identity: StoreIdentity, basis: SnapshotCache.Basis, snapshot: Snapshot) {
+        DispatchQueue.global(qos: .userInitiated).async(group: done) { [self] in
+            do throws(BuildError) {
+                try SnapshotCache.write(path: path, identity: identity, basis: basis, snapshot: snapshot)
+            } catch {
+                problem.withLock { $0 = error.description }
+            }
+        }
+    }
+
+    /// Waits for the write to end; why it failed, if it did.
+    func finish() -> String? {
+        done.wait()
+        return problem.withLock { $0 }
     }
 }
