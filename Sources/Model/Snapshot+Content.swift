@@ -1,8 +1,12 @@
+import Support
+
 extension Snapshot {
     /// The same snapshot with some tweets' content replaced, when nothing derived depends on
     /// what changed: the common edit of a live preview (a caption rewritten) then costs a copy,
     /// not a derivation. nil when a tweet is new, or its time, author, parent, hashtags or
-    /// stored counter changed — then derive the snapshot again.
+    /// stored counter changed — then derive the snapshot again. Texts are compared by their
+    /// bytes: a hashtag rewritten in another Unicode form is equal as a Swift string, but a
+    /// derivation may name the tag after it.
     public func replacingContent(of changed: [Tweet]) -> (Snapshot, indices: [Int])? {
         var copy = self
         var indices: [Int] = []
@@ -10,8 +14,9 @@ extension Snapshot {
         for tweet in changed {
             guard let i = tweetByID[tweet.id] else { return nil }
             let old = tweets[i]
-            guard old.timestamp == tweet.timestamp, old.authorUID == tweet.authorUID, old.replyTo == tweet.replyTo,
-                old.hashtags == tweet.hashtags, old.storedLikes == tweet.storedLikes
+            guard old.timestamp == tweet.timestamp, sameBytes(old.authorUID, tweet.authorUID),
+                sameBytes(old.replyTo, tweet.replyTo), old.hashtags.elementsEqual(tweet.hashtags, by: sameBytes),
+                old.storedLikes == tweet.storedLikes
             else { return nil }
             tweets[i] = tweet
             indices.append(i)

@@ -49,7 +49,14 @@ struct PreviousManifest: Sendable {
     var isEmpty: Bool { paths.isEmpty }
 
     /// The position of `path` in `paths`, if the manifest lists it.
-    func position(of path: String) -> Int? { positions[path].map(Int.init) }
+    func position(of path: String) -> Int? {
+        guard let found = positions[path].map(Int.init) else { return nil }
+        if sameBytes(paths[found], path) { return found }
+        // Equal as Swift strings but other bytes (another Unicode form): another file on
+        // disk, found by its bytes if the manifest lists it.
+        let i = insertionPoint(of: path)
+        return i < paths.count && sameBytes(paths[i], path) ? i : nil
+    }
 
     subscript(path: String) -> ManifestEntry? { position(of: path).map { entries[$0] } }
 

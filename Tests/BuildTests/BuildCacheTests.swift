@@ -372,6 +372,18 @@ struct BuildCacheTests {
         try expectEqualsCleanBuild("site")
     }
 
+    /// A hashtag rewritten in another Unicode form is the same tag for Swift, but a
+    /// derivation names the tag after its newest tweet's bytes: derived again, not updated.
+    @Test func aHashtagInAnotherUnicodeFormIsDerivedAgain() throws {
+        let tweet = "tweets/" + (try storeFiles("tweets")[2])
+        try edit(tweet) { $0["caption"] = "Only here: #caf\u{E9}" }
+        Thread.sleep(forTimeInterval: 1.1)
+        try cachedBuild("site")
+        try edit(tweet) { $0["caption"] = "Only here, reworded: #cafe\u{301}" }
+        #expect(try cachedBuild("site").snapshotReused == false)
+        try expectEqualsCleanBuild("site")
+    }
+
     /// An image without alt text is a problem of the tweet's own document: a caption that
     /// gains or loses one is derived again, so that the snapshot's notice follows it.
     @Test func aCaptionWithAProblemIsDerivedAgain() throws {

@@ -151,6 +151,23 @@ import Glibc
         #expect(!(read(t.outputPath(".roost-manifest")) ?? "").contains("users/"))
     }
 
+    /// A path written in another Unicode form (a tag `café` with é as e and an accent) is
+    /// another file on disk, though equal as a Swift string: the old one is removed, and
+    /// the manifest lists the new one. (The old one was once kept, listed under the new.)
+    @Test func aPathInAnotherUnicodeFormReplacesTheOldFile() throws {
+        let t = try TemporaryFolder()
+        let (composed, decomposed) = ("tags/caf\u{E9}/index.html", "tags/cafe\u{301}/index.html")
+        try #require(composed == decomposed && Array(composed.utf8) != Array(decomposed.utf8))
+        try build(t.output, ["index.html": "home", composed: "<h1>café</h1>"])
+        let summary = try build(t.output, ["index.html": "home", decomposed: "<h1>café</h1>"])
+        #expect(summary.removed == 1 && summary.written == 1)
+        let tags = try FileManager.default.contentsOfDirectory(atPath: t.outputPath("tags"))
+        #expect(tags.map { Array($0.utf8) } == [Array("cafe\u{301}".utf8)])
+        let manifest = try #require(FileManager.default.contents(atPath: t.outputPath(".roost-manifest")))
+        #expect(manifest.firstRange(of: Data(decomposed.utf8)) != nil)
+        #expect(manifest.firstRange(of: Data(composed.utf8)) == nil)
+    }
+
     @Test func filesNotInTheManifestAreNeverRemoved() throws {
         let t = try TemporaryFolder()
         put(t.outputPath("CNAME"), "example.org")
