@@ -146,13 +146,17 @@ struct KilledBuildTests {
         let clock = ContinuousClock()
         // The two full builds: the old site and the new one.
         #expect(try RoostProcess.run(Self.buildArguments(t.path("old"), Self.oldOptions)).status == 0)
-        let start = clock.now
         #expect(try RoostProcess.run(Self.buildArguments(t.path("new"), Self.newOptions)).status == 0)
-        let buildTime = clock.now - start
         let old = fullListing(t.path("old"))
         let new = fullListing(t.path("new"))
         #expect(old.count > 3_000 && new.count > 3_000)
+        // How long a build killed below runs: the old site rebuilt with the new options, with
+        // the build cache as warm as theirs (a full build into an empty folder is no measure:
+        // the cache makes the rebuild shorter by what it saves).
         try copyFolder(t.path("old"), to: t.path("out"))
+        let start = clock.now
+        #expect(try RoostProcess.run(Self.buildArguments(t.path("out"), Self.newOptions)).status == 0)
+        let buildTime = clock.now - start
 
         var generator = SystemRandomNumberGenerator()
         let total = Int(buildTime / .milliseconds(1))
