@@ -1,3 +1,4 @@
+import Store
 import Support
 
 #if canImport(Glibc)
@@ -200,5 +201,22 @@ final class CacheFileWriter {
             guard entry.name.hasPrefix(prefix), let pid = Int32(entry.name.dropFirst(prefix.count)) else { return }
             if kill(pid, 0) != 0 && errno == ESRCH { unlinkat(fd.raw, entry.name, 0) }
         }
+    }
+}
+
+// A file's stamp as the build caches store it (the document cache's entries, the snapshot's
+// basis): size, modification and change times, inode.
+extension ByteWriter {
+    mutating func append(_ stamp: FileStamp) {
+        append(stamp.size)
+        append(stamp.modified)
+        append(stamp.changed)
+        append(stamp.inode)
+    }
+}
+
+extension ByteReader {
+    mutating func fileStamp() throws(Malformed) -> FileStamp {
+        FileStamp(size: try int64(), modified: try int64(), changed: try int64(), inode: try uint64())
     }
 }

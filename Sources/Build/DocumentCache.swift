@@ -94,9 +94,7 @@ final class DocumentCache: Sendable {
             let fileLength = try reader.length()
             let fileStart = reader.offset
             _ = try reader.bytes(fileLength)
-            let stamp = FileStamp(
-                size: try reader.int64(), modified: try reader.int64(), changed: try reader.int64(),
-                inode: try reader.uint64())
+            let stamp = try reader.fileStamp()
             let length = try reader.length()
             let start = reader.offset
             _ = try reader.bytes(length)

@@ -35,10 +35,7 @@ final class DocumentCacheWriter: Sendable {
             try file.append { out in
                 out.append(UInt8(1))
                 out.append(name)
-                out.append(stamp.size)
-                out.append(stamp.modified)
-                out.append(stamp.changed)
-                out.append(stamp.inode)
+                out.append(stamp)
                 out.append(length: body.count)
                 out.append(body)
             }

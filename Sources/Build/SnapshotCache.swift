@@ -54,9 +54,7 @@ struct SnapshotCache: Sendable {
             let folders = try reader.uint64()
             var read: [UInt64: FileStamp] = [:]
             for _ in 0..<(try reader.length()) {
-                read[try reader.uint64()] = FileStamp(
-                    size: try reader.int64(), modified: try reader.int64(), changed: try reader.int64(),
-                    inode: try reader.uint64())
+                read[try reader.uint64()] = try reader.fileStamp()
             }
             return SnapshotCache(
                 basis: Basis(documents: documents, read: read, folders: folders), file: file, start: reader.offset)
@@ -83,10 +81,7 @@ struct SnapshotCache: Sendable {
                 // In hash order: the same basis, the same bytes.
                 for (hash, stamp) in basis.read.sorted(by: { $0.key < $1.key }) {
                     out.append(hash)
-                    out.append(stamp.size)
-                    out.append(stamp.modified)
-                    out.append(stamp.changed)
-                    out.append(stamp.inode)
+                    out.append(stamp)
                 }
             }
             try snapshot.encode { (part: (inout ByteWriter) -> Void) throws(BuildError) in try writer.append(part) }
