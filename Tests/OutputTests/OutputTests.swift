@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -309,9 +310,8 @@ import Glibc
         #expect(listing(t.path()) == before)
     }
 
-    @Test func readOnlyOutputFolderGivesAClearErrorAndChangesNothing() throws {
-        // As root, permission bits do not stop writes; the ENOTDIR tests cover the error path then.
-        guard !runningAsRoot else { return }
+    @Test(.enabled(if: !runningAsRoot, "permission bits do not stop root; the next test fails the same way as root"))
+    func readOnlyOutputFolderGivesAClearErrorAndChangesNothing() throws {
         let t = try TemporaryFolder()
         defer { chmod(t.output, 0o755) }
         try build(t.output, site)
@@ -325,6 +325,24 @@ import Glibc
             #expect(error.description.contains(t.output + "/"))
         }
         chmod(t.output, 0o755)
+        #expect(listing(t.output) == before)
+    }
+
+    /// The read-only folder's failure (the lock file cannot be made) for root too: a folder
+    /// where the lock file goes.
+    @Test func aLockFileThatCannotBeMadeGivesAClearErrorAndChangesNothing() throws {
+        let t = try TemporaryFolder()
+        try build(t.output, site)
+        try FileManager.default.createDirectory(atPath: t.outputPath(".roost-lock"), withIntermediateDirectories: false)
+        let before = listing(t.output)
+        do {
+            _ = try build(t.output, ["index.html": "changed"])
+            Issue.record("built without taking the lock")
+        } catch let error as OutputError {
+            #expect(error.errnoCode == EISDIR)
+            #expect(error.description.contains(t.outputPath(".roost-lock") + ":"))
+            #expect(error.description.contains("a folder is in the way"))
+        }
         #expect(listing(t.output) == before)
     }
 
@@ -393,11 +411,15 @@ import Glibc
         let t = try TemporaryFolder()
         let writer = try SiteWriter(outputDirectory: t.output)
         let count = 2_000
-        let failures = Mutex2()
+        let failures = Mutex(0)
         DispatchQueue.concurrentPerform(iterations: count) { i in
-            do { _ = try writer.write("d\(i % 37)/e\(i % 5)/page-\(i).html", "page \(i)") } catch { failures.add() }
+            do {
+                _ = try writer.write("d\(i % 37)/e\(i % 5)/page-\(i).html", "page \(i)")
+            } catch {
+                failures.withLock { $0 += 1 }
+            }
         }
-        #expect(failures.count == 0)
+        #expect(failures.withLock { $0 } == 0)
         #expect(try writer.commit().written == count)
         for i in 0..<count { #expect(read(t.outputPath("d\(i % 37)/e\(i % 5)/page-\(i).html")) == "page \(i)") }
         #expect(
@@ -406,21 +428,6 @@ import Glibc
                 Dictionary(
                     uniqueKeysWithValues: (0..<count).map { ("d\($0 % 37)/e\($0 % 5)/page-\($0).html", "page \($0)") })
             ).unchanged == count)
-    }
-}
-
-final class Mutex2: @unchecked Sendable {
-    private let lock = NSLock()
-    private var n = 0
-    func add() {
-        lock.lock()
-        n += 1
-        lock.unlock()
-    }
-    var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return n
     }
 }
 

@@ -23,6 +23,9 @@ public final class TestChild {
         try process.run()
     }
 
+    /// The child's pid: what files it names after itself are called.
+    public var processIdentifier: Int32 { process.processIdentifier }
+
     /// Sends SIGKILL and waits; true when the child died of it (it was still running).
     public func kill() -> Bool {
         Glibc.kill(process.processIdentifier, SIGKILL)
