@@ -80,6 +80,7 @@ struct BuildInputs {
         if options.config.media == .mirror {
             h.combine(options.media.cache)
             h.combine(options.media.offline)
+            h.combine(options.media.allow.map(\.description).joined(separator: " "))
         }
         h.combine(options.strict)
         h.combine(options.shard?.description)

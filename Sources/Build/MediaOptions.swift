@@ -1,3 +1,5 @@
+import Support
+
 /// Where and how a mirrored site's images are kept (SPEC 9); the mode itself is
 /// `SiteConfig.media`, since it changes what pages say.
 public struct MediaOptions: Sendable, Equatable {
@@ -7,6 +9,9 @@ public struct MediaOptions: Sendable, Equatable {
     public var offline: Bool
     /// `--refresh-media`: ask again for every cached image (conditional requests).
     public var refresh: Bool
+    /// `--media-allow`: networks mirroring may connect to although they are loopback,
+    /// private, link-local, … (a local picture server); every public address is allowed.
+    package var allow: [IPNetwork] = []
 
     public static let defaultCache = ".roost-cache"
 

@@ -3,6 +3,7 @@ import Media
 import Model
 import Output
 import Site
+import Support
 import Synchronization
 
 /// The remote images of a snapshot mirrored through the cache (SPEC 9, `--media mirror`):
@@ -49,11 +50,12 @@ public struct MirroredMedia: Sendable {
     public static func mirror(
         _ references: [MediaReference], options: MediaOptions, progress: ((Int, Int) -> Void)? = nil
     ) throws(BuildError) -> MirroredMedia {
+        var mirrorOptions = MediaMirror.Options(
+            userAgent: userAgent, offline: options.offline, refresh: options.refresh)
+        mirrorOptions.limits.addresses = AddressRule(allowed: options.allow)
         let mirror: MediaMirror
         do {
-            mirror = try MediaMirror(
-                cache: options.cache,
-                options: .init(userAgent: userAgent, offline: options.offline, refresh: options.refresh))
+            mirror = try MediaMirror(cache: options.cache, options: mirrorOptions)
         } catch {
             throw .mediaCache(error.description)
         }

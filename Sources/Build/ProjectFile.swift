@@ -15,19 +15,22 @@ public struct ProjectFile: Sendable {
         case wholeNumber
         /// A file or folder: resolved against the file's folder.
         case path
+        /// An array of strings: what a repeatable option gives (`["127.0.0.1/32"]`).
+        case textList
     }
 
     /// Every key a file may hold, and what it holds.
     public static let keys: [(name: String, kind: Kind)] = [
         ("title", .text), ("description", .text), ("baseURL", .text), ("language", .text),
         ("pageSize", .wholeNumber), ("viewer", .text), ("store", .path), ("templates", .path), ("output", .path),
-        ("media", .text), ("cache", .path),
+        ("media", .text), ("cache", .path), ("mediaAllow", .textList), ("allowHosts", .textList),
     ]
 
     /// The file as read.
     public let path: String
-    /// Each key the file sets, as option text (numbers in decimal, paths resolved).
-    public let values: [String: String]
+    /// Each key the file sets, as option text (numbers in decimal, paths resolved): one
+    /// value, or a list's values in order.
+    public let values: [String: [String]]
 
     /// Reads the file at `path`. A file that is not a JSON object, an unknown key (named with
     /// the nearest valid one), or a value of the wrong type is an error naming the file.
@@ -45,7 +48,7 @@ public struct ProjectFile: Sendable {
             throw .notAnObject(path: path, found: json.kindDescription)
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-        var values: [String: String] = [:]
+        var values: [String: [String]] = [:]
         for (key, value) in pairs {
             guard let kind = Self.keys.first(where: { $0.name == key })?.kind else {
                 let hint = Suggestion.hint(for: key, among: Self.keys.map(\.name))
@@ -53,11 +56,24 @@ public struct ProjectFile: Sendable {
             }
             switch (kind, value) {
             case (.text, .string(let text)):
-                values[key] = text
+                values[key] = [text]
             case (.wholeNumber, .integer(let n)):
-                values[key] = String(n)
+                values[key] = [String(n)]
             case (.path, .string(let relative)) where !relative.isEmpty:
-                values[key] = relative.hasPrefix("/") ? relative : folder.appendingPathComponent(relative).path
+                values[key] = [relative.hasPrefix("/") ? relative : folder.appendingPathComponent(relative).path]
+            case (.textList, .array(let items)):
+                var texts: [String] = []
+                for item in items {
+                    guard case .string(let text) = item else {
+                        throw .wrongType(
+                            path: path, key: key, expected: "an array of strings",
+                            found: "an array holding \(item.kindDescription)")
+                    }
+                    texts.append(text)
+                }
+                values[key] = texts
+            case (.textList, _):
+                throw .wrongType(path: path, key: key, expected: "an array of strings", found: value.kindDescription)
             case (.text, _), (.path, _):
                 throw .wrongType(path: path, key: key, expected: "a string", found: value.kindDescription)
             case (.wholeNumber, _):

@@ -32,6 +32,12 @@ static inline CURLcode roost_curl_easy_setopt_write(CURL *easy, roost_curl_write
   return curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, callback);
 }
 
+typedef curl_socket_t (*roost_curl_opensocket_callback)(void *user, curlsocktype purpose, struct curl_sockaddr *address);
+
+static inline CURLcode roost_curl_easy_setopt_opensocket(CURL *easy, roost_curl_opensocket_callback callback) {
+  return curl_easy_setopt(easy, CURLOPT_OPENSOCKETFUNCTION, callback);
+}
+
 static inline CURLcode roost_curl_easy_getinfo_long(CURL *easy, CURLINFO info, long *value) {
   return curl_easy_getinfo(easy, info, value);
 }

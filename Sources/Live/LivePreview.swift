@@ -23,9 +23,10 @@ public final class LivePreview: Sendable {
     ///   - config: the options of every site (each gets its own base URL).
     ///   - log: a line for each load and update (`tweets/t1 modified → 3 pages updated (12 ms)`).
     ///   - media: the cache of `config.media == .mirror`, shared with builds.
+    ///   - allowedHosts: host names answered besides the preview's own (`--allow-host`).
     public init(
         stores: [String], templates: String?, config: SiteConfig, media: MediaOptions = MediaOptions(), host: String,
-        port: UInt16, log: @escaping @Sendable (String) -> Void
+        port: UInt16, allowedHosts: [String] = [], log: @escaping @Sendable (String) -> Void
     ) {
         let templates = Theme.folder(given: templates)
         let names = StoreIndex.names(of: stores)
@@ -37,7 +38,7 @@ public final class LivePreview: Sendable {
         }
         self.templates = templates
         let source: any SiteSource = single ? sites[0].site : StoreIndex(sites: sites)
-        server = PreviewServer(source: source, host: host, port: port)
+        server = PreviewServer(source: source, host: host, port: port, allowedHosts: allowedHosts)
         errors = Mutex([String?](repeating: nil, count: stores.count))
         self.log = log
     }

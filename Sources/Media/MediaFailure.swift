@@ -21,6 +21,10 @@ public indirect enum MediaFailure: Error, Sendable, Hashable, CustomStringConver
     case redirectRefused(to: String?)
     /// The connection could not be made, or broke (curl's words).
     case connection(String)
+    /// Not connected to (SPEC 9): the URL's host, or a redirect's (`redirectedTo`), is or
+    /// resolves to an address of `scope` that `--media-allow` does not name. `host` is nil
+    /// when the URL names the address itself.
+    case addressRefused(host: String?, address: String, scope: AddressScope, redirectedTo: String?)
     /// Not tried: an earlier download from the same host timed out or could not connect in
     /// this run, so the others would too (one dead host never stalls a build for long).
     case hostUnavailable(host: String, because: String)
@@ -51,6 +55,10 @@ public indirect enum MediaFailure: Error, Sendable, Hashable, CustomStringConver
         case .redirectRefused(let target):
             return "redirected to a URL that is not http(s)" + (target.map { " (\($0))" } ?? "")
         case .connection(let text): return "connection failed: \(text)"
+        case .addressRefused(let host, let address, let scope, let redirect):
+            let hop = redirect.map { "redirected to \($0), where " } ?? ""
+            let what = host.map { "\($0) resolves to \(address), \(scope)" } ?? "\(address) is \(scope)"
+            return hop + what + "; --media-allow to permit"
         case .hostUnavailable(let host, let reason): return "not tried: \(host) failed earlier in this run (\(reason))"
         case .notCached: return "not in the media cache (offline)"
         case .unsupported(let text): return "cannot download: \(text)"
@@ -66,7 +74,9 @@ public indirect enum MediaFailure: Error, Sendable, Hashable, CustomStringConver
         switch self {
         case .invalidURL, .notHTTP, .tooLarge, .notAnImage, .tooManyRedirects, .redirectRefused: return true
         case .httpStatus(let code): return (400..<500).contains(code) && code != 408 && code != 429
-        case .timedOut, .connection, .hostUnavailable, .notCached, .unsupported, .cache, .remembered: return false
+        // Not lasting: `--media-allow` may permit it on the next build.
+        case .timedOut, .connection, .addressRefused, .hostUnavailable, .notCached, .unsupported, .cache, .remembered:
+            return false
         }
     }
 

@@ -1,4 +1,11 @@
 import CCurl
+import Support
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// libcurl, set up once per process (the first use; Swift runs a global's initializer once,
 /// whatever the threads, which `curl_global_init` needs).
@@ -20,6 +27,9 @@ public struct FetchLimits: Sendable, Hashable {
     public var maxBytes = 10 * 1_048_576
     /// Redirects followed at most, only to http and https.
     public var maxRedirects = 5
+    /// The addresses connections may go to (SPEC 9: no loopback, private, link-local, …
+    /// address unless allowed), checked on every connection, redirects included.
+    package var addresses = AddressRule()
 
     public init(userAgent: String) { self.userAgent = userAgent }
 }
@@ -58,9 +68,10 @@ final class MediaFetcher {
 
     /// Checks `url` with curl's own parser: the scheme must be http or https. Gives the URL
     /// to request (white space around it dropped; spaces and other bytes a URL cannot carry
-    /// percent-encoded, as a browser would) and the host with its port, default or not (the
-    /// key of the per-host limit).
-    static func parse(_ url: String) -> Result<(request: String, host: String), MediaFailure> {
+    /// percent-encoded, as a browser would), the host with its port, default or not (the
+    /// key of the per-host limit), and the host alone (curl writes an IPv4 address in any
+    /// spelling, `0x7f.1` or `2130706433`, as a dotted quad).
+    static func parse(_ url: String) -> Result<(request: String, host: String, name: String), MediaFailure> {
         _ = curlReady
         let trimmed = url.trimmingASCIIWhitespace
         guard let handle = curl_url() else { return .failure(.invalidURL) }
@@ -84,7 +95,17 @@ final class MediaFetcher {
         guard let host = part(CURLUPART_HOST)?.lowercased(), !host.isEmpty, let request = part(CURLUPART_URL)
         else { return .failure(.invalidURL) }
         let port = part(CURLUPART_PORT, CURLU_DEFAULT_PORT) ?? ""
-        return .success((request, host + ":" + port))
+        return .success((request, host + ":" + port, host))
+    }
+
+    /// Why `url` may not be fetched before any DNS look-up: its host is an address the
+    /// rule refuses (`http://10.0.0.7/`, `http://0x7f.1/`, `http://[::ffff:127.0.0.1]/`).
+    /// Nil for a host name (checked when curl connects) and for an allowed address.
+    static func refusal(of url: String, rule: AddressRule) -> MediaFailure? {
+        guard case .success(let parsed) = parse(url), let address = IPAddress(urlHost: parsed.name),
+            let scope = rule.refusal(of: address)
+        else { return nil }
+        return .addressRefused(host: nil, address: address.description, scope: scope, redirectedTo: nil)
     }
 
     /// Runs `jobs`; `finished` is called on this thread for each, in the order they end.
@@ -244,6 +265,9 @@ private final class Transfer {
     var body: [UInt8] = []
     /// Why the write callback stopped the download.
     var stopped: MediaFailure?
+    /// The last address the open-socket callback refused, and why.
+    private var refused: (address: IPAddress, scope: AddressScope)?
+    private let addresses: AddressRule
     private var statusChecked = false
     private var typeKnown = false
     private var headers: UnsafeMutablePointer<curl_slist>?
@@ -257,11 +281,14 @@ private final class Transfer {
         self.job = job
         self.easy = easy
         maxBytes = limits.maxBytes
+        addresses = limits.addresses
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
 
-        var refused: [UInt32] = []
-        func check(_ option: CURLoption, _ code: CURLcode) { if code != CURLE_OK { refused.append(option.rawValue) } }
+        var refusedOptions: [UInt32] = []
+        func check(_ option: CURLoption, _ code: CURLcode) {
+            if code != CURLE_OK { refusedOptions.append(option.rawValue) }
+        }
         func set(_ option: CURLoption, _ value: Int) { check(option, roost_curl_easy_setopt_long(easy, option, value)) }
         func set(_ option: CURLoption, _ value: String) {
             check(option, roost_curl_easy_setopt_string(easy, option, value))
@@ -278,6 +305,8 @@ private final class Transfer {
             roost_curl_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limits.maxBytes)))
         set(CURLOPT_USERAGENT, limits.userAgent)
         set(CURLOPT_NOSIGNAL, 1)
+        // A proxy would connect on our behalf, to addresses the rule never sees.
+        set(CURLOPT_PROXY, "")
         _ = roost_curl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
 
         var lines = ["Accept: image/avif,image/webp,image/png,image/jpeg,image/gif;q=0.9,*/*;q=0.1"]
@@ -295,9 +324,18 @@ private final class Transfer {
         check(CURLOPT_WRITEFUNCTION, write)
         let me = Unmanaged.passUnretained(self).toOpaque()
         check(CURLOPT_WRITEDATA, roost_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, me))
-        if !refused.isEmpty {
+        // Every connection (each redirect's too) opens its socket here, to the address curl
+        // resolved: the one checked is the one connected to, whatever DNS says later.
+        let open = roost_curl_easy_setopt_opensocket(easy) { user, purpose, address in
+            guard let user, let address, purpose == CURLSOCKTYPE_IPCXN else { return -1 }
+            return Unmanaged<Transfer>.fromOpaque(user).takeUnretainedValue().openSocket(address)
+        }
+        check(CURLOPT_OPENSOCKETFUNCTION, open)
+        check(CURLOPT_OPENSOCKETDATA, roost_curl_easy_setopt_pointer(easy, CURLOPT_OPENSOCKETDATA, me))
+        if !refusedOptions.isEmpty {
             let version = String(cString: curl_version())
-            throw .unsupported("\(version) refuses settings (options \(refused)); Roost needs libcurl 7.85 or later")
+            throw .unsupported(
+                "\(version) refuses settings (options \(refusedOptions)); Roost needs libcurl 7.85 or later")
         }
     }
 
@@ -305,6 +343,19 @@ private final class Transfer {
         curl_easy_cleanup(easy)
         curl_slist_free_all(headers)
         errorBuffer.deallocate()
+    }
+
+    /// The open-socket callback: a socket for `address` when the rule allows it, else none
+    /// (curl tries the host's next address, or fails to connect; no byte is sent).
+    private func openSocket(_ address: UnsafeMutablePointer<curl_sockaddr>) -> curl_socket_t {
+        let target = UnsafeRawPointer(address) + MemoryLayout<curl_sockaddr>.offset(of: \curl_sockaddr.addr)!
+        guard let ip = IPAddress(socketAddress: target, length: Int(address.pointee.addrlen)) else { return -1 }
+        if let scope = addresses.refusal(of: ip) {
+            refused = (ip, scope)
+            return -1
+        }
+        let kind = address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue)
+        return socket(address.pointee.family, kind, address.pointee.protocol)
     }
 
     /// The write callback: a short return stops the download (curl then says
@@ -351,6 +402,7 @@ private final class Transfer {
 
     func outcome(_ code: CURLcode, limits: FetchLimits) -> MediaFetcher.Outcome {
         if let stopped { return .failed(stopped) }
+        if code != CURLE_OK, let refused { return .failed(refusal(refused.address, refused.scope)) }
         switch code {
         case CURLE_OK:
             let status = responseCode
@@ -385,6 +437,18 @@ private final class Transfer {
         default:
             return .failed(.connection(detail(code)))
         }
+    }
+
+    /// The refused connection in words: the host that resolved to the address (none when the
+    /// URL names the address), and where a redirect pointed.
+    private func refusal(_ address: IPAddress, _ scope: AddressScope) -> MediaFailure {
+        var effective: UnsafeMutablePointer<CChar>?
+        _ = roost_curl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
+        let url = effective.map { String(cString: $0) } ?? job.request
+        let name = (try? MediaFetcher.parse(url).get().name) ?? ""
+        let host = name.isEmpty || IPAddress(urlHost: name) != nil ? nil : name
+        return .addressRefused(
+            host: host, address: address.description, scope: scope, redirectedTo: url == job.request ? nil : url)
     }
 
     /// curl's message for the failure: the error buffer's, else the code's.

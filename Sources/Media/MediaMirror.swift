@@ -162,10 +162,11 @@ public final class MediaMirror: Sendable {
         let host: String
         switch MediaFetcher.parse(url) {
         case .failure(let failure): return .settled(.failure(failure))
-        case .success(let parsed): (request, host) = parsed
+        case .success(let parsed): (request, host) = (parsed.request, parsed.host)
         }
         switch entry?.content {
         case .image?:
+            // A refusal of the refresh keeps the copy, as any failed refresh does.
             return .download(MediaFetcher.Job(url: url, request: request, host: host, revalidating: entry))
         case .failure(let failure)?:
             let fresh = Double(now - entry!.fetchedAt) < options.rememberFailures
@@ -174,6 +175,9 @@ public final class MediaMirror: Sendable {
             }
         case nil:
             if options.offline { return .settled(.failure(.notCached)) }
+        }
+        if let refusal = MediaFetcher.refusal(of: url, rule: options.limits.addresses) {
+            return .settled(.failure(refusal))
         }
         return .download(MediaFetcher.Job(url: url, request: request, host: host, revalidating: nil))
     }

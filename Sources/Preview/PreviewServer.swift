@@ -42,6 +42,10 @@ public enum PreviewError: Error, Equatable, CustomStringConvertible, LocalizedEr
 /// to `/dir/`; a missing file gets the site's `404.html` with status 404. Paths are percent-decoded and
 /// anything that could leave the site (`..`, `//`, backslashes, NUL, dot-files, bad escapes) is a 404.
 /// Every response has `Cache-Control: no-cache` and an `ETag` (`If-None-Match` gives 304).
+/// Only requests addressed to the preview are answered (`HostCheck`: its own names and
+/// `allowedHosts`); any other `Host` gets 403, and so does an event stream asked for by a page
+/// of another site (its `Origin`): no page elsewhere can rebind its name to this machine and
+/// read the preview.
 /// The server adds `/__roost/live.js`, `/__roost/overlay.css` and `/__roost/events` (server-sent events:
 /// `change` with a JSON array of paths, `error` with a JSON string); HTML responses (never the files)
 /// get `<script src="/__roost/live.js"></script>` before `</body>`, which the site's CSP allows
@@ -63,6 +67,8 @@ public final class PreviewServer: Sendable {
     }
 
     public let host: String
+    /// The `Host` names (and `Origin`s) answered.
+    private let hosts: HostCheck
     private let state: Mutex<State>
     private let hub: EventHub
     private let log: (@Sendable (LogEntry) -> Void)?
@@ -70,15 +76,18 @@ public final class PreviewServer: Sendable {
     /// - Parameters:
     ///   - port: 0 picks a free port; read `port` after `start()`.
     ///   - keepAlive: how often an idle event stream gets a `: keep-alive` comment.
+    ///   - allowedHosts: host names answered besides its own (`HostCheck`).
     ///   - log: called after each request (on a connection thread).
     public init(
         source: any SiteSource,
         host: String = "127.0.0.1",
         port: UInt16 = 8000,
+        allowedHosts: [String] = [],
         keepAlive: Duration = .seconds(15),
         log: (@Sendable (LogEntry) -> Void)? = nil
     ) {
         self.host = host
+        hosts = HostCheck(listeningOn: host, allowed: allowedHosts)
         self.state = Mutex(State(source: source, error: nil, port: port, daemon: nil))
         self.hub = EventHub(keepAliveInterval: max(keepAlive, .milliseconds(10)))
         self.log = log
@@ -166,6 +175,14 @@ public final class PreviewServer: Sendable {
     static let commonHeaders = [("Cache-Control", "no-cache"), ("X-Content-Type-Options", "nosniff")]
 
     func respond(to request: HTTPRequest, header: (String) -> String?) -> HTTPResponse {
+        let host = header("Host")
+        if !hosts.allows(host: host) {
+            let name = host.flatMap { HostCheck.name(ofHost: $0) } ?? "NAME"
+            return forbidden(
+                "roost serve answers only its own host names (localhost, 127.0.0.1, [::1] and the address "
+                    + "it listens on), not Host: \(host ?? "(none)"); start it with --allow-host \(name) "
+                    + "to answer that name too")
+        }
         guard request.method == "GET" || request.method == "HEAD" else {
             return HTTPResponse(
                 status: 405,
@@ -186,6 +203,11 @@ public final class PreviewServer: Sendable {
                 Array(LiveReload.stylesheet.utf8), type: ContentType.of("overlay.css"), status: 200,
                 ifNoneMatch: ifNoneMatch)
         case LiveReload.eventsPath:
+            if let origin = header("Origin"), !hosts.allows(origin: origin) {
+                return forbidden(
+                    "the live-reload stream refuses pages of another site (Origin: \(origin)); "
+                        + "--allow-host NAME permits a host name")
+            }
             return events(head: request.method == "HEAD")
         default:
             break
@@ -203,6 +225,13 @@ public final class PreviewServer: Sendable {
                 body: .bytes(Array("Moved to \(location)\n".utf8)))
         }
         return notFound(source: source, error: error, ifNoneMatch: ifNoneMatch)
+    }
+
+    /// 403, and why, in a line that names the option that permits it.
+    private func forbidden(_ reason: String) -> HTTPResponse {
+        HTTPResponse(
+            status: 403, headers: Self.commonHeaders + [("Content-Type", "text/plain; charset=utf-8")],
+            body: .bytes(Array("403 Forbidden: \(reason)\n".utf8)))
     }
 
     private func notFound(source: any SiteSource, error: String?, ifNoneMatch: String?) -> HTTPResponse {

@@ -10,7 +10,7 @@ struct Arguments {
     private(set) var flags: Set<String> = []
     private(set) var positionals: [String] = []
     /// Values from `roost.json`, by option name: used where the command line gives none.
-    private(set) var configured: [String: String] = [:]
+    private(set) var configured: [String: [String]] = [:]
 
     init(_ arguments: some Sequence<String>, options: [Option]) throws(UsageError) {
         let byName = Dictionary(options.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -72,11 +72,11 @@ struct Arguments {
 
     /// The last value given, else the one from `roost.json`, else the option's default.
     func value(_ option: Option) -> String? {
-        values[option.name]?.last ?? configured[option.name] ?? option.defaultValue
+        values[option.name]?.last ?? configured[option.name]?.last ?? option.defaultValue
     }
-    /// Every value given, else the one from `roost.json` or the default alone.
+    /// Every value given, else those from `roost.json`, else the default alone.
     func all(_ option: Option) -> [String] {
-        values[option.name] ?? (configured[option.name] ?? option.defaultValue).map { [$0] } ?? []
+        values[option.name] ?? configured[option.name] ?? option.defaultValue.map { [$0] } ?? []
     }
     func flag(_ option: Option) -> Bool { flags.contains(option.name) }
     /// True when the option was given (not only defaulted).
@@ -134,10 +134,19 @@ extension Arguments {
             media: media)
     }
 
-    /// Where and how `--media mirror` keeps images.
-    func mediaOptions() -> MediaOptions {
-        MediaOptions(
+    /// Where and how `--media mirror` keeps images, and which networks it may reach.
+    func mediaOptions() throws(UsageError) -> MediaOptions {
+        var options = MediaOptions(
             cache: value(CommonOptions.cache) ?? MediaOptions.defaultCache, offline: flag(CommonOptions.offline),
             refresh: flag(CommonOptions.refreshMedia))
+        for text in all(CommonOptions.mediaAllow) {
+            guard let network = IPNetwork(text) else {
+                throw UsageError(
+                    "option '--media-allow' (roost.json: mediaAllow) takes a network such as 127.0.0.1/32, "
+                        + "192.168.1.0/24 or ::1/128, not '\(text)'")
+            }
+            options.allow.append(network)
+        }
+        return options
     }
 }

@@ -30,7 +30,8 @@ enum BuildCommand: Command {
         CommonOptions.config, CommonOptions.store, CommonOptions.templates, CommonOptions.output,
         CommonOptions.baseURL, CommonOptions.pageSize, CommonOptions.viewer, CommonOptions.title,
         CommonOptions.description, CommonOptions.language, CommonOptions.media, CommonOptions.cache,
-        CommonOptions.offline, CommonOptions.refreshMedia, CommonOptions.strict, shard, noCache, quiet,
+        CommonOptions.offline, CommonOptions.refreshMedia, CommonOptions.mediaAllow, CommonOptions.strict, shard,
+        noCache, quiet,
     ]
 
     static func run(_ arguments: Arguments) throws -> Int32 {
@@ -48,7 +49,7 @@ enum BuildCommand: Command {
             output: arguments.value(CommonOptions.output)!,
             config: try arguments.siteConfig(),
             strict: arguments.flag(CommonOptions.strict),
-            shard: shardPart, media: arguments.mediaOptions(), usesCache: !arguments.flag(noCache))
+            shard: shardPart, media: try arguments.mediaOptions(), usesCache: !arguments.flag(noCache))
         let isQuiet = arguments.flag(quiet)
         let observer = ConsoleObserver(progressBar: !isQuiet)
         defer { observer.finish() }

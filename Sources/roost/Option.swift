@@ -89,6 +89,14 @@ enum CommonOptions {
     static let offline = Option.flag("offline", "--media mirror: use the cache alone, open no connection")
     static let refreshMedia = Option.flag(
         "refresh-media", "--media mirror: ask again for every cached image (ETag and\nLast-Modified)")
+    static let mediaAllow = Option.repeated(
+        "media-allow", "NETWORK", config: "mediaAllow",
+        """
+        --media mirror: a network (CIDR: 127.0.0.1/32, 192.168.1.0/24, fd00::/8)
+        mirroring may connect to although it is loopback, private, link-local,
+        shared or reserved, all of which are refused otherwise, checked after
+        DNS and on every redirect (a local picture server, on purpose)
+        """)
     static let strict = Option.flag("strict", "fail on warnings (dangling references), not only on errors")
     static let force = Option.flag("force", "replace the contents of a non-empty destination")
 }

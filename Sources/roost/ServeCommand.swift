@@ -20,16 +20,28 @@ enum ServeCommand: Command {
 
         Several --store options serve each store under its own prefix, with an index
         page listing them: compare data states side by side.
+
+        Only requests addressed to the preview are answered: their Host must be
+        localhost, 127.0.0.1, [::1] or the address it listens on (with --host
+        0.0.0.0, any of the machine's addresses and its name), or a name given
+        with --allow-host, on any port (an SSH tunnel changes it). Anything else
+        gets 403, so that no web page elsewhere can rebind its own name to this
+        machine and read the preview; the live-reload stream also refuses pages
+        of another site (their Origin).
         """
 
     static let stores = Option.repeated(
         "store", "PATH", default: "content", config: "store", "a directory store or a single-file export")
     static let port = Option.value("port", "N", default: "8000", "the port")
     static let host = Option.value("host", "ADDRESS", default: "127.0.0.1", "the address to listen on")
+    static let allowHost = Option.repeated(
+        "allow-host", "NAME", config: "allowHosts",
+        "a host name the preview also answers (a proxy's, a LAN name);\n.example.test takes its subdomains too")
     static let options = [
         CommonOptions.config, stores, CommonOptions.templates, port, host, CommonOptions.pageSize,
         CommonOptions.viewer, CommonOptions.title, CommonOptions.description, CommonOptions.language,
         CommonOptions.media, CommonOptions.cache, CommonOptions.offline, CommonOptions.refreshMedia,
+        CommonOptions.mediaAllow, allowHost,
     ]
 
     static func run(_ arguments: Arguments) throws -> Int32 {
@@ -37,8 +49,8 @@ enum ServeCommand: Command {
         let config = try arguments.siteConfig()
         let preview = LivePreview(
             stores: arguments.all(stores), templates: arguments.value(CommonOptions.templates),
-            config: config, media: arguments.mediaOptions(), host: arguments.value(host)!,
-            port: UInt16(try arguments.integer(port, range: 0...65535)!),
+            config: config, media: try arguments.mediaOptions(), host: arguments.value(host)!,
+            port: UInt16(try arguments.integer(port, range: 0...65535)!), allowedHosts: arguments.all(allowHost),
             log: { Console.out($0) })
         try preview.start()
         // Only now: a change made as soon as this line appears is seen (tests rely on it).

@@ -66,16 +66,28 @@ final class MediaSite {
 
     func url(_ path: String) -> String { server.base + path }
 
+    /// The picture server is on this machine: allowed on purpose, as `--media-allow 127.0.0.1/32` does.
+    static let allowed = [IPNetwork("127.0.0.1/32")!]
+
+    /// The options of a mirrored build whose cache is `cache` in the work folder.
+    func media(cache: String = "cache", offline: Bool = false, refresh: Bool = false, allow: [IPNetwork] = allowed)
+        -> MediaOptions
+    {
+        var options = MediaOptions(cache: work.path(cache), offline: offline, refresh: refresh)
+        options.allow = allow
+        return options
+    }
+
     /// Builds into `output` with the built-in theme.
     @discardableResult
     func build(
         _ output: String, _ mode: MediaMode = .mirror, cache: String = "cache", offline: Bool = false,
-        refresh: Bool = false
+        refresh: Bool = false, allow: [IPNetwork] = allowed
     ) throws -> BuildReport {
         try SiteBuild(
             BuildOptions(
                 store: work.path("store"), output: work.path(output), config: SiteConfig(media: mode),
-                media: MediaOptions(cache: work.path(cache), offline: offline, refresh: refresh))
+                media: media(cache: cache, offline: offline, refresh: refresh, allow: allow))
         ).run()
     }
 
@@ -223,7 +235,7 @@ struct MediaBuildTests {
                 BuildOptions(
                     store: site.work.path("store"), output: site.work.path("part\(k)"),
                     config: SiteConfig(media: .mirror), shard: Shard(index: k, count: 2),
-                    media: MediaOptions(cache: site.work.path("cache")))
+                    media: site.media())
             ).run()
             union.merge(site.work.files("part\(k)")) { a, _ in a }
         }
@@ -234,7 +246,7 @@ struct MediaBuildTests {
         let site = try MediaSite()
         let live = LiveSite(
             store: site.work.path("store"), templates: nil, config: SiteConfig(media: .mirror),
-            media: MediaOptions(cache: site.work.path("cache")))
+            media: site.media())
         let update = live.loadAll()
         #expect(update.error == nil)
         #expect(update.summary.contains("2 images not mirrored"), "\(update.summary)")

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Media
+import Support
 import Synchronization
 import TestSupport
 
@@ -112,6 +113,8 @@ final class MirrorFixture {
         var options = MediaMirror.Options(userAgent: "Roost/test (media tests)", offline: offline, refresh: refresh)
         options.limits.connectTimeout = 0.5
         options.limits.totalTimeout = 1.5
+        // The test server is on this machine: allowed on purpose, as `--media-allow` does.
+        options.limits.addresses = AddressRule(allowed: [IPNetwork("127.0.0.1/32")!])
         return options
     }
 

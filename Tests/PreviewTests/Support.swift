@@ -112,7 +112,9 @@ func request(_ port: UInt16, _ target: String, headers: [String: String] = [:]) 
 func request(_ port: UInt16, _ method: String, _ target: String, headers: [String: String] = [:]) throws -> RawResponse
 {
     let connection = try RawConnection(port: port)
-    var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+    var text = "\(method) \(target) HTTP/1.1\r\nConnection: close\r\n"
+    // One Host: the one given, else the server's own.
+    if headers["Host"] == nil { text += "Host: 127.0.0.1:\(port)\r\n" }
     for (name, value) in headers { text += "\(name): \(value)\r\n" }
     if method == "POST" || method == "PUT" { text += "Content-Length: 5\r\n\r\nhello" } else { text += "\r\n" }
     try connection.send(text)

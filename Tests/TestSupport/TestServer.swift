@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// A small HTTP/1.1 server for the tests, on 127.0.0.1 and a port the system picks, one
+/// A small HTTP/1.1 server for the tests, on 127.0.0.1 (or another loopback address) and a port the system picks, one
 /// thread per connection, keep-alive for plain answers. It counts connections and requests,
 /// keeps each request's headers, and notes how many body bytes each streamed answer got out
 /// before the client hung up. It stops when told, when dropped, or after `lifetime` seconds.
@@ -49,19 +49,28 @@ public final class TestServer: Sendable {
     }
 
     public let port: UInt16
+    /// The loopback address it listens on.
+    public let address: String
     private let listener: Int32
     private let state = Mutex((log: Log(), stopped: false))
     private let handler: @Sendable (Request) -> Response
 
-    public init(lifetime: Double = 60, handler: @escaping @Sendable (Request) -> Response) throws {
+    /// - Parameter address: a loopback address (`127.0.0.2`: another host, as far as a client's
+    ///   address rules can tell); never one off this machine.
+    public init(
+        address loopback: String = "127.0.0.1", lifetime: Double = 60,
+        handler: @escaping @Sendable (Request) -> Response
+    ) throws {
+        precondition(loopback.hasPrefix("127."), "test servers listen on the loopback range only")
         self.handler = handler
+        self.address = loopback
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
         var yes: Int32 = 1
         setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(loopback)
         address.sin_port = 0
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -70,7 +79,7 @@ public final class TestServer: Sendable {
         }
         guard listener >= 0, bound, listen(listener, 128) == 0 else {
             close(listener)
-            throw TestServerError("cannot listen on 127.0.0.1: \(String(cString: strerror(errno)))")
+            throw TestServerError("cannot listen on \(loopback): \(String(cString: strerror(errno)))")
         }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
@@ -83,7 +92,7 @@ public final class TestServer: Sendable {
 
     deinit { stop() }
 
-    public var base: String { "http://127.0.0.1:\(port)" }
+    public var base: String { "http://\(address):\(port)" }
 
     public var log: Log { state.withLock { $0.log } }
 
