@@ -1,8 +1,8 @@
 /// What a build tells whoever runs it while it works: the end of each phase (for
 /// `ROOST_TIMINGS`) and each page as it is done (for a progress bar). Called on any thread.
 public protocol BuildObserver: Sendable {
-    /// A phase ended: "stamp inputs", "read and decode store", "derive", …
-    func phaseEnded(_ phase: String)
+    /// A phase ended.
+    func phaseEnded(_ phase: BuildPhase)
     /// Rendering starts: this many pages to render or keep.
     func renderingStarted(pages: Int)
     /// One more page is rendered or kept (from many threads at once).
@@ -13,7 +13,7 @@ public protocol BuildObserver: Sendable {
 
 extension BuildObserver {
     public func mediaProgress(done: Int, total: Int) {}
-    public func phaseEnded(_ phase: String) {}
+    public func phaseEnded(_ phase: BuildPhase) {}
     public func renderingStarted(pages: Int) {}
     public func pageFinished() {}
 }

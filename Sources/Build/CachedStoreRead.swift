@@ -44,170 +44,247 @@ struct CachedStoreRead {
         case read(file: String, stamp: FileStamp?)
     }
 
-    /// `walk`: the store's files and folders as the inputs' walk just saw them (files are not
-    /// stat-ed again), and when that walk started.
-    init(
-        store: String, cacheFolder: String,
-        walk: (files: StoreFileStamps, folders: FolderLayouts?, startedAt: Int64)?,
-        phases: (String) -> Void
-    ) throws(StoreError) {
-        let isDirectory = DocumentStore.isDirectoryStore(store)
-        let identity = StoreIdentity(store: store, isDirectory: isDirectory)
-        self.identity = identity
-        let path = DocumentCache.path(folder: cacheFolder, identity: identity)
-        // Stamps are trusted by when they were taken: a walk's, by when it began.
-        let readStart = walk?.startedAt ?? BuildInputs.now()
-        let cache = DocumentCache.load(path: path, identity: identity, writer: CacheFile.writer)
+    /// What one way of reading the store gathered, before the cache is written and the
+    /// snapshot derived (or updated).
+    private struct Gathered {
         /// A single file's documents, or a directory store's read without a cache.
         var decoded: [DecodedDocument] = []
         /// A directory store's documents, each with the cache entry it came from or the file
         /// it was read from now (`decoded` and a parallel array of origins would hold both
         /// twice while one was made from the other).
         var items: [Item] = []
-        // A file changed in the same clock tick as it was stamped might keep its stamp (git's
-        // "racily clean" files): such files are cached without documents, under a stamp that
-        // matches nothing, and read again next time.
-        let settled: @Sendable (FileStamp?) -> Bool = { stamp in
-            stamp.map { BuildInputs.isSettled(newest: $0.newest, at: readStart) } ?? false
-        }
-        let stamp = isDirectory ? nil : FileStamp.of(store)
         var folders: FolderLayouts?
         var listing = BuildReport.StoreListing.whole
-        var listedFiles = 0  // in the folders listed again, when not the whole store
-        var (readCount, reused) = (0, 0)  // files read, and taken from the cache
+        /// In the folders listed again, when not the whole store.
+        var listedFiles = 0
+        /// Files read, and taken from the cache.
+        var readCount = 0
+        var reused = 0
         var problem: String?
         /// The last build's snapshot, brought up to date.
         var updated: Snapshot?
         /// The document cache on disk once this read is done (`DocumentCache.checksum`), for
         /// the basis of the snapshot written after it.
-        var documentCache = cache?.checksum
-        let snapshotPath = SnapshotCache.path(folder: cacheFolder, identity: identity)
-        if isDirectory, cache == nil {
-            // No cache: every file is read, and its entry written as it is read (holding each
-            // file's path and stamp until the end would be the largest part of a first
-            // build's peak at a million tweets).
-            try StoreShape.check(store)
-            let written = try Self.writtenWhileRead(
-                store, path: path, identity: identity, stamps: walk?.files.index(), settled: settled)
-            decoded = written.documents
-            problem = written.problem
-            (documentCache, folders) = (written.checksum, written.folders)
-            (reused, readCount) = (0, decoded.count)
-        } else if isDirectory, let cache {
-            try StoreShape.check(store)
-            let stamps = walk?.files.index()
-            var planned = false
-            if let stamps, let walked = walk?.folders, let known = cache.folders,
-                let plan = Self.plan(store, cache: cache, known: known, walked: walked)
-            {
-                if let saved = SnapshotCache.open(path: snapshotPath, identity: identity),
-                    let update = Self.update(
-                        saved, store: store, plan.sources, cache: cache, stamps: stamps, folders: plan.folders,
-                        relisted: known != plan.folders ? plan.files : 0)
-                {
-                    updated = update.snapshot
-                    (readCount, reused) = (update.read, plan.sources.count - update.read)
-                    planned = true
-                } else if let found = Self.read(store, plan.sources, cache: cache, stamps: stamps) {
-                    items = found
-                    planned = true
-                }
-                if planned {
-                    // The cache's files, but those of the folders listed again (the others hold
-                    // what they held): the rest of the store need not be listed.
-                    folders = plan.folders
-                    listing = .folders(plan.listed)
-                    listedFiles = plan.files
-                }
-            }
-            if !planned {
-                let index = cache.fileIndex()
-                let read = try DirectoryStore.read(
-                    root: store, stamps: stamps, ordered: false,
-                    reusing: { file, stamp in
-                        guard let k = cache.entry(file: file, stamp: stamp, in: index),
-                            let document = cache.document(of: k)
-                        else { return nil }
-                        return Item(document: document, origin: .cached(k))
-                    },
-                    transform: { document, stamp in
-                        Item(document: DecodedDocument(document), origin: .read(file: document.source, stamp: stamp))
-                    })
-                items = read.values
-                folders = read.folders
-            }
-            if updated == nil {
-                reused = items.count { if case .cached = $0.origin { true } else { false } }
-                readCount = items.count - reused
-            }
-        } else if let stamp, let cache, cache.count == 1, cache.stamp(of: 0) == stamp,
-            let documents = cache.documents(of: 0)
-        {
-            decoded = documents
-            (reused, readCount) = (1, 0)
-        } else {
-            decoded = try DecodedDocument.read(singleFile: store).1
-            (reused, readCount) = (0, 1)
-        }
-        self.listing = listing
-        phases("read and decode store")
+        var documentCache: UInt64?
+        /// The cache was written as the store was read (a directory store's first build).
+        var writtenWhileRead = false
 
-        // Written before deriving, so that the documents can be handed over to it; not at
-        // all while the work it saves the next build is small (see `isWorthRewriting`): files
-        // it lacks or holds in vain (read again), and, when folders moved (a file added or
-        // removed), the files of the folders that build would list again. So a like added
-        // lists its user's likes folder again at each rebuild, a few names, rather than have
-        // this one write the whole cache (1 GB at a million tweets); a tweet added, listing
-        // `tweets/`, does write it. A whole store listed is always worth it.
-        let foldersMoved = isDirectory && cache != nil && cache?.folders != folders
-        let relisted = !foldersMoved ? 0 : listing == .whole ? readCount + reused : listedFiles
-        let drift =
-            cache.map { [readCount, reused] in max(readCount, $0.count - reused, relisted) }
-            ?? max(1, readCount)
-        (readFiles, reusedFiles) = (readCount, reused)
-        let writtenWhileRead = isDirectory && cache == nil
-        var written = false
-        // (An update is only made when the cache is not due: see `update`.)
-        if updated == nil && !writtenWhileRead
-            && CacheFile.isWorthRewriting(drift: drift, live: readCount + reused)
-        {
-            do throws(BuildError) {
-                documentCache = try Self.write(
-                    path: path, identity: identity, cache: cache, decoded: decoded, items: items, folders: folders,
-                    singleFile: isDirectory ? nil : stamp.flatMap { settled($0) ? $0 : nil }, settled: settled)
-                written = true
-            } catch {
-                problem = error.description
-                documentCache = nil
-            }
-            phases("write cache")
+        /// The decoded documents, handed over (none is held twice while the snapshot is made).
+        mutating func takeDecoded() -> [DecodedDocument] {
+            var taken: [DecodedDocument] = []
+            swap(&taken, &decoded)
+            return taken
         }
-        snapshotReused = updated != nil
-        if let updated {
+
+        mutating func takeItems() -> [Item] {
+            var taken: [Item] = []
+            swap(&taken, &items)
+            return taken
+        }
+    }
+
+    /// What every way of reading needs to know of this read.
+    private struct Context {
+        let store: String
+        let isDirectory: Bool
+        let identity: StoreIdentity
+        /// The document cache's file, and the snapshot's.
+        let path: String
+        let snapshotPath: String
+        let walk: (files: StoreFileStamps, folders: FolderLayouts?, startedAt: Int64)?
+        /// Whether a stamp is old enough to be trusted: a file changed in the same clock tick
+        /// as it was stamped might keep its stamp (git's "racily clean" files); such files are
+        /// cached without documents, under a stamp that matches nothing, and read again next time.
+        let settled: @Sendable (FileStamp?) -> Bool
+    }
+
+    /// The four ways of reading, by what is there: a directory store without a usable cache
+    /// (read whole, the cache written as it goes), with one (through it), a single file the
+    /// cache has as it is (taken from it), or any other single file (read).
+    private enum ReadPlan {
+        case firstRead
+        case throughCache(DocumentCache)
+        case singleFileFromCache([DecodedDocument])
+        case singleFile
+    }
+
+    /// `walk`: the store's files and folders as the inputs' walk just saw them (files are not
+    /// stat-ed again), and when that walk started.
+    init(
+        store: String, cacheFolder: String,
+        walk: (files: StoreFileStamps, folders: FolderLayouts?, startedAt: Int64)?,
+        phases: (BuildPhase) -> Void
+    ) throws(StoreError) {
+        let isDirectory = DocumentStore.isDirectoryStore(store)
+        let identity = StoreIdentity(store: store, isDirectory: isDirectory)
+        // Stamps are trusted by when they were taken: a walk's, by when it began.
+        let readStart = walk?.startedAt ?? BuildInputs.now()
+        let context = Context(
+            store: store, isDirectory: isDirectory, identity: identity,
+            path: DocumentCache.path(folder: cacheFolder, identity: identity),
+            snapshotPath: SnapshotCache.path(folder: cacheFolder, identity: identity), walk: walk,
+            settled: { stamp in stamp.map { BuildInputs.isSettled(newest: $0.newest, at: readStart) } ?? false })
+        let cache = DocumentCache.load(path: context.path, identity: identity, writer: CacheFile.writer)
+        let stamp = isDirectory ? nil : FileStamp.of(store)
+        var gathered: Gathered
+        switch Self.plan(isDirectory: isDirectory, cache: cache, stamp: stamp) {
+        case .firstRead: gathered = try Self.firstRead(context)
+        case .throughCache(let cache): gathered = try Self.readThrough(cache, context)
+        case .singleFileFromCache(let documents):
+            gathered = Gathered(decoded: documents, readCount: 0, reused: 1, documentCache: cache?.checksum)
+        case .singleFile:
+            gathered = Gathered(
+                decoded: try DecodedDocument.read(singleFile: store).1, readCount: 1, reused: 0,
+                documentCache: cache?.checksum)
+        }
+        (self.identity, listing, readFiles, reusedFiles) = (
+            identity, gathered.listing, gathered.readCount, gathered.reused
+        )
+        phases(.readStore)
+
+        let written = Self.writeCacheIfWorthIt(
+            &gathered, cache: cache, singleFile: isDirectory ? nil : stamp, context, phases: phases)
+        snapshotReused = gathered.updated != nil
+        if let updated = gathered.updated {
             snapshot = updated
-            self.problem = problem
+            problem = gathered.problem
             snapshotWrite = nil
-            phases("update snapshot")
+            phases(.updateSnapshot)
             return
         }
         // The files read, not taken from the document cache as it now is (none, once written).
         var read: [UInt64: FileStamp] = [:]
         if !written {
-            for item in items {
+            for item in gathered.items {
                 guard case .read(let file, let stamp) = item.origin else { continue }
-                read[StableHash.fnv1a(file)] = stamp.flatMap { settled($0) ? $0 : nil } ?? DocumentCache.unsettled
+                read[StableHash.fnv1a(file)] =
+                    stamp.flatMap { context.settled($0) ? $0 : nil } ?? DocumentCache.unsettled
             }
         }
-        snapshot = items.isEmpty ? Snapshot(decoded: consume decoded) : Snapshot(documentsOf: consume items, \.document)
-        phases("derive")
-        self.problem = problem
-        if isDirectory, let documentCache, let folders {
+        snapshot =
+            gathered.items.isEmpty
+            ? Snapshot(decoded: gathered.takeDecoded()) : Snapshot(documentsOf: gathered.takeItems(), \.document)
+        phases(.derive)
+        problem = gathered.problem
+        if isDirectory, let documentCache = gathered.documentCache, let folders = gathered.folders {
             snapshotWrite = SnapshotWrite(
-                path: snapshotPath, identity: identity,
+                path: context.snapshotPath, identity: identity,
                 basis: SnapshotCache.Basis(documents: documentCache, read: read, folders: folders.digest),
                 snapshot: snapshot)
         } else {
             snapshotWrite = nil
+        }
+    }
+
+    private static func plan(isDirectory: Bool, cache: DocumentCache?, stamp: FileStamp?) -> ReadPlan {
+        if isDirectory { return cache.map(ReadPlan.throughCache) ?? .firstRead }
+        if let stamp, let cache, cache.count == 1, cache.stamp(of: 0) == stamp, let documents = cache.documents(of: 0) {
+            return .singleFileFromCache(documents)
+        }
+        return .singleFile
+    }
+
+    /// No cache: every file is read, and its entry written as it is read (holding each file's
+    /// path and stamp until the end would be the largest part of a first build's peak at a
+    /// million tweets).
+    private static func firstRead(_ context: Context) throws(StoreError) -> Gathered {
+        try StoreShape.check(context.store)
+        let written = try writtenWhileRead(
+            context.store, path: context.path, identity: context.identity, stamps: context.walk?.files.index(),
+            settled: context.settled)
+        var gathered = Gathered(
+            decoded: written.documents, folders: written.folders, readCount: written.documents.count, reused: 0,
+            problem: written.problem, documentCache: written.checksum)
+        gathered.writtenWhileRead = true
+        return gathered
+    }
+
+    /// A directory store through its cache: when the walk saw which folders moved, only
+    /// those are listed again, and the last build's snapshot is updated when it can be (see
+    /// `update`), else the files are read from the plan; otherwise the whole store is walked,
+    /// each file taken from the cache when its stamp is the one recorded.
+    private static func readThrough(_ cache: DocumentCache, _ context: Context) throws(StoreError) -> Gathered {
+        try StoreShape.check(context.store)
+        let store = context.store
+        var gathered = Gathered(documentCache: cache.checksum)
+        let stamps = context.walk?.files.index()
+        var planned = false
+        if let stamps, let walked = context.walk?.folders, let known = cache.folders,
+            let plan = plan(store, cache: cache, known: known, walked: walked)
+        {
+            if let saved = SnapshotCache.open(path: context.snapshotPath, identity: context.identity),
+                let update = update(
+                    saved, store: store, plan.sources, cache: cache, stamps: stamps, folders: plan.folders,
+                    relisted: known != plan.folders ? plan.files : 0)
+            {
+                gathered.updated = update.snapshot
+                (gathered.readCount, gathered.reused) = (update.read, plan.sources.count - update.read)
+                planned = true
+            } else if let found = read(store, plan.sources, cache: cache, stamps: stamps) {
+                gathered.items = found
+                planned = true
+            }
+            if planned {
+                // The cache's files, but those of the folders listed again (the others hold
+                // what they held): the rest of the store need not be listed.
+                gathered.folders = plan.folders
+                gathered.listing = .folders(plan.listed)
+                gathered.listedFiles = plan.files
+            }
+        }
+        if !planned {
+            let index = cache.fileIndex()
+            let read = try DirectoryStore.read(
+                root: store, stamps: stamps, ordered: false,
+                reusing: { file, stamp in
+                    guard let k = cache.entry(file: file, stamp: stamp, in: index), let document = cache.document(of: k)
+                    else { return nil }
+                    return Item(document: document, origin: .cached(k))
+                },
+                transform: { document, stamp in
+                    Item(document: DecodedDocument(document), origin: .read(file: document.source, stamp: stamp))
+                })
+            gathered.items = read.values
+            gathered.folders = read.folders
+        }
+        if gathered.updated == nil {
+            gathered.reused = gathered.items.count { if case .cached = $0.origin { true } else { false } }
+            gathered.readCount = gathered.items.count - gathered.reused
+        }
+        return gathered
+    }
+
+    /// Writes the document cache before deriving, so that the documents can be handed over to
+    /// it; not at all while the work it saves the next build is small (see
+    /// `CacheFile.isWorthRewriting`): files it lacks or holds in vain (read again), and, when
+    /// folders moved (a file added or removed), the files of the folders that build would list
+    /// again. So a like added lists its user's likes folder again at each rebuild, a few names,
+    /// rather than have this one write the whole cache (1 GB at a million tweets); a tweet
+    /// added, listing `tweets/`, does write it. A whole store listed is always worth it. An
+    /// update is only made when the cache is not due (see `update`). True when written.
+    private static func writeCacheIfWorthIt(
+        _ gathered: inout Gathered, cache: DocumentCache?, singleFile stamp: FileStamp?, _ context: Context,
+        phases: (BuildPhase) -> Void
+    ) -> Bool {
+        let isDirectory = context.isDirectory
+        let (readCount, reused) = (gathered.readCount, gathered.reused)
+        let foldersMoved = isDirectory && cache != nil && cache?.folders != gathered.folders
+        let relisted = !foldersMoved ? 0 : gathered.listing == .whole ? readCount + reused : gathered.listedFiles
+        let drift = cache.map { max(readCount, $0.count - reused, relisted) } ?? max(1, readCount)
+        guard gathered.updated == nil, !gathered.writtenWhileRead,
+            CacheFile.isWorthRewriting(drift: drift, live: readCount + reused)
+        else { return false }
+        defer { phases(.writeCache) }
+        do throws(BuildError) {
+            gathered.documentCache = try write(
+                path: context.path, identity: context.identity, cache: cache, decoded: gathered.decoded,
+                items: gathered.items, folders: gathered.folders,
+                singleFile: stamp.flatMap { context.settled($0) ? $0 : nil }, settled: context.settled)
+            return true
+        } catch {
+            gathered.problem = error.description
+            gathered.documentCache = nil
+            return false
         }
     }
 

@@ -24,16 +24,9 @@ public struct SiteBuild: Sendable {
 
     public func run(observer: some BuildObserver = SilentBuild()) throws -> BuildReport {
         let start = ContinuousClock.now
-        let themeFolder = Theme.folder(given: options.templates)
-        for (input, kind) in [(options.store, "store"), (themeFolder, "theme")] {
-            if let input, FolderNesting.isInside(options.output, input) {
-                throw BuildError.outputInsideInput(output: options.output, input: input, kind: kind)
-            }
-        }
-        let theme = try themeFolder.map { try Theme(folder: $0) } ?? Theme.builtIn
-        let templates = try theme.templates(language: options.config.language)
-        let inputs = try BuildInputs(options, theme: theme)
-        observer.phaseEnded("stamp inputs")
+        let pipeline = try SitePipeline(config: options.config, theme: try theme(), media: options.media)
+        let inputs = try BuildInputs(options, theme: pipeline.theme)
+        observer.phaseEnded(.stampInputs)
         // With an output folder already there, take it (and its lock) now: if the last build
         // was made from the same inputs and its files are intact, there is nothing to do.
         // Without one, it is created only once the store has been read without errors.
@@ -43,146 +36,208 @@ public struct SiteBuild: Sendable {
             // (`--refresh-media` asks every image's server again, whatever the store.)
             if !refreshesMedia, inputs.match(previous: writer.previousInputs), writer.previousOutputIsIntact() {
                 writer.abandon()
-                observer.phaseEnded("check output")
+                observer.phaseEnded(.checkOutput)
                 return BuildReport(
                     outcome: .nothingChanged, pages: 0, staticFiles: 0, warnings: [], notices: [],
                     elapsed: ContinuousClock.now - start)
             }
             openedWriter = writer
         }
-        let snapshot: Snapshot
-        var cacheNotices: [String] = []
-        var storeFiles: (read: Int, cached: Int)?
-        var storeListing = BuildReport.StoreListing.whole
-        var snapshotReused = false
-        var snapshotWrite: SnapshotWrite?
+        let read = try readStore(inputs, observer: observer)
+        var notices = self.notices + read.notices
         // (A build that ends, or fails, leaves no write behind it.)
+        let snapshotWrite = read.snapshotWrite
         defer { _ = snapshotWrite?.finish() }
-        var captionCache: (path: String, identity: StoreIdentity, cache: CaptionCache?)?
-        if options.usesCache {
-            let read = try CachedStoreRead(
-                store: options.store, cacheFolder: options.media.cache,
-                walk: inputs.storeFiles.map { ($0, inputs.storeFolders, inputs.stampedAt) },
-                phases: observer.phaseEnded)
-            snapshot = read.snapshot
-            storeFiles = (read.readFiles, read.reusedFiles)
-            storeListing = read.listing
-            snapshotReused = read.snapshotReused
-            snapshotWrite = read.snapshotWrite
-            if let problem = read.problem { cacheNotices.append(problem) }
-            let path = CaptionCache.path(folder: options.media.cache, identity: read.identity)
-            captionCache = (path, read.identity, CaptionCache.load(path: path, identity: read.identity))
-        } else {
-            snapshot = try Snapshot.read(at: options.store, phases: observer.phaseEnded).0
-        }
         // The decoded documents are gone: give their memory back to the system, or the
         // allocator keeps it, scattered, under everything that follows (at a million tweets,
         // hundreds of megabytes of the build's peak).
         Heap.trim()
-        var warnings = try check(snapshot.diagnostics)
-
-        var media: MirroredMedia?
-        if options.config.media == .mirror {
-            media = try MirroredMedia.mirror(
-                MirroredMedia.references(in: snapshot), options: options.media, progress: observer.mediaProgress)
-            warnings += media!.warnings
-            observer.phaseEnded("mirror images")
+        var warnings = try check(read.snapshot.diagnostics)
+        let media = try pipeline.mirror(read.snapshot, progress: observer.mediaProgress)
+        if let media {
+            warnings += media.warnings
+            observer.phaseEnded(.mirrorImages)
         }
-
-        let known = captionCache?.cache
-        let matched = known?.entries(of: snapshot.tweets)
-        let captionKeys = [[String]](parallelCount: snapshot.tweets.count, chunk: 64) { t in
-            known?.keys(entry: matched![t]) ?? SearchIndex.captionKeys(snapshot.tweets[t].caption)
-        }
-        let search = SearchIndex(snapshot: snapshot, captionKeys: captionKeys)
-        observer.phaseEnded("search index")
-        var renderer = try SiteRenderer(
-            snapshot: snapshot, config: options.config, templates: templates,
-            templateFolder: theme.origin, stylesheet: theme.stylesheet, images: media?.images ?? SiteImages(),
-            search: consume search, renders: matched.flatMap { known?.renders(matched: $0) })
-        observer.phaseEnded("captions")  // (cards are rendered with the first page that shows them)
-        if let (path, identity, cache) = captionCache {
-            let distinct = CaptionCache.distinct(snapshot.tweets, matched: matched, entryCount: cache?.entryCount ?? 0)
-            // No cache, or one made in another context: none of it serves.
-            let drift =
-                matched.flatMap { cache?.drift(matched: $0, distinct: distinct, context: renderer.captionContext) }
-                ?? distinct.count
-            if CacheFile.isWorthRewriting(drift: drift, live: distinct.count) {
-                let captions = snapshot.tweets.map(\.caption)
-                do throws(BuildError) {
-                    try CaptionCache.write(
-                        path: path, identity: identity, context: renderer.captionContext, captions: captions,
-                        distinct: distinct, keys: captionKeys, renders: renderer.captionRender(ofTweet:))
-                } catch {
-                    cacheNotices.append(error.description)
-                }
-                observer.phaseEnded("write caption cache")
-            }
-        }
-        _ = consume captionKeys  // (a million tweets' keys: not held through the render)
+        var renderer = try renderer(
+            pipeline, read.snapshot, images: media?.images ?? SiteImages(), captions: read.captionCache,
+            notices: &notices, observer: observer)
 
         let writer = try openedWriter ?? SiteWriter(outputDirectory: options.output)
-        // Pages whose fingerprint matches the last build's are kept without rendering them.
-        // (The plan's pages are picked where they are: a copy is some 120 MB at a million tweets.)
-        let fingerprints = renderer.pageFingerprints()
-        let shard = options.shard
-        let inShard: @Sendable (Page) -> Bool = { shard?.contains($0.path) ?? true }
-        let pageCount = shard == nil ? fingerprints.count : renderer.plan.pages.count(where: inShard)
-        var staticFiles = theme.staticFiles
-        if let shard { staticFiles = staticFiles.filter { shard.contains(Theme.staticFolder + $0.path) } }
-        writer.expect(files: pageCount + staticFiles.count)
-        observer.phaseEnded("fingerprints")
-        observer.renderingStarted(pages: pageCount)
-        var mediaFiles = 0
-        var rendered = 0
-        do {
-            // The term shards are made already (some 180 MB at a million tweets): staged first
-            // and let go, not held through the rest of the render.
-            rendered += try render(
-                fingerprints, where: { $0.isSearchTermShard && inShard($0) }, with: renderer, into: writer,
-                observer: observer)
-            renderer = renderer.droppingSearchTermShards()
-            rendered += try render(
-                fingerprints, where: { !$0.isSearchTermShard && inShard($0) }, with: renderer, into: writer,
-                observer: observer)
-            for file in staticFiles {
-                _ = try writer.write(Theme.staticFolder + file.path, file.bytes)
-            }
-            observer.phaseEnded("render and stage")
-            if let media {
-                mediaFiles = try media.write(into: writer, shard: options.shard)
-                observer.phaseEnded("stage images")
-            }
-        } catch {
-            writer.abandon()
-            throw error
-        }
+        let published = try publish(
+            renderer: &renderer, theme: pipeline.theme, media: media, into: writer, observer: observer)
         // An image that could not be had is asked for again by the next build, even if nothing
         // else changed.
         let retryMedia = refreshesMedia || !(media?.warnings.isEmpty ?? true)
-        // The snapshot and what was made from it are not needed past the render. They are
-        // freed on the other core while this one commits (the commit runs on one thread, and
-        // adds a few megabytes to the render's peak at a million tweets), and the heap is
-        // trimmed once both are done.
-        if let problem = snapshotWrite?.finish() { cacheNotices.append(problem) }
-        let released = DispatchGroup()
-        Heap.release((consume renderer, consume snapshot, consume captionCache, consume known), in: released)
-        defer {
-            released.wait()
-            Heap.trim()
-        }
-        let summary = try writer.commit(inputs: retryMedia ? nil : inputs.token)
-        observer.phaseEnded("commit")
+        if let problem = snapshotWrite?.finish() { notices.append(problem) }
+        let (storeFiles, storeListing, snapshotReused) = (read.files, read.listing, read.snapshotReused)
+        let summary = try Self.commit(
+            writer, inputs: retryMedia ? nil : inputs.token, releasing: (consume renderer, consume read))
+        observer.phaseEnded(.commit)
         var report = BuildReport(
-            outcome: .built(summary), pages: pageCount, staticFiles: staticFiles.count,
-            warnings: warnings, notices: notices + cacheNotices, elapsed: ContinuousClock.now - start)
-        report.pagesRendered = rendered
-        report.mediaFiles = mediaFiles
+            outcome: .built(summary), pages: published.pages, staticFiles: published.staticFiles,
+            warnings: warnings, notices: notices, elapsed: ContinuousClock.now - start)
+        report.pagesRendered = published.rendered
+        report.mediaFiles = published.mediaFiles
         report.media = media?.statistics
         report.storeFiles = storeFiles
         report.storeListing = storeListing
         report.snapshotReused = snapshotReused
         return report
+    }
+
+    /// The theme: the folder `options.templates` names (or `templates/`), else the built-in
+    /// one. An output folder inside the store or the theme is refused first.
+    private func theme() throws -> Theme {
+        let themeFolder = Theme.folder(given: options.templates)
+        for (input, kind) in [(options.store, "store"), (themeFolder, "theme")] {
+            if let input, FolderNesting.isInside(options.output, input) {
+                throw BuildError.outputInsideInput(output: options.output, input: input, kind: kind)
+            }
+        }
+        return try themeFolder.map { try Theme(folder: $0) } ?? Theme.builtIn
+    }
+
+    /// What reading the store gave the build.
+    private struct StoreRead: Sendable {
+        var snapshot: Snapshot
+        var notices: [String] = []
+        /// Store files read, and taken from the build cache (nil without the cache).
+        var files: (read: Int, cached: Int)?
+        var listing = BuildReport.StoreListing.whole
+        var snapshotReused = false
+        var snapshotWrite: SnapshotWrite?
+        var captionCache: CaptionInputs?
+    }
+
+    /// The caption cache of the store being built: where it goes, and what it held.
+    struct CaptionInputs: Sendable {
+        let path: String
+        let identity: StoreIdentity
+        let cache: CaptionCache?
+    }
+
+    /// The store's snapshot: through the build cache (`CachedStoreRead`), or read whole.
+    private func readStore(_ inputs: BuildInputs, observer: some BuildObserver) throws -> StoreRead {
+        guard options.usesCache else {
+            let snapshot = try Snapshot.read(at: options.store, phases: { observer.phaseEnded(BuildPhase($0)) }).0
+            return StoreRead(snapshot: snapshot)
+        }
+        let read = try CachedStoreRead(
+            store: options.store, cacheFolder: options.media.cache,
+            walk: inputs.storeFiles.map { ($0, inputs.storeFolders, inputs.stampedAt) },
+            phases: observer.phaseEnded)
+        let path = CaptionCache.path(folder: options.media.cache, identity: read.identity)
+        return StoreRead(
+            snapshot: read.snapshot, notices: read.problem.map { [$0] } ?? [],
+            files: (read.readFiles, read.reusedFiles),
+            listing: read.listing, snapshotReused: read.snapshotReused, snapshotWrite: read.snapshotWrite,
+            captionCache: CaptionInputs(
+                path: path, identity: read.identity, cache: CaptionCache.load(path: path, identity: read.identity)))
+    }
+
+    /// The renderer, from the caption cache's search keys and renders where it has them; the
+    /// cache written again when enough of it is new (its problem, if any, a notice).
+    private func renderer(
+        _ pipeline: SitePipeline, _ snapshot: Snapshot, images: SiteImages, captions: CaptionInputs?,
+        notices: inout [String], observer: some BuildObserver
+    ) throws -> SiteRenderer {
+        let known = captions?.cache
+        let matched = known?.entries(of: snapshot.tweets)
+        let captionKeys = [[String]](parallelCount: snapshot.tweets.count, chunk: Self.captionChunk) { t in
+            known?.keys(entry: matched![t]) ?? SearchIndex.captionKeys(snapshot.tweets[t].caption)
+        }
+        let renderer = try pipeline.renderer(
+            of: snapshot, images: images, captionKeys: captionKeys,
+            renders: matched.flatMap { known?.renders(matched: $0) }, phases: observer.phaseEnded)
+        guard let captions else { return renderer }
+        let distinct = CaptionCache.distinct(snapshot.tweets, matched: matched, entryCount: known?.entryCount ?? 0)
+        // No cache, or one made in another context: none of it serves.
+        let drift =
+            matched.flatMap { known?.drift(matched: $0, distinct: distinct, context: renderer.captionContext) }
+            ?? distinct.count
+        if CacheFile.isWorthRewriting(drift: drift, live: distinct.count) {
+            do throws(BuildError) {
+                try CaptionCache.write(
+                    path: captions.path, identity: captions.identity, context: renderer.captionContext,
+                    captions: snapshot.tweets.map(\.caption), distinct: distinct, keys: captionKeys,
+                    renders: renderer.captionRender(ofTweet:))
+            } catch {
+                notices.append(error.description)
+            }
+            observer.phaseEnded(.writeCaptionCache)
+        }
+        return renderer
+    }
+
+    /// Tweets per task where captions' keys are made on all cores.
+    private static let captionChunk = 64
+
+    /// What a build published into the output folder, before the commit.
+    private struct Published {
+        var pages = 0
+        var rendered = 0
+        var staticFiles = 0
+        var mediaFiles = 0
+    }
+
+    /// The publisher of `roost build`: every page of the plan (of `--shard`) handed to the
+    /// writer, rendered only when its fingerprint differs from the last build's; the theme's
+    /// static files and the mirrored images. The writer is abandoned on any failure.
+    private func publish(
+        renderer: inout SiteRenderer, theme: Theme, media: MirroredMedia?, into writer: SiteWriter,
+        observer: some BuildObserver
+    ) throws -> Published {
+        // (The plan's pages are picked where they are: a copy is some 120 MB at a million tweets.)
+        let fingerprints = renderer.pageFingerprints()
+        let shard = options.shard
+        let inShard: @Sendable (Page) -> Bool = { shard?.contains($0.path) ?? true }
+        var published = Published()
+        published.pages = shard == nil ? fingerprints.count : renderer.plan.pages.count(where: inShard)
+        var staticFiles = theme.staticFiles
+        if let shard { staticFiles = staticFiles.filter { shard.contains(Theme.staticFolder + $0.path) } }
+        published.staticFiles = staticFiles.count
+        writer.expect(files: published.pages + staticFiles.count)
+        observer.phaseEnded(.fingerprints)
+        observer.renderingStarted(pages: published.pages)
+        do {
+            // The term shards are made already (some 180 MB at a million tweets): staged first
+            // and let go, not held through the rest of the render.
+            published.rendered += try render(
+                fingerprints, where: { $0.isSearchTermShard && inShard($0) }, with: renderer, into: writer,
+                observer: observer)
+            renderer = renderer.droppingSearchTermShards()
+            published.rendered += try render(
+                fingerprints, where: { !$0.isSearchTermShard && inShard($0) }, with: renderer, into: writer,
+                observer: observer)
+            for file in staticFiles {
+                _ = try writer.write(Theme.staticFolder + file.path, file.bytes)
+            }
+            observer.phaseEnded(.renderAndStage)
+            if let media {
+                published.mediaFiles = try media.write(into: writer, shard: options.shard)
+                observer.phaseEnded(.stageImages)
+            }
+        } catch {
+            writer.abandon()
+            throw error
+        }
+        return published
+    }
+
+    /// Commits the writer while `released` (the snapshot and what was made from it, not needed
+    /// past the render) is freed on the other core: the commit runs on one thread and adds a
+    /// few megabytes to the render's peak at a million tweets. The heap is trimmed once both
+    /// are done.
+    private static func commit<Released: Sendable>(
+        _ writer: SiteWriter, inputs: String?, releasing released: consuming Released
+    ) throws -> WriteSummary {
+        let group = DispatchGroup()
+        Heap.release(released, in: group)
+        defer {
+            group.wait()
+            Heap.trim()
+        }
+        return try writer.commit(inputs: inputs)
     }
 
     private var refreshesMedia: Bool { options.config.media == .mirror && options.media.refresh }
@@ -200,9 +255,7 @@ public struct SiteBuild: Sendable {
     /// The warnings, when the build may go on; throws the problems that stop it (errors, and
     /// warnings with `--strict`).
     private func check(_ diagnostics: [Diagnostic]) throws(BuildError) -> [Diagnostic] {
-        let errors = diagnostics.filter { $0.severity == .error }
-        let warnings = diagnostics.filter { $0.severity == .warning }
-        let fatal = errors + (options.strict ? warnings : [])
+        let (fatal, warnings) = SitePipeline.problems(in: diagnostics, strict: options.strict)
         if !fatal.isEmpty { throw .invalidStore(store: options.store, problems: fatal, strict: options.strict) }
         return warnings
     }

@@ -21,7 +21,9 @@ public final class LiveSite: Sendable {
     private let storeRoot: String
     private let templatesRoot: String?
 
-    /// The newest state that rendered without errors: what is served.
+    /// The newest state that rendered without errors: what is served. `roost serve`'s
+    /// publisher: where `roost build` writes pages whose fingerprint changed, this keeps the
+    /// renderer (pages are rendered when asked for) and tells which pages changed.
     private struct Rendering: Sendable {
         let renderer: SiteRenderer
         let pages: [String: Page]
@@ -29,6 +31,34 @@ public final class LiveSite: Sendable {
         let fingerprints: PageFingerprints
         /// The copies of remote images (`--media mirror`), served as `media/…` from the cache.
         let mirrored: MirroredMedia?
+
+        init(
+            renderer: SiteRenderer, pages: [String: Page], assets: [String: [UInt8]], fingerprints: PageFingerprints,
+            mirrored: MirroredMedia?
+        ) {
+            self.renderer = renderer
+            self.pages = pages
+            self.assets = assets
+            self.fingerprints = fingerprints
+            self.mirrored = mirrored
+        }
+
+        /// Every page of `renderer`'s plan, fingerprinted.
+        init(renderer: SiteRenderer, assets: [String: [UInt8]], mirrored: MirroredMedia?) {
+            self.init(
+                renderer: renderer, pages: Dictionary(uniqueKeysWithValues: renderer.plan.pages.map { ($0.path, $0) }),
+                assets: assets, fingerprints: renderer.pageFingerprintsByPath(), mirrored: mirrored)
+        }
+
+        /// The paths of pages whose fingerprint differs from `previous`'s, or that are new or
+        /// gone, sorted.
+        func changedPages(since previous: Rendering) -> [String] {
+            let old = previous.fingerprints.byPath
+            let new = fingerprints.byPath
+            var changed = new.compactMap { old[$0.key] == $0.value ? nil : $0.key }
+            changed += old.keys.filter { new[$0] == nil }
+            return changed.sorted()
+        }
     }
 
     private struct State {
@@ -250,80 +280,62 @@ public final class LiveSite: Sendable {
         }
         if let themeError { return failed(themeError) }
         guard let theme else { return failed("\(templatesPath ?? "built-in theme"): no templates") }
-
-        // Fast path: only content changed, and the last rendering was of the state before this batch.
-        if let contentEdits, let previous, previousIsCurrent,
-            let (snapshot, changedTweets) = previous.renderer.snapshot.replacingContent(of: contentEdits)
-        {
-            do {
-                // Only the edited captions can bring images the last state had no copy of.
-                var mirrored = previous.mirrored
-                if let old = mirrored {
-                    let references = MirroredMedia.captionReferences(of: changedTweets, in: snapshot)
-                    mirrored = old.merging(try MirroredMedia.mirror(references, options: media))
-                }
-                let renderer = try previous.renderer.updatingContent(
-                    of: changedTweets, in: snapshot, images: mirrored?.images)
-                if renderer.plan.pages != previous.renderer.plan.pages {
-                    // New words cut the search index's shards elsewhere: new files, so the plan is new.
-                    let fingerprints = renderer.pageFingerprintsByPath()
-                    let pages = Dictionary(uniqueKeysWithValues: renderer.plan.pages.map { ($0.path, $0) })
-                    let old = previous.fingerprints.byPath
-                    var changed = fingerprints.byPath.compactMap { old[$0.key] == $0.value ? nil : $0.key }
-                    changed += old.keys.filter { fingerprints.byPath[$0] == nil }
-                    return finished(
-                        Rendering(
-                            renderer: renderer, pages: pages, assets: assets, fingerprints: fingerprints,
-                            mirrored: mirrored),
-                        changed.sorted())
-                }
-                var fingerprints = previous.fingerprints
-                let changed = renderer.updateFingerprints(&fingerprints, changed: changedTweets).sorted()
-                return finished(
-                    Rendering(
-                        renderer: renderer, pages: previous.pages, assets: assets, fingerprints: fingerprints,
-                        mirrored: mirrored),
-                    changed)
-            } catch {
-                return failed("\(error)")
-            }
-        }
-
-        let decoded = state.withLock { Array($0.decoded.values) }
-        let snapshot = Snapshot(decoded: decoded)
-        let errors = snapshot.errors
-        if !errors.isEmpty {
-            return failed(
-                errors.prefix(10).map { "\($0)" }.joined(separator: "\n")
-                    + (errors.count > 10 ? "\n… and \(errors.count - 10) more" : ""))
-        }
         do {
-            let mirrored =
-                config.media == .mirror
-                ? try MirroredMedia.mirror(MirroredMedia.references(in: snapshot), options: media) : nil
-            let renderer = try SiteRenderer(
-                snapshot: snapshot, config: config, templates: try theme.templates(language: config.language),
-                templateFolder: theme.origin, stylesheet: theme.stylesheet, images: mirrored?.images ?? SiteImages(),
-                reusing: templatesChanged ? nil : previous?.renderer)
-            let fingerprints = renderer.pageFingerprintsByPath()
-            let pages = Dictionary(uniqueKeysWithValues: renderer.plan.pages.map { ($0.path, $0) })
-            let rendering = Rendering(
-                renderer: renderer, pages: pages, assets: assets, fingerprints: fingerprints, mirrored: mirrored)
-            var changed: [String]
-            if templatesChanged || previous == nil {
-                changed = ["*"]
-            } else {
-                let old = previous!.fingerprints.byPath
-                let new = fingerprints.byPath
-                changed = new.compactMap { old[$0.key] == $0.value ? nil : $0.key }
-                changed += old.keys.filter { new[$0] == nil }
-                changed.sort()
+            // Fast path: only content changed, and the last rendering was of the state before this batch.
+            if let contentEdits, let previous, previousIsCurrent,
+                let (snapshot, changedTweets) = previous.renderer.snapshot.replacingContent(of: contentEdits)
+            {
+                let (rendering, changed) = try updated(
+                    previous, snapshot: snapshot, changedTweets: changedTweets, assets: assets)
+                return finished(rendering, changed)
             }
+            let snapshot = Snapshot(decoded: state.withLock { Array($0.decoded.values) })
+            let errors = snapshot.errors
+            if !errors.isEmpty {
+                let (lines, more) = SitePipeline.summary(of: errors)
+                return failed((lines + (more > 0 ? ["… and \(more) more"] : [])).joined(separator: "\n"))
+            }
+            let pipeline = try SitePipeline(config: config, theme: theme, media: media)
+            let mirrored = try pipeline.mirror(snapshot)
+            let renderer = try pipeline.renderer(
+                of: snapshot, images: mirrored?.images ?? SiteImages(),
+                reusing: templatesChanged ? nil : previous?.renderer)
+            let rendering = Rendering(renderer: renderer, assets: assets, mirrored: mirrored)
+            let changed = templatesChanged || previous == nil ? ["*"] : rendering.changedPages(since: previous!)
             return finished(rendering, changed)
         } catch SiteError.unknownViewer(let handle) {
             return failed("\(SiteError.unknownViewer(handle))", unknownViewer: handle)
         } catch {
             return failed("\(error)")
         }
+    }
+
+    /// The last rendering brought up to date with tweets whose content alone changed
+    /// (`Snapshot.replacingContent`): only their captions rendered again, only the pages that
+    /// show them fingerprinted again, unless new words cut the search index's shards elsewhere.
+    private func updated(
+        _ previous: Rendering, snapshot: Snapshot, changedTweets: [Int], assets: [String: [UInt8]]
+    ) throws -> (Rendering, [String]) {
+        // Only the edited captions can bring images the last state had no copy of.
+        var mirrored = previous.mirrored
+        if let old = mirrored {
+            let references = MirroredMedia.captionReferences(of: changedTweets, in: snapshot)
+            mirrored = old.merging(try MirroredMedia.mirror(references, options: media))
+        }
+        let renderer = try previous.renderer.updatingContent(
+            of: changedTweets, in: snapshot, images: mirrored?.images)
+        if renderer.plan.pages != previous.renderer.plan.pages {
+            // New words cut the search index's shards elsewhere: new files, so the plan is new.
+            let rendering = Rendering(renderer: renderer, assets: assets, mirrored: mirrored)
+            return (rendering, rendering.changedPages(since: previous))
+        }
+        var fingerprints = previous.fingerprints
+        let changed = renderer.updateFingerprints(&fingerprints, changed: changedTweets).sorted()
+        return (
+            Rendering(
+                renderer: renderer, pages: previous.pages, assets: assets, fingerprints: fingerprints,
+                mirrored: mirrored),
+            changed
+        )
     }
 }

@@ -12,8 +12,14 @@ extension Snapshot {
     /// it is read and dropped; a single file's documents are sorted by kind a batch at a time
     /// as it is parsed (see `SingleFileStore`), so neither a large store nor all its decoded
     /// documents are ever held whole.
-    /// `phases` is told when each step ends ("read and decode store", "derive"), for timings.
-    public static func read(at path: String, phases: (String) -> Void = { _ in }) throws(StoreError) -> (
+    /// The steps of `read`, each reported as it ends (for timings).
+    public enum ReadStep: String, Sendable {
+        case readAndDecode = "read and decode store"
+        case derive
+    }
+
+    /// `phases` is told when each step ends, for timings.
+    public static func read(at path: String, phases: (ReadStep) -> Void = { _ in }) throws(StoreError) -> (
         Snapshot, Source
     ) {
         var found: DocumentsByKind
@@ -30,9 +36,9 @@ extension Snapshot {
                 restart: { found = DocumentsByKind() })
         }
         let source = Source(format: format, documentCount: found.documentCount)
-        phases("read and decode store")
+        phases(.readAndDecode)
         let snapshot = Snapshot(sorted: consume found)
-        phases("derive")
+        phases(.derive)
         return (snapshot, source)
     }
 }

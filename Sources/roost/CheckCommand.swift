@@ -25,7 +25,7 @@ enum CheckCommand: Command {
         try arguments.expectPositionals(0, missing: "")
         let path = arguments.value(CommonOptions.store)!
         var phases = PhaseTimer()
-        let (snapshot, source) = try Snapshot.read(at: path, phases: { phases.end($0) })
+        let (snapshot, source) = try Snapshot.read(at: path, phases: { phases.end($0.rawValue) })
         defer { phases.report() }
         defer { Heap.keepUntilExit(snapshot) }  // the process exits next: no freeing a million tweets one by one
         let report = CheckReport(storePath: path, source: source, snapshot: snapshot)

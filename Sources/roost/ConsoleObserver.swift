@@ -13,8 +13,8 @@ final class ConsoleObserver: BuildObserver {
         self.progressBar = progressBar
     }
 
-    func phaseEnded(_ phase: String) {
-        timer.withLock { $0.end(phase) }
+    func phaseEnded(_ phase: BuildPhase) {
+        timer.withLock { $0.end(phase.rawValue) }
     }
 
     /// Called on the mirroring thread as images are settled.

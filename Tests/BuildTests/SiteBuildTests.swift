@@ -136,7 +136,7 @@ struct SiteBuildTests {
     @Test func anObserverHearsThePhasesAndEachPage() throws {
         final class Recorder: BuildObserver {
             let log = Mutex<(phases: [String], total: Int, pages: Int)>(([], 0, 0))
-            func phaseEnded(_ phase: String) { log.withLock { $0.phases.append(phase) } }
+            func phaseEnded(_ phase: BuildPhase) { log.withLock { $0.phases.append(phase.rawValue) } }
             func renderingStarted(pages: Int) { log.withLock { $0.total = pages } }
             func pageFinished() { log.withLock { $0.pages += 1 } }
         }
