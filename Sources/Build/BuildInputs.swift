@@ -26,13 +26,6 @@ struct BuildInputs {
     /// How long before the stamp the newest store file must be for the stamp to be trusted.
     static let racyWindow: Int64 = 1_000_000_000
 
-    /// The wall clock, nanoseconds since 1970 (the time file stamps are in).
-    static func now() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-    }
-
     /// True when a file last changed at `newest` can be trusted to keep its stamp until it
     /// changes again, seen at `time` (both nanoseconds since 1970): see `token`.
     static func isSettled(newest: Int64, at time: Int64) -> Bool { newest < time - racyWindow }
@@ -48,8 +41,8 @@ struct BuildInputs {
         return text
     }()
 
-    init(_ options: BuildOptions, theme: Theme) throws {
-        stampedAt = Self.now()
+    init(_ options: BuildOptions, theme: Theme, clock: BuildClock = .system) throws {
+        stampedAt = clock.now()
         try StoreShape.check(options.store)  // before walking a folder that is no store
         // The cached read takes each file's stamp from this walk. A first build (no cache yet)
         // reads every file anyway: it does not hold them (40 bytes a file, at its peak).

@@ -112,13 +112,13 @@ struct CachedStoreRead {
     /// stat-ed again), and when that walk started.
     init(
         store: String, cacheFolder: String,
-        walk: (files: StoreFileStamps, folders: FolderLayouts?, startedAt: Int64)?,
+        walk: (files: StoreFileStamps, folders: FolderLayouts?, startedAt: Int64)?, clock: BuildClock = .system,
         phases: (BuildPhase) -> Void
     ) throws(StoreError) {
         let isDirectory = DocumentStore.isDirectoryStore(store)
         let identity = StoreIdentity(store: store, isDirectory: isDirectory)
         // Stamps are trusted by when they were taken: a walk's, by when it began.
-        let readStart = walk?.startedAt ?? BuildInputs.now()
+        let readStart = walk?.startedAt ?? clock.now()
         let context = Context(
             store: store, isDirectory: isDirectory, identity: identity,
             path: DocumentCache.path(folder: cacheFolder, identity: identity),

@@ -17,15 +17,22 @@ import Glibc
 ///     let report = try SiteBuild(BuildOptions(store: "content", output: "public")).run()
 public struct SiteBuild: Sendable {
     public let options: BuildOptions
+    /// The time file stamps are trusted by (see `BuildInputs.isSettled`).
+    let clock: BuildClock
 
     public init(_ options: BuildOptions) {
+        self.init(options, clock: .system)
+    }
+
+    package init(_ options: BuildOptions, clock: BuildClock) {
         self.options = options
+        self.clock = clock
     }
 
     public func run(observer: some BuildObserver = SilentBuild()) throws -> BuildReport {
         let start = ContinuousClock.now
         let pipeline = try SitePipeline(config: options.config, theme: try theme(), media: options.media)
-        let inputs = try BuildInputs(options, theme: pipeline.theme)
+        let inputs = try BuildInputs(options, theme: pipeline.theme, clock: clock)
         observer.phaseEnded(.stampInputs)
         // With an output folder already there, take it (and its lock) now: if the last build
         // was made from the same inputs and its files are intact, there is nothing to do.
@@ -124,7 +131,7 @@ public struct SiteBuild: Sendable {
         }
         let read = try CachedStoreRead(
             store: options.store, cacheFolder: options.media.cache,
-            walk: inputs.storeFiles.map { ($0, inputs.storeFolders, inputs.stampedAt) },
+            walk: inputs.storeFiles.map { ($0, inputs.storeFolders, inputs.stampedAt) }, clock: clock,
             phases: observer.phaseEnded)
         let path = CaptionCache.path(folder: options.media.cache, identity: read.identity)
         return StoreRead(

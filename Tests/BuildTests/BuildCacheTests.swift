@@ -21,17 +21,20 @@ struct BuildCacheTests {
 
     init() throws {
         work = try sampleSiteCopy()
-        // Files changed less than a second before a build are not cached (their time stamps
-        // cannot be trusted yet): let the copy settle.
-        Thread.sleep(forTimeInterval: 1.2)
     }
+
+    /// Files changed less than a second before a build are not cached (their time stamps
+    /// cannot be trusted yet): these builds see the store as if that second had passed, so
+    /// what a test wrote is settled without waiting.
+    static let clock = BuildClock.ahead(by: 2)
 
     @discardableResult
     func cachedBuild(_ output: String, store: String = "store") throws -> BuildReport {
         try SiteBuild(
             BuildOptions(
                 store: work.path(store), templates: work.path("templates"), output: work.path(output),
-                media: MediaOptions(cache: work.path("cache")), usesCache: true)
+                media: MediaOptions(cache: work.path("cache")), usesCache: true),
+            clock: Self.clock
         ).run()
     }
 
@@ -138,7 +141,6 @@ struct BuildCacheTests {
                 "store/tweets/more\(k).json",
                 #"{"caption": "More \#(k)", "timestamp": "2024-05-01T10:00:00Z", "uid": "\#(uid)"}"#)
         }
-        Thread.sleep(forTimeInterval: 1.2)
         try cachedBuild("site")
         let tweets = try storeFiles("tweets")
         let cacheFile = try #require(try files("cache").first { $0.hasPrefix("store-") })
@@ -156,13 +158,11 @@ struct BuildCacheTests {
         let unliked = try #require(tweets.first { !liked.contains($0) })
         let before = cacheIdentity()
         _ = try work.write("store/users/\(likes)/user-likes/\(unliked)", "{}")
-        Thread.sleep(forTimeInterval: 1.2)
         for round in 1...2 {
             if round == 2 {
                 try edit("tweets/" + tweets[0]) {
                     $0["caption"] = ($0["caption"] as! String) + " (edited: a build, not \"nothing changed\")"
                 }
-                Thread.sleep(forTimeInterval: 1.2)
             }
             let report = try cachedBuild("site")
             #expect(report.storeListing == .folders(1), "round \(round)")
@@ -176,11 +176,9 @@ struct BuildCacheTests {
         _ = try work.write(
             "store/tweets/added.json",
             #"{"caption": "A new file", "timestamp": "2024-05-02T10:00:00Z", "uid": "\#(likes)"}"#)
-        Thread.sleep(forTimeInterval: 1.2)
         #expect(try cachedBuild("site").storeListing == .folders(2), "tweets/, and the likes folder still")
         #expect(cacheIdentity() != before, "listing tweets/ again costs more: the cache is written")
         try edit("tweets/" + tweets[1]) { $0["caption"] = "Edited after the cache was written" }
-        Thread.sleep(forTimeInterval: 1.2)
         #expect(try cachedBuild("site").storeListing == .folders(0))
         try expectEqualsCleanBuild("site")
     }
@@ -260,7 +258,6 @@ struct BuildCacheTests {
                 let path = work.path("store/tweets/" + tweet)
                 try Data(contentsOf: URL(fileURLWithPath: path)).write(to: URL(fileURLWithPath: path))
             }
-            if round == 6 { Thread.sleep(forTimeInterval: 1.1) }  // settle: later rounds reuse these too
             let report = try cachedBuild("site")
             #expect((report.storeFiles?.cached ?? 0) > 0, "round \(round): nothing taken from the cache")
             if [0, 1, 5, 6, 7, 8].contains(kind) {
@@ -275,7 +272,6 @@ struct BuildCacheTests {
     @Test func aCachedCaptionFollowsTheUsersItMentions() throws {
         let tweet = try storeFiles("tweets")[2]
         try edit("tweets/" + tweet) { $0["caption"] = "Waiting for @zed_arrives to join" }
-        Thread.sleep(forTimeInterval: 1.1)
         try cachedBuild("site")
         let user = try storeFiles("users")[1]
         try edit("users/" + user) { $0["username"] = "zed_arrives" }
@@ -295,7 +291,6 @@ struct BuildCacheTests {
         let composed = #"{"caption": "Caf\u00e9 **ouvert** #menu", "timestamp": "2024-03-01T10:00:00Z", "uid": "u1"}"#
         _ = try work.write("store/tweets/" + tweets[0], composed)
         _ = try work.write("store/tweets/" + tweets[1], composed.replacingOccurrences(of: "\\u00e9", with: "e\\u0301"))
-        Thread.sleep(forTimeInterval: 1.1)
         try cachedBuild("site")
         try expectEqualsCleanBuild("site")
         try edit("tweets/" + tweets[2]) { $0["caption"] = "Another edit, for a rebuild through the caption cache" }
@@ -316,7 +311,6 @@ struct BuildCacheTests {
         for k in 1...edits + 1 {
             // (A new hashtag: derived again, every edited file read.)
             try edit("tweets/" + tweets[k]) { $0["caption"] = "Edit \(k) waits for the #cache\(k)" }
-            Thread.sleep(forTimeInterval: 1.1)  // settled: cached when the cache is written
             let report = try cachedBuild("site")
             try expectEqualsCleanBuild("site")
             let now = try Data(contentsOf: URL(fileURLWithPath: cacheFile))
@@ -377,7 +371,6 @@ struct BuildCacheTests {
     @Test func aHashtagInAnotherUnicodeFormIsDerivedAgain() throws {
         let tweet = "tweets/" + (try storeFiles("tweets")[2])
         try edit(tweet) { $0["caption"] = "Only here: #caf\u{E9}" }
-        Thread.sleep(forTimeInterval: 1.1)
         try cachedBuild("site")
         try edit(tweet) { $0["caption"] = "Only here, reworded: #cafe\u{301}" }
         #expect(try cachedBuild("site").snapshotReused == false)
@@ -460,7 +453,6 @@ struct BuildCacheTests {
     @Test func anotherStoresCacheIsIgnored() throws {
         try work.copy(work.path("store"), to: "other")
         try edit("tweets/" + (try storeFiles("tweets")[0])) { $0["caption"] = "Only in the first store" }
-        Thread.sleep(forTimeInterval: 1.1)
         try cachedBuild("a")
         try cachedBuild("b", store: "other")
         for kind in ["store-", "snapshot-"] {
@@ -487,7 +479,6 @@ struct BuildCacheTests {
             }}
             """
         _ = try work.write("export.json", export)
-        Thread.sleep(forTimeInterval: 1.1)
         #expect(try cachedBuild("single", store: "export.json").storeFiles?.read == 1)
         let again = try cachedBuild("single2", store: "export.json")
         #expect(again.storeFiles?.read == 0 && again.storeFiles?.cached == 1)
