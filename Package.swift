@@ -44,7 +44,7 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "Preview", dependencies: ["CMicroHTTPD", "Support"]),
         // `roost serve`: stores kept live document by document, served and reloaded.
-        .target(name: "Live", dependencies: ["Store", "Model", "Site", "Build", "Preview", "Media", "Support"]),
+        .target(name: "Live", dependencies: ["Store", "Model", "Site", "Build", "Preview", "Support"]),
         // Remote images mirrored into a content-addressed cache: downloads through Debian's libcurl
         // (its multi interface), type by magic bytes, size from the header. Knows no site.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -55,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "roost",
             dependencies: [
-                "JSON", "Store", "Model", "Site", "Build", "Live", "Media", "Synthetic", "DefaultSite", "Support",
+                "JSON", "Store", "Model", "Site", "Build", "Live", "Synthetic", "DefaultSite", "Support",
             ]),
 
         // Fixtures shared by the test targets (the theme, document builders).
