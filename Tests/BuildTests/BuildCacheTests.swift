@@ -102,9 +102,7 @@ struct BuildCacheTests {
             try edit("tweets/" + tweets[1]) { $0["caption"] = "Edited, the same files #layout" }
         }
         try expectListed(.folders(1), after: "a tweet added") {
-            _ = try work.write(
-                "store/tweets/added.json",
-                #"{"caption": "A new file #layout", "timestamp": "2024-05-02T10:00:00Z", "uid": "\#(users[0])"}"#)
+            try work.write([tweet("added", by: users[0], at: "2024-05-02T10:00:00Z", "A new file #layout")])
         }
         try expectListed(.folders(0), after: "another caption edited") {
             try edit("tweets/" + tweets[3]) { $0["caption"] = "Edited after a new tweet #layout" }
@@ -136,11 +134,7 @@ struct BuildCacheTests {
         // The sample store, and 1,000 tweets more: a user's likes folder (11 to 22 files) is
         // then under one file in 64.
         let uid = try #require(try storeFiles("users").first).dropLast(5)
-        for k in 0..<1000 {
-            _ = try work.write(
-                "store/tweets/more\(k).json",
-                #"{"caption": "More \#(k)", "timestamp": "2024-05-01T10:00:00Z", "uid": "\#(uid)"}"#)
-        }
+        try work.write((0..<1000).map { tweet("more\($0)", by: String(uid), at: "2024-05-01T10:00:00Z", "More \($0)") })
         try cachedBuild("site")
         let tweets = try storeFiles("tweets")
         let cacheFile = try #require(try files("cache").first { $0.hasPrefix("store-") })
@@ -173,9 +167,7 @@ struct BuildCacheTests {
             #expect(cacheIdentity() == before, "round \(round): the cache is as it was")
             try expectEqualsCleanBuild("site")
         }
-        _ = try work.write(
-            "store/tweets/added.json",
-            #"{"caption": "A new file", "timestamp": "2024-05-02T10:00:00Z", "uid": "\#(likes)"}"#)
+        try work.write([tweet("added", by: likes, at: "2024-05-02T10:00:00Z", "A new file")])
         #expect(try cachedBuild("site").storeListing == .folders(2), "tweets/, and the likes folder still")
         #expect(cacheIdentity() != before, "listing tweets/ again costs more: the cache is written")
         try edit("tweets/" + tweets[1]) { $0["caption"] = "Edited after the cache was written" }
@@ -238,10 +230,11 @@ struct BuildCacheTests {
             case 3:  // a tweet deleted
                 try FileManager.default.removeItem(atPath: work.path("store/tweets/" + tweet))
             case 4:  // a tweet added, replying to another
-                _ = try work.write(
-                    "store/tweets/added\(round).json",
-                    #"{"caption": "Added \#(round) #new", "timestamp": "2024-0\#(round % 9 + 1)-02T10:00:00Z", "uid": "\#(uid)", "replyTo": "\#(tweet.dropLast(5))"}"#
-                )
+                try work.write([
+                    TestSupport.tweet(
+                        "added\(round)", by: String(uid), at: "2024-0\(round % 9 + 1)-02T10:00:00Z",
+                        "Added \(round) #new", replyTo: String(tweet.dropLast(5)))
+                ])
             case 5:  // a broken document, then mended: the build fails and the cache stays right
                 let path = "tweets/" + tweet
                 let saved = try String(contentsOfFile: work.path("store/" + path), encoding: .utf8)
@@ -288,9 +281,10 @@ struct BuildCacheTests {
     /// each its own, as a clean build renders each.
     @Test func captionsInTwoUnicodeFormsAreCachedApart() throws {
         let tweets = try storeFiles("tweets")
-        let composed = #"{"caption": "Caf\u00e9 **ouvert** #menu", "timestamp": "2024-03-01T10:00:00Z", "uid": "u1"}"#
-        _ = try work.write("store/tweets/" + tweets[0], composed)
-        _ = try work.write("store/tweets/" + tweets[1], composed.replacingOccurrences(of: "\\u00e9", with: "e\\u0301"))
+        try work.write([
+            tweet(String(tweets[0].dropLast(5)), by: "u1", at: "2024-03-01T10:00:00Z", "Caf\u{e9} **ouvert** #menu"),
+            tweet(String(tweets[1].dropLast(5)), by: "u1", at: "2024-03-01T10:00:00Z", "Cafe\u{301} **ouvert** #menu"),
+        ])
         try cachedBuild("site")
         try expectEqualsCleanBuild("site")
         try edit("tweets/" + tweets[2]) { $0["caption"] = "Another edit, for a rebuild through the caption cache" }

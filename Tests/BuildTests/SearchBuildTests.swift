@@ -16,8 +16,8 @@ struct SearchBuildTests {
         #expect(before.keys.contains("search/index.html") && before.keys.contains("search/index.js"))
         #expect(before.keys.filter { $0.hasPrefix("search/k/") }.count >= 2)
 
-        try #"{"caption": "zqxj 새단어", "timestamp": "2030-01-01T00:00:00Z", "uid": "RPQ0h7aH1QHgf6OBwvJ9MzIV3tRQ"}"#
-            .write(toFile: work.path("store/tweets/zzNewTweet.json"), atomically: true, encoding: .utf8)
+        try work.write([tweet("zzNewTweet", by: "RPQ0h7aH1QHgf6OBwvJ9MzIV3tRQ", at: "2030-01-01T00:00:00Z", "zqxj 새단어")]
+        )
         try build(work, "site")
         let after = work.files("site").filter { $0.key.hasPrefix("search/") }
         let changed = Set(after.keys).union(before.keys).filter { after[$0] != before[$0] }

@@ -22,12 +22,13 @@ struct NetworkRuleTests {
     /// A store of two users whose pictures are `urls`, each with a tweet.
     static func store(pictures urls: [String]) throws -> TemporaryFolder {
         let work = try TemporaryFolder()
-        for (i, url) in urls.enumerated() {
-            try work.write("store/users/u\(i).json", #"{"username": "user\#(i)", "profileImageUrl": "\#(url)"}"#)
-            try work.write(
-                "store/tweets/t\(i).json",
-                #"{"caption": "hi", "timestamp": "2023-01-0\#(i + 1)T00:00:00Z", "uid": "u\#(i)"}"#)
-        }
+        try work.write(
+            urls.enumerated().flatMap { i, url in
+                [
+                    user("u\(i)", "user\(i)", image: url),
+                    tweet("t\(i)", by: "u\(i)", at: "2023-01-0\(i + 1)T00:00:00Z", "hi"),
+                ]
+            })
         return work
     }
 
