@@ -148,10 +148,7 @@ struct PageFingerprint {
     /// What a profile header shows of user `u` (`SiteContext.userFingerprint`).
     mutating func user(_ u: Int) { hasher.combine(inputs.shared.users[u]) }
 
-    /// That the page includes tweet `t` (its content, not its card: `cards` tells it too).
-    mutating func shows(_ t: Int) { shown?.append(t) }
-
-    /// The cards of `items`, in order.
+    /// The cards of `items`, in order (and that the page shows those tweets).
     mutating func cards(_ items: some Collection<Int>) {
         let fingerprints = inputs.renderer.cardFingerprints
         for t in items {
