@@ -113,3 +113,24 @@ enum NameUUID {
         return [c[0..<8], c[8..<12], c[12..<16], c[16..<20], c[20..<32]].map { String($0) }.joined(separator: "-")
     }
 }
+
+/// The Atom feed of the whole site (`user` nil) or of one user: its newest tweets.
+struct AtomPage: PageDeclaration {
+    static let template = "atom"
+    static var templateName: String? { template }
+    let user: Int?
+
+    func render(_ r: SiteRenderer, path: String) throws -> [UInt8] {
+        try r.templates.render(Self.template, AtomFeedView.page(site: r.site, user: user))
+    }
+
+    func fingerprint(_ f: inout PageFingerprint) {
+        let users = f.inputs.shared.users
+        f.combine(user.map { users[$0] })
+        let entries = AtomFeedView.page(site: f.site, user: user).entries
+        f.cards(entries)
+        if entries.isEmpty, let newest = f.snapshot.tweets.first {  // its `updated`
+            f.combine(Int(newest.timestamp.seconds))
+        }
+    }
+}

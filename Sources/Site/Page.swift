@@ -1,17 +1,18 @@
 /// One file of the site and what it shows.
 public struct Page: Sendable, Hashable {
+    /// Each kind's template, view and fingerprint are its `declaration` (`PageDeclaration`).
     public enum Kind: Sendable, Hashable {
         /// The feed, 1-based page number.
         case feed(page: Int)
         /// A tweet's permalink (index into the snapshot's tweets).
-        case tweet(Int)
+        case tweet(TweetIndex)
         /// A profile tab of a user (index into the snapshot's users).
-        case profile(user: Int, tab: ProfileTab, page: Int)
-        case favorites(user: Int)
+        case profile(user: UserIndex, tab: ProfileTab, page: Int)
+        case favorites(user: UserIndex)
         /// A hashtag page (index into the snapshot's tags).
-        case tag(Int, page: Int)
+        case tag(TagIndex, page: Int)
         /// The Atom feed of the whole site (nil) or of one user.
-        case atom(user: Int?)
+        case atom(user: UserIndex?)
         /// `sitemap.xml`: the only one, or the index of parts past 50,000 URLs.
         case sitemap
         /// A part of a split sitemap, 1-based.

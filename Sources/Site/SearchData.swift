@@ -92,28 +92,6 @@ extension SiteRenderer {
         fields.string("a", site.avatars[u] ?? UserView.placeholderAvatar)
         out = fields.close()
     }
-
-    /// What a docs file shows: its tweets' cards (`cardFingerprint` covers every field above).
-    func searchFileFingerprint(_ file: SearchFile, into h: inout StableHasher) {
-        switch file {
-        case .manifest: h.combine(bytes: search.manifest)
-        case .days: h.combine(bytes: search.days)
-        case .terms(let i): h.combine(bytes: search.shards[i].bytes)
-        case .docs(let bucket):
-            for n in docNumbers(bucket) {
-                let t = search.tweet(number: n)
-                h.combine(cardFingerprints[t])
-            }
-        case .users(let bucket):
-            for u in userNumbers(bucket) {
-                let user = site.snapshot.users[u]
-                h.combine(user.fullname)
-                h.combine(user.username)
-                h.combine(user.handle)
-                h.combine(site.avatars[u])
-            }
-        }
-    }
 }
 
 /// An object written field by field.
@@ -146,5 +124,52 @@ private struct JSONFields {
     mutating func close() -> [UInt8] {
         out.append(UInt8(ascii: "}"))
         return out
+    }
+}
+
+/// `search/d/{bucket}.js`: what result cards show of a bucket of tweet numbers.
+struct SearchDocsFile: PageDeclaration {
+    static var templateName: String? { nil }
+    static var usesWords: Bool { true }  // each tweet's date as pages show it
+    let bucket: Int
+
+    func render(_ r: SiteRenderer, path: String) throws -> [UInt8] {
+        r.searchFile(.docs(bucket))
+    }
+
+    /// Its tweets' cards: `cardFingerprint` covers every field `appendTweet` writes.
+    func fingerprint(_ f: inout PageFingerprint) {
+        let search = f.inputs.renderer.search
+        f.cards(f.inputs.renderer.docNumbers(bucket).map { search.tweet(number: $0) })
+    }
+}
+
+/// The other script files of search: `search/index.js`, `search/days.js`, a term shard, the
+/// users' data of a bucket of user numbers.
+struct SearchIndexFile: PageDeclaration {
+    static var templateName: String? { nil }
+    static var usesWords: Bool { false }
+    let file: SearchFile
+
+    func render(_ r: SiteRenderer, path: String) throws -> [UInt8] {
+        r.searchFile(file)
+    }
+
+    func fingerprint(_ f: inout PageFingerprint) {
+        let r = f.inputs.renderer
+        switch file {
+        case .manifest: f.combine(bytes: r.search.manifest)
+        case .days: f.combine(bytes: r.search.days)
+        case .terms(let i): f.combine(bytes: r.search.shards[i].bytes)
+        case .docs: preconditionFailure("a docs file is a SearchDocsFile")
+        case .users(let bucket):
+            for u in r.userNumbers(bucket) {  // what `appendUser` writes
+                let user = f.snapshot.users[u]
+                f.combine(user.fullname)
+                f.combine(user.username)
+                f.combine(user.handle)
+                f.combine(r.site.avatars[u])
+            }
+        }
     }
 }

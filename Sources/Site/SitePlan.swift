@@ -25,7 +25,7 @@ public struct SitePlan: Sendable {
         }
 
         for n in 1...pageCount(snapshot.tweets.count) { add(.feed(page: n), paths.feed(page: n)) }
-        for t in snapshot.tweets.indices { add(.tweet(t), paths.tweet(t)) }
+        for t in snapshot.tweets.indices { add(.tweet(TweetIndex(t)), paths.tweet(t)) }
         for (u, activity) in snapshot.userActivity.enumerated() {
             for tab in ProfileTab.allCases {
                 let count =
@@ -35,14 +35,14 @@ public struct SitePlan: Sendable {
                     case .likes: activity.likes.count
                     }
                 for n in 1...pageCount(count) {
-                    add(.profile(user: u, tab: tab, page: n), paths.profile(u, tab, page: n))
+                    add(.profile(user: UserIndex(u), tab: tab, page: n), paths.profile(u, tab, page: n))
                 }
             }
-            add(.favorites(user: u), paths.favorites(u))
-            pages.append(Page(kind: .atom(user: u), path: paths.userFeed(u)))
+            add(.favorites(user: UserIndex(u)), paths.favorites(u))
+            pages.append(Page(kind: .atom(user: UserIndex(u)), path: paths.userFeed(u)))
         }
         for (i, tag) in snapshot.tags.enumerated() {
-            for n in 1...pageCount(tag.tweets.count) { add(.tag(i, page: n), paths.tag(i, page: n)) }
+            for n in 1...pageCount(tag.tweets.count) { add(.tag(TagIndex(i), page: n), paths.tag(i, page: n)) }
         }
         add(.archive, SitePaths.archive)
         for (y, year) in archive.years.enumerated() {

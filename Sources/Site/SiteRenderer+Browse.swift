@@ -2,97 +2,9 @@ import Model
 import Mustache
 import Support
 
-/// The pages for browsing by date and by number (SPEC 7): the archive, every hashtag, the
-/// most-liked tweets, the numbers and charts.
+/// The declarations of the pages for browsing by date and by number (SPEC 7): the archive,
+/// every hashtag, the most-liked tweets, the numbers and charts (`PageDeclaration`).
 extension SiteRenderer {
-    private func archiveYearPage(_ y: Int, _ number: Int, path: String) throws -> PageView {
-        let year = site.archive.years[y]
-        let (range, pager) = paginate(count: year.tweets.count, number) {
-            SitePaths.archive(year: year.year, page: $0)
-        }
-        return try titled(
-            PageView(
-                site: site, path: path, folder: SitePaths.archive(year: year.year, page: number),
-                kindFlag: "isArchiveYear",
-                values: [
-                    "year": yearView(y), "months": year.months.map { monthView($0) }.mustacheValue,
-                    "tweets": try tweets(year.tweets[range]), "pager": pager.mustacheValue,
-                    "archiveURL": .string(SitePaths.href(SitePaths.archive)),
-                ]),
-            "archiveYear")
-    }
-
-    private func archiveMonthPage(_ y: Int, _ m: Int, _ number: Int, path: String) throws -> PageView {
-        let entry = site.archive.years[y].months[m]
-        let (range, pager) = paginate(count: entry.tweets.count, number) { SitePaths.archive(entry.month, page: $0) }
-        return try titled(
-            PageView(
-                site: site, path: path, folder: SitePaths.archive(entry.month, page: number),
-                kindFlag: "isArchiveMonth",
-                values: [
-                    "year": yearView(y), "month": monthView(entry),
-                    "tweets": try tweets(entry.tweets[range]), "pager": pager.mustacheValue,
-                    "archiveURL": .string(SitePaths.href(SitePaths.archive)),
-                ]),
-            "archiveMonth")
-    }
-
-    private func archivePage(path: String) throws -> PageView {
-        try titled(
-            PageView(
-                site: site, path: path, folder: SitePaths.archive, kindFlag: "isArchive",
-                values: [
-                    "years": site.archive.years.indices.map(yearView).mustacheValue,
-                    "hasYears": .bool(!site.archive.years.isEmpty),
-                ]),
-            "archive")
-    }
-
-    private func tagIndexPage(path: String) throws -> PageView {
-        try titled(
-            PageView(
-                site: site, path: path, folder: SitePaths.tagIndex, kindFlag: "isTagIndex",
-                values: [
-                    "tags": site.tagsByUse.map(tagView).mustacheValue, "hasTags": .bool(!site.tagsByUse.isEmpty),
-                ]),
-            "tagIndex")
-    }
-
-    private func topPage(path: String) throws -> PageView {
-        try titled(
-            PageView(
-                site: site, path: path, folder: SitePaths.top, kindFlag: "isTop",
-                values: ["tweets": try tweets(site.top)]),
-            "top")
-    }
-
-    private func statsPage(path: String) throws -> PageView {
-        let snapshot = site.snapshot
-        let replies = snapshot.tweets.count { $0.isReply }
-        let places = snapshot.userActivity.reduce(0) { $0 + $1.favorites.count }
-        var view = PageView(
-            site: site, path: path, folder: SitePaths.stats, kindFlag: "isStats",
-            values: [
-                "totals": [
-                    "users": .int(snapshot.users.count), "tweets": .int(snapshot.tweets.count),
-                    "replies": .int(replies), "likes": .int(snapshot.likeCount), "places": .int(places),
-                ],
-                "hasTopTags": .bool(!site.tagsByUse.isEmpty),
-                "hasActiveUsers": .bool(!Self.mostActive(snapshot).isEmpty),
-                "topTags": site.tagsByUse.prefix(Self.statsListLength).map(tagView).mustacheValue,
-                "activeUsers": Self.mostActive(snapshot).prefix(Self.statsListLength).map { u -> MustacheValue in
-                    let activity = snapshot.userActivity[u]
-                    return [
-                        "user": UserView(site: site, index: u).mustacheValue,
-                        "count": .int(activity.tweets.count + activity.replies.count),
-                    ]
-                }.mustacheValue,
-            ])
-        view.values["chart"] = try chart(
-            site.archive.monthlyCounts(of: snapshot.tweets.indices), id: "stats-chart", context: view)
-        return try titled(view, "stats")
-    }
-
     /// How many hashtags and users `/stats/` lists (SPEC 7).
     static let statsListLength = 10
 
@@ -103,19 +15,6 @@ extension SiteRenderer {
             count(a) != count(b)
                 ? count(a) > count(b)
                 : codePointOrder(snapshot.users[a].handle, snapshot.users[b].handle)
-        }
-    }
-
-    /// The pages of this file, by kind.
-    func browsePageView(_ page: Page) throws -> PageView? {
-        switch page.kind {
-        case .archive: try archivePage(path: page.path)
-        case .archiveYear(let y, let number): try archiveYearPage(y, number, path: page.path)
-        case .archiveMonth(let y, let m, let number): try archiveMonthPage(y, m, number, path: page.path)
-        case .tagIndex: try tagIndexPage(path: page.path)
-        case .top: try topPage(path: page.path)
-        case .stats: try statsPage(path: page.path)
-        default: nil
         }
     }
 
@@ -194,5 +93,191 @@ extension SiteRenderer {
         result["summary"] = .string(summary)
         result["svgHTML"] = .string(svg)
         return result.mustacheValue
+    }
+}
+
+/// `/archive/`: the years.
+struct ArchivePage: HTMLPage {
+    static let template = "archive"
+
+    func view(_ r: SiteRenderer, path: String) throws -> PageView {
+        let site = r.site
+        return try r.titled(
+            PageView(
+                site: site, path: path, folder: SitePaths.archive, kindFlag: "isArchive",
+                values: [
+                    "years": site.archive.years.indices.map(r.yearView).mustacheValue,
+                    "hasYears": .bool(!site.archive.years.isEmpty),
+                ]),
+            "archive")
+    }
+
+    func fingerprint(_ f: inout PageFingerprint) {
+        for year in f.site.archive.years {
+            f.combine(year.year)
+            f.combine(year.tweets.count)
+        }
+    }
+}
+
+/// Page `number` of a year of the archive (`year`: an index into `ArchiveIndex.years`).
+struct ArchiveYearPage: HTMLPage {
+    static let template = "archive-year"
+    static let showsCards = true
+    let year: Int
+    let number: Int
+
+    func view(_ r: SiteRenderer, path: String) throws -> PageView {
+        let site = r.site
+        let y = year
+        let year = site.archive.years[y]
+        let (range, pager) = r.paginate(count: year.tweets.count, number) {
+            SitePaths.archive(year: year.year, page: $0)
+        }
+        return try r.titled(
+            PageView(
+                site: site, path: path, folder: SitePaths.archive(year: year.year, page: number),
+                kindFlag: "isArchiveYear",
+                values: [
+                    "year": r.yearView(y), "months": year.months.map { r.monthView($0) }.mustacheValue,
+                    "tweets": try r.tweets(year.tweets[range]), "pager": pager.mustacheValue,
+                    "archiveURL": .string(SitePaths.href(SitePaths.archive)),
+                ]),
+            "archiveYear")
+    }
+
+    func fingerprint(_ f: inout PageFingerprint) {
+        let year = f.site.archive.years[year]
+        f.combine(year.year)
+        for month in year.months {
+            f.combine(month.month.month)
+            f.combine(month.tweets.count)
+        }
+        f.slice(year.tweets, number)
+    }
+}
+
+/// Page `number` of a month of the archive (indices into `ArchiveIndex.years` and its `months`).
+struct ArchiveMonthPage: HTMLPage {
+    static let template = "archive-month"
+    static let showsCards = true
+    let year: Int
+    let month: Int
+    let number: Int
+
+    func view(_ r: SiteRenderer, path: String) throws -> PageView {
+        let site = r.site
+        let entry = site.archive.years[year].months[month]
+        let (range, pager) = r.paginate(count: entry.tweets.count, number) { SitePaths.archive(entry.month, page: $0) }
+        return try r.titled(
+            PageView(
+                site: site, path: path, folder: SitePaths.archive(entry.month, page: number),
+                kindFlag: "isArchiveMonth",
+                values: [
+                    "year": r.yearView(year), "month": r.monthView(entry),
+                    "tweets": try r.tweets(entry.tweets[range]), "pager": pager.mustacheValue,
+                    "archiveURL": .string(SitePaths.href(SitePaths.archive)),
+                ]),
+            "archiveMonth")
+    }
+
+    func fingerprint(_ f: inout PageFingerprint) {
+        let year = f.site.archive.years[year]
+        f.combine(year.year)
+        f.combine(year.tweets.count)
+        f.combine(year.months[month].month.month)
+        f.slice(year.months[month].tweets, number)
+    }
+}
+
+/// `/tags/`: every hashtag, most used first.
+struct TagIndexPage: HTMLPage {
+    static let template = "tags"
+
+    func view(_ r: SiteRenderer, path: String) throws -> PageView {
+        let site = r.site
+        return try r.titled(
+            PageView(
+                site: site, path: path, folder: SitePaths.tagIndex, kindFlag: "isTagIndex",
+                values: [
+                    "tags": site.tagsByUse.map(r.tagView).mustacheValue, "hasTags": .bool(!site.tagsByUse.isEmpty),
+                ]),
+            "tagIndex")
+    }
+
+    func fingerprint(_ f: inout PageFingerprint) {
+        let tags = f.snapshot.tags
+        for i in f.site.tagsByUse {
+            f.combine(tags[i].tag)
+            f.combine(tags[i].tweets.count)
+        }
+    }
+}
+
+/// `/top/`: the most-liked tweets.
+struct TopPage: HTMLPage {
+    static let template = "top"
+    static let showsCards = true
+
+    func view(_ r: SiteRenderer, path: String) throws -> PageView {
+        try r.titled(
+            PageView(
+                site: r.site, path: path, folder: SitePaths.top, kindFlag: "isTop",
+                values: ["tweets": try r.tweets(r.site.top)]),
+            "top")
+    }
+
+    func fingerprint(_ f: inout PageFingerprint) {
+        f.cards(f.site.top)
+    }
+}
+
+/// `/stats/`: the numbers, the most used tags, the most active users, tweets per month.
+struct StatsPage: HTMLPage {
+    static let template = "stats"
+
+    func view(_ r: SiteRenderer, path: String) throws -> PageView {
+        let site = r.site
+        let snapshot = site.snapshot
+        let replies = snapshot.tweets.count { $0.isReply }
+        let places = snapshot.userActivity.reduce(0) { $0 + $1.favorites.count }
+        let length = SiteRenderer.statsListLength
+        var view = PageView(
+            site: site, path: path, folder: SitePaths.stats, kindFlag: "isStats",
+            values: [
+                "totals": [
+                    "users": .int(snapshot.users.count), "tweets": .int(snapshot.tweets.count),
+                    "replies": .int(replies), "likes": .int(snapshot.likeCount), "places": .int(places),
+                ],
+                "hasTopTags": .bool(!site.tagsByUse.isEmpty),
+                "hasActiveUsers": .bool(!SiteRenderer.mostActive(snapshot).isEmpty),
+                "topTags": site.tagsByUse.prefix(length).map(r.tagView).mustacheValue,
+                "activeUsers": SiteRenderer.mostActive(snapshot).prefix(length).map { u -> MustacheValue in
+                    let activity = snapshot.userActivity[u]
+                    return [
+                        "user": UserView(site: site, index: u).mustacheValue,
+                        "count": .int(activity.tweets.count + activity.replies.count),
+                    ]
+                }.mustacheValue,
+            ])
+        view.values["chart"] = try r.chart(
+            site.archive.monthlyCounts(of: snapshot.tweets.indices), id: "stats-chart", context: view)
+        return try r.titled(view, "stats")
+    }
+
+    func fingerprint(_ f: inout PageFingerprint) {
+        let snapshot = f.snapshot
+        let length = SiteRenderer.statsListLength
+        f.combine(snapshot.users.count)
+        f.combine(snapshot.tweets.count)
+        f.combine(snapshot.tweets.count { $0.isReply })
+        f.combine(snapshot.likeCount)
+        f.combine(snapshot.userActivity.reduce(0) { $0 + $1.favorites.count })
+        for i in f.site.tagsByUse.prefix(length) {
+            f.combine(snapshot.tags[i].tag)
+            f.combine(snapshot.tags[i].tweets.count)
+        }
+        for u in SiteRenderer.mostActive(snapshot).prefix(length) { f.user(u) }
+        f.combine(f.site.archive.monthlyCounts(of: snapshot.tweets.indices))
     }
 }

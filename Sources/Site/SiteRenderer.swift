@@ -168,16 +168,7 @@ public final class SiteRenderer: Sendable {
     /// The bytes of one page of the plan.
     public func render(_ page: Page) throws(SiteError) -> [UInt8] {
         do {
-            switch page.kind {
-            case .sitemap, .sitemapPart:
-                return Sitemap(site: site, plan: plan).render(page.kind)
-            case .atom(let user):
-                return try templates.render(Self.template(for: page.kind)!, AtomFeedView.page(site: site, user: user))
-            case .searchFile(let file):
-                return searchFile(file)
-            default:
-                return try templates.render(Self.template(for: page.kind)!, try pageView(page))
-            }
+            return try page.kind.declaration.render(self, path: page.path)
         } catch {
             throw SiteError(error)
         }

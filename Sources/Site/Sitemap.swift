@@ -4,11 +4,12 @@ struct Sitemap {
     let site: SiteContext
     let plan: SitePlan
 
-    func render(_ kind: Page.Kind) -> [UInt8] {
+    /// `part` nil: `sitemap.xml`; else that part of a split sitemap (1-based).
+    func render(part: Int?) -> [UInt8] {
         let pages = plan.sitemapIndices
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         let parts = (pages.count + SitePlan.sitemapLimit - 1) / SitePlan.sitemapLimit
-        if case .sitemap = kind, parts > 1 {
+        if part == nil, parts > 1 {
             xml += "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
             for part in 1...parts {
                 xml += "  <sitemap><loc>\(escape(site.config.baseURL + "sitemap-\(part).xml"))</loc></sitemap>\n"
@@ -17,7 +18,7 @@ struct Sitemap {
             return Array(xml.utf8)
         }
         var slice = pages[...]
-        if case .sitemapPart(let part) = kind {
+        if let part {
             let start = (part - 1) * SitePlan.sitemapLimit
             slice = pages[start..<min(pages.count, start + SitePlan.sitemapLimit)]
         }
@@ -26,8 +27,8 @@ struct Sitemap {
             let page = plan.pages[Int(index)]
             let folder = String(page.path.dropLast(SitePaths.index.count))
             xml += "  <url><loc>\(escape(site.absoluteURL(folder)))</loc>"
-            if case .tweet(let index) = page.kind {
-                xml += "<lastmod>\(DateText.iso(site.snapshot.tweets[index].timestamp))</lastmod>"
+            if case .tweet(let tweet) = page.kind {
+                xml += "<lastmod>\(DateText.iso(site.snapshot.tweets[tweet.value].timestamp))</lastmod>"
             }
             xml += "</url>\n"
         }
@@ -39,5 +40,21 @@ struct Sitemap {
     private func escape(_ text: String) -> String {
         text.contains("&")
             ? text.split(separator: "&", omittingEmptySubsequences: false).joined(separator: "&amp;") : text
+    }
+}
+
+/// `sitemap.xml` (`part` nil: the only one, or the index of parts past 50,000 URLs), or a
+/// part of a split sitemap (1-based).
+struct SitemapPage: PageDeclaration {
+    static var templateName: String? { nil }
+    static var usesWords: Bool { false }
+    let part: Int?
+
+    func render(_ r: SiteRenderer, path: String) throws -> [UInt8] {
+        Sitemap(site: r.site, plan: r.plan).render(part: part)
+    }
+
+    func fingerprint(_ f: inout PageFingerprint) {
+        f.combine(f.inputs.shared.sitemap)  // every path and time
     }
 }
