@@ -19,12 +19,17 @@ public struct ProjectFile: Sendable {
         case textList
     }
 
-    /// Every key a file may hold, and what it holds.
-    public static let keys: [(name: String, kind: Kind)] = [
-        ("title", .text), ("description", .text), ("baseURL", .text), ("language", .text),
-        ("pageSize", .wholeNumber), ("viewer", .text), ("store", .path), ("templates", .path), ("output", .path),
-        ("media", .text), ("cache", .path), ("mediaAllow", .textList), ("allowHosts", .textList),
-    ]
+    /// A key a file may hold, and what it holds. The keys are not listed here: the program that
+    /// reads the file passes them (`roost` derives them from its options, SPEC 10).
+    public struct Key: Sendable, Equatable {
+        public let name: String
+        public let kind: Kind
+
+        public init(_ name: String, _ kind: Kind) {
+            self.name = name
+            self.kind = kind
+        }
+    }
 
     /// The file as read.
     public let path: String
@@ -32,9 +37,10 @@ public struct ProjectFile: Sendable {
     /// value, or a list's values in order.
     public let values: [String: [String]]
 
-    /// Reads the file at `path`. A file that is not a JSON object, an unknown key (named with
-    /// the nearest valid one), or a value of the wrong type is an error naming the file.
-    public init(path: String) throws(ProjectFileError) {
+    /// Reads the file at `path`, which may hold `keys`. A file that is not a JSON object, an
+    /// unknown key (named with the nearest valid one), or a value of the wrong type is an error
+    /// naming the file.
+    public init(path: String, keys: [Key]) throws(ProjectFileError) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .unreadable(path: path)
         }
@@ -50,9 +56,10 @@ public struct ProjectFile: Sendable {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         var values: [String: [String]] = [:]
         for (key, value) in pairs {
-            guard let kind = Self.keys.first(where: { $0.name == key })?.kind else {
-                let hint = Suggestion.hint(for: key, among: Self.keys.map(\.name))
-                throw .unknownKey(path: path, key: key, hint: hint)
+            guard let kind = keys.first(where: { $0.name == key })?.kind else {
+                let names = keys.map(\.name)
+                throw .unknownKey(
+                    path: path, key: key, hint: Suggestion.hint(for: key, among: names), keys: names)
             }
             switch (kind, value) {
             case (.text, .string(let text)):
@@ -85,8 +92,8 @@ public struct ProjectFile: Sendable {
     }
 
     /// The project file `roost.json` in the current folder, if there is one.
-    public static func inCurrentFolder() throws(ProjectFileError) -> ProjectFile? {
-        FileManager.default.fileExists(atPath: fileName) ? try ProjectFile(path: fileName) : nil
+    public static func inCurrentFolder(keys: [Key]) throws(ProjectFileError) -> ProjectFile? {
+        FileManager.default.fileExists(atPath: fileName) ? try ProjectFile(path: fileName, keys: keys) : nil
     }
 }
 
@@ -95,7 +102,8 @@ public enum ProjectFileError: Error, Sendable, CustomStringConvertible {
     case unreadable(path: String)
     case invalidJSON(path: String, error: JSONError)
     case notAnObject(path: String, found: String)
-    case unknownKey(path: String, key: String, hint: String)
+    /// `keys`: every key the file may hold.
+    case unknownKey(path: String, key: String, hint: String, keys: [String])
     case wrongType(path: String, key: String, expected: String, found: String)
 
     public var description: String {
@@ -106,9 +114,8 @@ public enum ProjectFileError: Error, Sendable, CustomStringConvertible {
             "\(path):\(error.line):\(error.column): invalid JSON: \(error.message)"
         case .notAnObject(let path, let found):
             "\(path): expected a JSON object of settings, found \(found)"
-        case .unknownKey(let path, let key, let hint):
-            "\(path): unknown key '\(key)'\(hint) (keys: "
-                + ProjectFile.keys.map(\.name).joined(separator: ", ") + ")"
+        case .unknownKey(let path, let key, let hint, let keys):
+            "\(path): unknown key '\(key)'\(hint) (keys: \(keys.joined(separator: ", ")))"
         case .wrongType(let path, let key, let expected, let found):
             "\(path): '\(key)' must be \(expected), not \(found)"
         }

@@ -27,7 +27,7 @@ public enum SiteError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownViewer(let handle):
-            "--viewer '\(handle)': no user has this handle or username"
+            "viewer '\(handle)': no user has this handle or username"
         case .missingTemplate(let name, let folder):
             "\(folder)/\(name).mustache: template not found (every theme needs it)"
         case .template(let error):

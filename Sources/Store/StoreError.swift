@@ -70,7 +70,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .unsafeDocumentPath(let document, let segment, let reason):
             return "cannot write document \(document): \"\(segment.debugDescription.dropFirst().dropLast())\" \(reason)"
         case .destinationNotEmpty(let path):
-            return "\(path): folder is not empty; use --force to replace its contents"
+            return "\(path): folder is not empty"
         case .notADirectory(let path):
             return "\(path): exists and is not a folder"
         case .writeFailed(let path, let reason):

@@ -21,7 +21,13 @@ public enum SyntheticStore {
         /// else changes, and nil gives the same bytes as before the option existed.
         public var pictureBase: String?
 
-        public init(users: Int, tweets: Int, seed: UInt64, likesPerTweet: Double = 3, pictureBase: String? = nil) {
+        /// Likes per tweet on average, when not said.
+        public static let defaultLikesPerTweet: Double = 3
+
+        public init(
+            users: Int, tweets: Int, seed: UInt64, likesPerTweet: Double = defaultLikesPerTweet,
+            pictureBase: String? = nil
+        ) {
             self.users = users
             self.tweets = tweets
             self.seed = seed
@@ -109,24 +115,26 @@ public enum SyntheticStore {
 
 public enum GenerateError: Error, Sendable, CustomStringConvertible {
     case invalid(String)
+    /// The folder is not empty and replacing its contents was not asked for (`force`).
     case notEmpty(path: String)
     case notADirectory(path: String)
-    /// `--to FILE.json` names an existing file and replacing it was not asked for.
+    /// The single file to write (a path ending in `.json`) exists and replacing it was not
+    /// asked for (`force`).
     case fileExists(path: String)
-    /// `--to FILE.json` names an existing folder.
+    /// The single file to write names an existing folder.
     case isADirectory(path: String)
-    /// The folder `--to FILE.json` would go in does not exist.
+    /// The folder the single file would go in does not exist.
     case noParentFolder(path: String, folder: String)
     case failed(path: String, reason: String)
 
     public var description: String {
         switch self {
         case .invalid(let message): return message
-        case .notEmpty(let path): return "\(path) exists and is not empty (use --force to replace its contents)"
+        case .notEmpty(let path): return "\(path) exists and is not empty"
         case .notADirectory(let path): return "\(path) exists and is not a folder"
-        case .fileExists(let path): return "\(path) exists (use --force to replace it)"
+        case .fileExists(let path): return "\(path) exists"
         case .isADirectory(let path):
-            return "\(path) is a folder; a --to path ending in .json names the single file to write"
+            return "\(path) is a folder; a destination ending in .json names the single file to write"
         case .noParentFolder(let path, let folder):
             return "cannot write \(path): the folder \(folder) does not exist (or is not a folder)"
         case .failed(let path, let reason): return "\(path): \(reason)"

@@ -51,10 +51,10 @@ struct Arguments {
     mutating func readProjectFile(options: [Option]) throws(UsageError) {
         do throws(ProjectFileError) {
             let project: ProjectFile?
-            if let given = values[CommonOptions.config.name]?.last {
-                project = try ProjectFile(path: given)
+            if let given = values[Options.config.name]?.last {
+                project = try ProjectFile(path: given, keys: Options.projectKeys)
             } else {
-                project = try ProjectFile.inCurrentFolder()
+                project = try ProjectFile.inCurrentFolder(keys: Options.projectKeys)
             }
             if let project { fill(from: project, options: options) }
         } catch {
@@ -70,9 +70,14 @@ struct Arguments {
         }
     }
 
-    /// The last value given, else the one from `roost.json`, else the option's default.
-    func value(_ option: Option) -> String? {
-        values[option.name]?.last ?? configured[option.name]?.last ?? option.defaultValue
+    /// The last value given, else the one from `roost.json`, else the option's default; checked
+    /// against the option's type (a whole number in its range, one of its choices…).
+    func value(_ option: Option) throws(UsageError) -> String? {
+        guard let text = values[option.name]?.last ?? configured[option.name]?.last ?? option.defaultValue else {
+            return nil
+        }
+        try option.check(text)
+        return text
     }
     /// Every value given, else those from `roost.json`, else the default alone.
     func all(_ option: Option) -> [String] {
@@ -82,20 +87,22 @@ struct Arguments {
     /// True when the option was given (not only defaulted).
     func has(_ option: Option) -> Bool { values[option.name] != nil || flags.contains(option.name) }
 
-    /// A value the command cannot do without.
-    func required(_ option: Option, _ message: String) throws(UsageError) -> String {
-        guard let value = value(option) else { throw UsageError(message) }
+    /// A value the command cannot do without: the option's default, or `missing` when it has none.
+    func required(_ option: Option, missing: String = "") throws(UsageError) -> String {
+        guard let value = try value(option) else {
+            throw UsageError(missing.isEmpty ? "missing '\(option.synopsis)'" : missing)
+        }
         return value
     }
 
-    func integer(_ option: Option, range: ClosedRange<Int>) throws(UsageError) -> Int? {
-        guard let text = value(option) else { return nil }
-        guard let n = Int(text), range.contains(n) else {
-            throw UsageError(
-                "option '--\(option.name)' takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'"
-            )
-        }
-        return n
+    /// An option that takes a whole number (`Option.ValueType.wholeNumber`), read and checked.
+    func integer(_ option: Option) throws(UsageError) -> Int {
+        Int(try required(option))!
+    }
+
+    /// An option that takes a number (`Option.ValueType.number`), read and checked.
+    func number(_ option: Option) throws(UsageError) -> Double {
+        Double(try required(option))!
     }
 
     /// No positionals beyond `count`.
@@ -114,36 +121,28 @@ struct UsageError: Error, CustomStringConvertible {
 extension Arguments {
     /// What pages say, from the common options (and `roost.json`); the base URL checked.
     func siteConfig() throws(UsageError) -> SiteConfig {
+        let text = try required(Options.baseURL)
         let base: String
         do {
-            base = try BaseURL.normalized(value(CommonOptions.baseURL) ?? "/")
+            base = try BaseURL.normalized(text)
         } catch {
             throw UsageError(error.description)
         }
-        let mode = value(CommonOptions.media) ?? MediaMode.link.rawValue
-        guard let media = MediaMode(rawValue: mode) else {
-            let modes = MediaMode.allCases.map(\.rawValue)
-            throw UsageError(
-                "option '--media' (roost.json: media) takes \(modes.dropLast().joined(separator: ", ")) or \(modes.last!), not '\(mode)'"
-                    + Suggestion.hint(for: mode, among: modes))
-        }
+        let media = MediaMode(rawValue: try required(Options.media))!
         return SiteConfig(
-            baseURL: base, pageSize: try integer(CommonOptions.pageSize, range: 1...10_000)!,
-            viewer: value(CommonOptions.viewer), title: value(CommonOptions.title)!,
-            description: value(CommonOptions.description), language: value(CommonOptions.language)!,
-            media: media)
+            baseURL: base, pageSize: try integer(Options.pageSize), viewer: try value(Options.viewer),
+            title: try required(Options.title), description: try value(Options.description),
+            language: try required(Options.language), media: media)
     }
 
     /// Where and how `--media mirror` keeps images, and which networks it may reach.
     func mediaOptions() throws(UsageError) -> MediaOptions {
         var options = MediaOptions(
-            cache: value(CommonOptions.cache) ?? MediaOptions.defaultCache, offline: flag(CommonOptions.offline),
-            refresh: flag(CommonOptions.refreshMedia))
-        for text in all(CommonOptions.mediaAllow) {
+            cache: try required(Options.cache), offline: flag(Options.offline), refresh: flag(Options.refreshMedia))
+        for text in all(Options.mediaAllow) {
             guard let network = IPNetwork(text) else {
-                throw UsageError(
-                    "option '--media-allow' (roost.json: mediaAllow) takes a network such as 127.0.0.1/32, "
-                        + "192.168.1.0/24 or ::1/128, not '\(text)'")
+                throw Options.mediaAllow.invalid(
+                    text, expected: "a network such as 127.0.0.1/32, 192.168.1.0/24 or ::1/128")
             }
             options.allow.append(network)
         }

@@ -15,42 +15,27 @@ enum BuildCommand: Command {
         build that fails leaves the output folder as it was.
         """
 
-    static let shard = Option.value(
-        "shard", "K/N",
-        """
-        write only part K of N of the site (a stable split by URL), so N
-        machines can each build a part; copied together, the parts are
-        the whole site
-        """)
-    static let quiet = Option.flag("quiet", "print nothing but errors")
-    static let noCache = Option.flag(
-        "no-cache",
-        "read and decode every store file again, as a first build does;\nthe build cache is neither used nor written")
-    static let options = [
-        CommonOptions.config, CommonOptions.store, CommonOptions.templates, CommonOptions.output,
-        CommonOptions.baseURL, CommonOptions.pageSize, CommonOptions.viewer, CommonOptions.title,
-        CommonOptions.description, CommonOptions.language, CommonOptions.media, CommonOptions.cache,
-        CommonOptions.offline, CommonOptions.refreshMedia, CommonOptions.mediaAllow, CommonOptions.strict, shard,
-        noCache, quiet,
-    ]
+    static let options =
+        SiteOptions.sources + [Options.templates, Options.output, Options.baseURL] + SiteOptions.pages
+        + SiteOptions.media + [Options.strict, Options.shard, Options.noCache, Options.quiet]
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         try arguments.expectPositionals(0, missing: "")
         var shardPart: Shard?
-        if let text = arguments.value(shard) {
+        if let text = try arguments.value(Options.shard) {
             guard let part = Shard(text) else {
                 throw UsageError("--shard takes K/N with 1 ≤ K ≤ N, like 2/4; not '\(text)'")
             }
             shardPart = part
         }
         let options = BuildOptions(
-            store: arguments.value(CommonOptions.store)!,
-            templates: arguments.value(CommonOptions.templates),
-            output: arguments.value(CommonOptions.output)!,
+            store: try arguments.required(Options.store),
+            templates: try arguments.value(Options.templates),
+            output: try arguments.required(Options.output),
             config: try arguments.siteConfig(),
-            strict: arguments.flag(CommonOptions.strict),
-            shard: shardPart, media: try arguments.mediaOptions(), usesCache: !arguments.flag(noCache))
-        let isQuiet = arguments.flag(quiet)
+            strict: arguments.flag(Options.strict),
+            shard: shardPart, media: try arguments.mediaOptions(), usesCache: !arguments.flag(Options.noCache))
+        let isQuiet = arguments.flag(Options.quiet)
         let observer = ConsoleObserver(progressBar: !isQuiet)
         defer { observer.finish() }
         let report: BuildReport
@@ -69,7 +54,7 @@ enum BuildCommand: Command {
                 "\(options.output): nothing changed since the last build (store files, templates "
                     + "and options as they were); done in \(seconds) s")
         case .built(let summary):
-            for notice in report.notices { Console.error("note: \(notice)") }
+            for notice in report.notices { Console.error("note: \(ErrorHints.notice(notice))") }
             for warning in report.warnings.prefix(10) { Console.error("warning: \(warning)") }
             if report.warnings.count > 10 {
                 Console.error("warning: … and \(report.warnings.count - 10) more; 'roost check' lists them all")

@@ -16,21 +16,20 @@ enum CheckCommand: Command {
         the likes counted, usernames that share a handle, coordinates that are not
         numbers. Nothing is written.
         """
-    static let json = Option.flag("json", "print the report as JSON")
-    static let strict = Option.flag("strict", "exit 1 on warnings too, not only on errors")
-    static let options = [CommonOptions.config, CommonOptions.store, json, strict]
+    static let options =
+        SiteOptions.sources + [Options.json, Options.strict.helping("exit 1 on warnings too, not only on errors")]
     static let epilogue: String? = "exit status: 0 no errors, 1 errors (or warnings with --strict), 2 usage error"
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         try arguments.expectPositionals(0, missing: "")
-        let path = arguments.value(CommonOptions.store)!
+        let path = try arguments.required(Options.store)
         var phases = PhaseTimer()
         let (snapshot, source) = try Snapshot.read(at: path, phases: { phases.end($0.rawValue) })
         defer { phases.report() }
         defer { Heap.keepUntilExit(snapshot) }  // the process exits next: no freeing a million tweets one by one
         let report = CheckReport(storePath: path, source: source, snapshot: snapshot)
-        Console.out(arguments.flag(json) ? report.json : report.text)
-        let failing = report.count(.error) + (arguments.flag(strict) ? report.count(.warning) : 0)
+        Console.out(arguments.flag(Options.json) ? report.json : report.text)
+        let failing = report.count(.error) + (arguments.flag(Options.strict) ? report.count(.warning) : 0)
         return failing > 0 ? ExitStatus.failure : ExitStatus.success
     }
 }

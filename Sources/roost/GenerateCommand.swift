@@ -26,49 +26,38 @@ enum GenerateCommand: Command {
         instead of a Firebase Storage URL, e.g. to mirror the pictures from a
         local server in a benchmark; the rest of the store is the same.
         """
-    static let users = Option.value("users", "N", default: "200", "users")
-    static let tweets = Option.value("tweets", "N", default: "2000", "tweets")
-    static let seed = Option.value("seed", "N", default: "1", "the seed")
-    static let likesPerTweet = Option.value("likes-per-tweet", "X", default: "3", "likes per tweet on average")
-    static let to = Option.value(
-        "to", "DIR|FILE.json",
-        """
-        where to write (required): a folder, refused if it is
-        not empty; or a file, whose folder must exist, refused
-        if it exists
-        """)
-    static let pictureBase = Option.value(
-        "picture-base", "URL",
-        """
-        an http(s) URL: user n's profile picture is URL/n.png
-        """)
-    static let force = Option.flag(
-        "force",
-        """
-        delete the contents of a non-empty DIR first, or
-        replace an existing FILE.json
-        """)
-    static let options = [users, tweets, seed, likesPerTweet, to, pictureBase, force]
+    static let options = [
+        Options.users, Options.tweets, Options.seed, Options.likesPerTweet,
+        Options.to.showing("DIR|FILE.json").helping(
+            """
+            where to write (required): a folder, refused if it is
+            not empty; or a file, whose folder must exist, refused
+            if it exists
+            """),
+        Options.pictureBase,
+        Options.force.helping(
+            """
+            delete the contents of a non-empty DIR first, or
+            replace an existing FILE.json
+            """),
+    ]
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         try arguments.expectPositionals(0, missing: "")
-        let destination = try arguments.required(to, "missing '--to DIR' (or '--to FILE.json')")
-        let userCount = try arguments.integer(users, range: 1...100_000_000)!
-        let tweetCount = try arguments.integer(tweets, range: 0...100_000_000)!
-        let seedValue = try arguments.integer(seed, range: 0...Int.max)!
-        let likesText = arguments.value(likesPerTweet)!
-        guard let likes = Double(likesText), likes >= 0, likes <= 1000 else {
-            throw UsageError("option '--likes-per-tweet' takes a number from 0 to 1000, not '\(likesText)'")
-        }
-        let base = arguments.value(pictureBase)
+        let destination = try arguments.required(Options.to, missing: "missing '--to DIR' (or '--to FILE.json')")
+        let userCount = try arguments.integer(Options.users)
+        let tweetCount = try arguments.integer(Options.tweets)
+        let seedValue = try arguments.integer(Options.seed)
+        let likes = try arguments.number(Options.likesPerTweet)
+        let base = try arguments.value(Options.pictureBase)
         if let base, !(base.hasPrefix("http://") || base.hasPrefix("https://")) || base.contains(where: \.isWhitespace)
         {
-            throw UsageError("option '--picture-base' takes an http(s) URL, not '\(base)'")
+            throw Options.pictureBase.invalid(base, expected: "an http(s) URL")
         }
         let options = SyntheticStore.Options(
             users: userCount, tweets: tweetCount, seed: UInt64(seedValue),
             likesPerTweet: likes, pictureBase: base)
-        let summary = try SyntheticStore.generate(options, to: destination, force: arguments.flag(force))
+        let summary = try SyntheticStore.generate(options, to: destination, force: arguments.flag(Options.force))
         Console.out(summary.description)
         return ExitStatus.success
     }

@@ -12,19 +12,18 @@ enum ImportCommand: Command {
         a plain array of documents) and writes it as a directory store, one JSON file
         per document, that 'roost build --store DIR' reads.
         """
-    static let to = Option.value("to", "DIR", "the folder to write (required); refused if it is not empty")
-    static let options = [to, CommonOptions.force]
+    static let options = [Options.to, Options.force]
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         try arguments.expectPositionals(1, missing: "missing FILE")
-        let destination = try arguments.required(to, "missing '--to DIR'")
+        let destination = try arguments.required(Options.to)
         let source = arguments.positionals[0]
         let store = try DocumentStore.read(at: source)
         guard store.format != .directory else {
             throw UsageError("'\(source)' is already a directory store")
         }
         try DirectoryStoreWriter.write(
-            store.documents, to: destination, force: arguments.flag(CommonOptions.force),
+            store.documents, to: destination, force: arguments.flag(Options.force),
             missingParents: store.missingParents)
         Console.out(
             "\(source) (\(store.format.description)): \(store.documents.count) documents written to \(destination)")

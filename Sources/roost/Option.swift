@@ -1,104 +1,142 @@
-/// One command-line option, declared once: parsing, its default and its line in `--help`
-/// all come from this declaration.
+import Build
+import Support
+
+/// One command-line option, declared once (in `Options`): parsing, its default, its range or
+/// choices, its `roost.json` key, its usage errors and its line in `--help` all come from
+/// this declaration. A command may word its help for what the option means there
+/// (`helping`), or let a shared option repeat (`repeating`); the option stays the same.
 struct Option: Sendable, Hashable {
+    /// What a value is: how it is checked, and what its `roost.json` key holds.
+    enum ValueType: Sendable, Hashable {
+        /// Any text.
+        case text
+        /// A file or folder (in `roost.json`, relative to the file).
+        case path
+        /// A whole number in the range.
+        case wholeNumber(ClosedRange<Int>)
+        /// A number, decimals allowed, in the range.
+        case number(ClosedRange<Double>)
+        /// One of these words (`--media link|mirror|none`).
+        case choice([String])
+    }
+
     enum Kind: Sendable, Hashable {
-        /// `--name VALUE` (the last one given wins).
-        case value(placeholder: String)
-        /// `--name VALUE`, any number of times.
-        case repeated(placeholder: String)
+        /// `--name VALUE` (the last one given wins, unless the option repeats).
+        case value(placeholder: String, type: ValueType)
         /// `--name`, no value.
         case flag
     }
 
     let name: String
     let kind: Kind
+    /// `--name VALUE` any number of times: every value counts.
+    private(set) var repeats = false
     /// What the value is used for; may run over several lines (`\n`).
-    let help: String
+    private(set) var help: String
     /// Used when the option is not given (shown in `--help`).
     let defaultValue: String?
     /// The key of `roost.json` that sets it when the command line does not (SPEC 10).
-    var configKey: String? = nil
+    let configKey: String?
 
     static func value(
-        _ name: String, _ placeholder: String, default defaultValue: String? = nil, config: String? = nil,
-        _ help: String
+        _ name: String, _ placeholder: String, _ type: ValueType = .text, default defaultValue: String? = nil,
+        config: String? = nil, repeats: Bool = false, _ help: String
     ) -> Option {
         Option(
-            name: name, kind: .value(placeholder: placeholder), help: help, defaultValue: defaultValue,
-            configKey: config)
-    }
-
-    static func repeated(
-        _ name: String, _ placeholder: String, default defaultValue: String? = nil, config: String? = nil,
-        _ help: String
-    ) -> Option {
-        Option(
-            name: name, kind: .repeated(placeholder: placeholder), help: help, defaultValue: defaultValue,
-            configKey: config)
+            name: name, kind: .value(placeholder: placeholder, type: type), repeats: repeats, help: help,
+            defaultValue: defaultValue, configKey: config)
     }
 
     static func flag(_ name: String, _ help: String) -> Option {
-        Option(name: name, kind: .flag, help: help, defaultValue: nil)
+        Option(name: name, kind: .flag, help: help, defaultValue: nil, configKey: nil)
+    }
+
+    /// The same option, its help worded for one command.
+    func helping(_ help: String) -> Option {
+        var option = self
+        option.help = help
+        return option
+    }
+
+    /// The same option, its value given any number of times (`serve --store A --store B`).
+    func repeating() -> Option {
+        var option = self
+        option.repeats = true
+        return option
+    }
+
+    /// The same option, its value shown as `placeholder` (`--to DIR|FILE.json`).
+    func showing(_ placeholder: String) -> Option {
+        guard case .value(_, let type) = kind else { return self }
+        return Option(
+            name: name, kind: .value(placeholder: placeholder, type: type), repeats: repeats, help: help,
+            defaultValue: defaultValue, configKey: configKey)
     }
 
     var takesValue: Bool { kind != .flag }
 
+    var type: ValueType? {
+        guard case .value(_, let type) = kind else { return nil }
+        return type
+    }
+
     /// `--store PATH`.
     var synopsis: String {
         switch kind {
-        case .value(let placeholder), .repeated(let placeholder): "--\(name) \(placeholder)"
+        case .value(let placeholder, _): "--\(name) \(placeholder)"
         case .flag: "--\(name)"
         }
     }
-}
 
-/// The options several commands share, declared once.
-enum CommonOptions {
-    static let store = Option.value(
-        "store", "PATH", default: "content", config: "store", "a directory store or a single-file export")
-    static let templates = Option.value(
-        "templates", "DIR", config: "templates",
-        "the theme folder (default: templates/ when the current folder\nhas one, else the theme built into roost)")
-    static let output = Option.value("output", "DIR", default: "public", config: "output", "where the site goes")
-    static let baseURL = Option.value(
-        "base-url", "URL", default: "/", config: "baseURL",
-        "the URL path or absolute http(s) URL the site is served from")
-    static let pageSize = Option.value("page-size", "N", default: "20", config: "pageSize", "tweets per page")
-    static let viewer = Option.value(
-        "viewer", "HANDLE", config: "viewer", "render the site as this user sees it: their likes filled")
-    static let title = Option.value("title", "TEXT", default: "Roost", config: "title", "the site's name")
-    static let description = Option.value(
-        "description", "TEXT", config: "description", "what the site is about (the home page's description)")
-    static let language = Option.value(
-        "language", "TAG", default: "en", config: "language",
-        "the language of the pages and of the theme's words (a table in the\ntheme's i18n/: en, ko)")
-    static let config = Option.value(
-        "config", "FILE", "the settings file (default: roost.json in the current folder, if there is one)")
-    static let media = Option.value(
-        "media", "MODE", default: "link", config: "media",
-        """
-        remote images (profile pictures, images in captions and bios):
-        link (point at them), mirror (download each once into media/
-        and point at the copy: the site makes no request to another
-        host) or none (the placeholder everywhere)
-        """)
-    static let cache = Option.value(
-        "cache", "DIR", default: ".roost-cache", config: "cache",
-        "the build cache (decoded store files, rendered captions) and\n--media mirror's downloads (shared by build and serve)"
-    )
-    static let offline = Option.flag("offline", "--media mirror: use the cache alone, open no connection")
-    static let refreshMedia = Option.flag(
-        "refresh-media", "--media mirror: ask again for every cached image (ETag and\nLast-Modified)")
-    static let mediaAllow = Option.repeated(
-        "media-allow", "NETWORK", config: "mediaAllow",
-        """
-        --media mirror: a network (CIDR: 127.0.0.1/32, 192.168.1.0/24, fd00::/8)
-        mirroring may connect to although it is loopback, private, link-local,
-        shared or reserved, all of which are refused otherwise, checked after
-        DNS and on every redirect (a local picture server, on purpose)
-        """)
-    static let strict = Option.flag("strict", "fail on warnings (dangling references), not only on errors")
-    static let force = Option.flag("force", "replace the contents of a non-empty destination")
+    /// What its `roost.json` key holds, when it has one.
+    var configEntry: ProjectFile.Key? {
+        guard let configKey, let type else { return nil }
+        if repeats { return ProjectFile.Key(configKey, .textList) }
+        switch type {
+        case .text, .choice: return ProjectFile.Key(configKey, .text)
+        case .path: return ProjectFile.Key(configKey, .path)
+        case .wholeNumber: return ProjectFile.Key(configKey, .wholeNumber)
+        case .number: return nil
+        }
+    }
+
+    /// The usage error of a value this option does not take: `option '--media' (roost.json:
+    /// media) takes link, mirror or none, not 'x'`.
+    func invalid(_ text: String, expected: String, notingConfig: Bool = true, hint: String = "") -> UsageError {
+        let source = notingConfig ? configKey.map { " (roost.json: \($0))" } ?? "" : ""
+        return UsageError("option '--\(name)'\(source) takes \(expected), not '\(text)'\(hint)")
+    }
+
+    /// `text` checked against the option's type: nil when it does not fit (the error says why).
+    func check(_ text: String) throws(UsageError) {
+        switch type {
+        case .wholeNumber(let range):
+            guard let n = Int(text), range.contains(n) else {
+                throw invalid(
+                    text, expected: "a whole number from \(range.lowerBound) to \(range.upperBound)",
+                    notingConfig: false)
+            }
+        case .number(let range):
+            guard let x = Double(text), range.contains(x) else {
+                throw invalid(
+                    text,
+                    expected: "a number from \(Self.decimal(range.lowerBound)) to \(Self.decimal(range.upperBound))",
+                    notingConfig: false)
+            }
+        case .choice(let choices):
+            guard choices.contains(text) else {
+                let list = choices.dropLast().joined(separator: ", ") + " or " + (choices.last ?? "")
+                throw invalid(text, expected: list, hint: Suggestion.hint(for: text, among: choices))
+            }
+        case .text, .path, nil:
+            break
+        }
+    }
+
+    /// `3` for 3.0, `0.5` for 0.5: a number as one types it.
+    static func decimal(_ x: Double) -> String {
+        x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)
+    }
 }
 
 extension Array where Element == Option {
@@ -109,9 +147,14 @@ extension Array where Element == Option {
         return map { option in
             var lines = option.help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             if let value = option.defaultValue { lines[lines.count - 1] += " (default: \(value))" }
-            if case .repeated = option.kind { lines[lines.count - 1] += "; repeatable" }
+            if option.repeats { lines[lines.count - 1] += "; repeatable" }
             let indent = String(repeating: " ", count: width + 2)
             return "  " + option.synopsis.padding(width) + lines.joined(separator: "\n" + indent)
         }.joined(separator: "\n")
+    }
+
+    /// The same options, `option` among them repeating.
+    func repeating(_ option: Option) -> [Option] {
+        map { $0.name == option.name ? $0.repeating() : $0 }
     }
 }

@@ -30,27 +30,17 @@ enum ServeCommand: Command {
         of another site (their Origin).
         """
 
-    static let stores = Option.repeated(
-        "store", "PATH", default: "content", config: "store", "a directory store or a single-file export")
-    static let port = Option.value("port", "N", default: "8000", "the port")
-    static let host = Option.value("host", "ADDRESS", default: "127.0.0.1", "the address to listen on")
-    static let allowHost = Option.repeated(
-        "allow-host", "NAME", config: "allowHosts",
-        "a host name the preview also answers (a proxy's, a LAN name);\n.example.test takes its subdomains too")
-    static let options = [
-        CommonOptions.config, stores, CommonOptions.templates, port, host, CommonOptions.pageSize,
-        CommonOptions.viewer, CommonOptions.title, CommonOptions.description, CommonOptions.language,
-        CommonOptions.media, CommonOptions.cache, CommonOptions.offline, CommonOptions.refreshMedia,
-        CommonOptions.mediaAllow, allowHost,
-    ]
+    static let options =
+        SiteOptions.sources.repeating(Options.store) + [Options.templates, Options.port, Options.host]
+        + SiteOptions.pages + SiteOptions.media + [Options.allowHost]
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         try arguments.expectPositionals(0, missing: "")
         let config = try arguments.siteConfig()
         let preview = LivePreview(
-            stores: arguments.all(stores), templates: arguments.value(CommonOptions.templates),
-            config: config, media: try arguments.mediaOptions(), host: arguments.value(host)!,
-            port: UInt16(try arguments.integer(port, range: 0...65535)!), allowedHosts: arguments.all(allowHost),
+            stores: arguments.all(Options.store), templates: try arguments.value(Options.templates),
+            config: config, media: try arguments.mediaOptions(), host: try arguments.required(Options.host),
+            port: UInt16(try arguments.integer(Options.port)), allowedHosts: arguments.all(Options.allowHost),
             log: { Console.out($0) })
         try preview.start()
         // Only now: a change made as soon as this line appears is seen (tests rely on it).

@@ -55,7 +55,7 @@ enum Roost {
         }
         do {
             var arguments = try Arguments(rest, options: command.options)
-            if command.options.contains(CommonOptions.config) {
+            if command.options.contains(where: { $0.name == Options.config.name }) {
                 try arguments.readProjectFile(options: command.options)
             }
             return try command.run(arguments)
@@ -63,7 +63,7 @@ enum Roost {
             Console.error("roost \(command.name): \(error)\nRun 'roost \(command.name) --help' for usage.")
             return ExitStatus.usage
         } catch {
-            Console.error("roost \(command.name): \(error)")
+            Console.error("roost \(command.name): \(ErrorHints.message(for: error))")
             return ExitStatus.failure
         }
     }

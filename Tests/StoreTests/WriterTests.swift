@@ -84,7 +84,7 @@ import Testing
         try t.write("out/.keep", "")
         let doc = Document(path: path("users/u1"), fields: Fields([("username", .string("a"))]), source: "x")
         let e = storeError { try DirectoryStoreWriter.write([doc], to: t.path("out"), force: false) }
-        #expect(e?.description == "\(t.path("out")): folder is not empty; use --force to replace its contents")
+        #expect(e?.description == "\(t.path("out")): folder is not empty")
         #expect(t.exists("out/old/stale.json"))
         #expect(!t.exists("out/users/u1.json"))
 

@@ -216,7 +216,7 @@ func contents(_ root: String) -> [String: Data] {
             try SyntheticStore.generate(options, to: file, force: false)
         } throws: { error in
             guard case GenerateError.fileExists(let path) = error else { return false }
-            return path == file && "\(error)".contains("--force")
+            return path == file && "\(error)" == "\(file) exists"
         }
         #expect(FileManager.default.contents(atPath: file) == Data("mine".utf8))
         #expect(dir.names == ["store.json"])

@@ -1,0 +1,99 @@
+import DefaultSite
+import Foundation
+import JSON
+
+/// A new site folder, from inside the binary (`DefaultSite`): `roost.json` with the settings
+/// given, the sample store, a README, and when asked the built-in theme to edit (SPEC 10).
+public struct SiteFolder: Sendable {
+    /// The folder to create.
+    public let path: String
+    /// Whether the built-in theme is written to `templates/` too.
+    public let withTheme: Bool
+
+    /// Where the sample store goes (what a build reads by default).
+    public static let storeFolder = BuildOptions().store
+
+    public init(path: String, withTheme: Bool) {
+        self.path = path
+        self.withTheme = withTheme
+    }
+
+    /// The site's name: the folder's own name.
+    public var name: String { URL(fileURLWithPath: path).standardizedFileURL.lastPathComponent }
+
+    /// What `create` writes, as `roost.json, content/ (sample store), …`.
+    public var contents: [String] {
+        [ProjectFile.fileName, "\(Self.storeFolder)/ (sample store)"]
+            + (withTheme ? ["\(Theme.defaultFolder)/ (the theme)"] : [])
+    }
+
+    /// Creates the folder with `roost.json` holding `settings` (in order), the sample store, a
+    /// README unless there is one, and with `withTheme` the theme. Refuses a folder that
+    /// exists and is not empty, unless `replacing`: then `roost.json`, the store and the theme
+    /// are replaced, and the rest left.
+    public func create(settings: [(key: String, value: JSONValue)], replacing: Bool) throws {
+        let manager = FileManager.default
+        let destination = URL(fileURLWithPath: path)
+        let existing = (try? manager.contentsOfDirectory(atPath: destination.path)) ?? []
+        if !existing.isEmpty, !replacing { throw SiteFolderError.notEmpty(path: destination.path) }
+        try manager.createDirectory(at: destination, withIntermediateDirectories: true)
+        try Self.write(DefaultSite.store, to: destination.appendingPathComponent(Self.storeFolder))
+        if withTheme {
+            try Self.write(DefaultSite.theme, to: destination.appendingPathComponent(Theme.defaultFolder))
+        }
+        let json = JSONWriter.string(.object(settings)) + "\n"
+        try Data(json.utf8).write(to: destination.appendingPathComponent(ProjectFile.fileName))
+        let readme = destination.appendingPathComponent("README.md")
+        if !manager.fileExists(atPath: readme.path) {
+            try Data(readmeStub.utf8).write(to: readme)
+        }
+    }
+
+    /// Writes `files` under `folder`, replacing whatever was there.
+    static func write(_ files: [DefaultSite.File], to folder: URL) throws {
+        let manager = FileManager.default
+        if manager.fileExists(atPath: folder.path) { try manager.removeItem(at: folder) }
+        for file in files {
+            let target = folder.appendingPathComponent(file.path)
+            try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(file.bytes).write(to: target)
+        }
+    }
+
+    var readmeStub: String {
+        let themeLine =
+            withTheme
+            ? "- `templates/`: the theme (Mustache), used instead of the one built into roost;\n"
+                + "  `templates/static/` is copied to `public/static/`. Delete the folder to go back to the built-in theme.\n"
+            : "- The theme is built into roost. To edit it: `roost init --theme OTHER` writes a site with\n"
+                + "  the theme in `OTHER/templates/`; copy that folder here, and it replaces the built-in one.\n"
+        return """
+            # \(name)
+
+            A Roost site: the data of a Twitter-like app as static pages.
+
+            - `roost.json`: the site's settings (title, language, base URL, folders).
+            - `content/`: the document store (users, tweets, likes, favorites), one JSON file per document.
+              Replace it with your own export: `roost import export.json --to content --force`.
+            \(themeLine)
+            Commands:
+
+                roost check              # report data problems
+                roost build              # render into public/
+                roost serve              # preview at http://127.0.0.1:8000/, rebuilt as files change
+
+            """
+    }
+}
+
+/// Why a site folder cannot be created (beyond the file system's errors, which pass through).
+public enum SiteFolderError: Error, Sendable, CustomStringConvertible {
+    /// The folder exists, is not empty, and replacing was not asked for.
+    case notEmpty(path: String)
+
+    public var description: String {
+        switch self {
+        case .notEmpty(let path): "\(path) is not empty; choose a new folder"
+        }
+    }
+}
