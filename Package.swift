@@ -55,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "roost",
             dependencies: [
-                "JSON", "Store", "Model", "Site", "Build", "Live", "Synthetic", "DefaultSite", "Support",
+                "JSON", "Store", "Model", "Site", "Build", "Live", "Preview", "Synthetic", "DefaultSite", "Support",
             ]),
 
         // Fixtures shared by the test targets (the theme, document builders).
@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(
             name: "MediaTests", dependencies: ["Media", "Support", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "SyntheticTests", dependencies: ["Synthetic", "Store", "Model", "TestSupport"]),
-        .testTarget(name: "RoostTests", dependencies: ["roost", "JSON", "DefaultSite", "TestSupport"]),
+        .testTarget(name: "RoostTests", dependencies: ["roost", "JSON", "DefaultSite", "Preview", "TestSupport"]),
         .testTarget(
             name: "HostileTests", dependencies: ["Store", "Model", "Site", "Mustache", "Output", "TestSupport"]),
     ]

@@ -22,7 +22,7 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
         case .mediaCache(let reason):
             return "the media cache cannot be used: \(reason)"
         case .cache(let reason):
-            return "\(Self.cacheProblem)\(reason)"
+            return "the build cache cannot be written: \(reason)"
         }
     }
 
@@ -37,7 +37,4 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
         guard case .invalidStore(_, let problems, let strict) = self else { return false }
         return strict && problems.contains { $0.severity == .warning }
     }
-
-    /// How the message of `cache` begins: the build reports it as a notice, and goes on.
-    public static let cacheProblem = "the build cache cannot be written: "
 }

@@ -24,7 +24,7 @@ public struct BuildReport: Sendable {
     /// without the missing part (the placeholder).
     public let warnings: [Diagnostic]
     /// What a user may want to know about the build (a page not written, and why).
-    public let notices: [String]
+    public let notices: [BuildNotice]
     public let elapsed: Duration
     /// Images written into `media/` (of this shard), with `--media mirror`.
     public var mediaFiles = 0

@@ -98,7 +98,8 @@ public struct MirroredMedia: Sendable {
         images = SiteImages(copies)
         warnings = results.warnings(for: references).map {
             Diagnostic(
-                .imageNotMirrored, path: $0.reference.path, field: $0.reference.field,
+                $0.failure.isAddressRefusal ? .imageAddressRefused : .imageNotMirrored, path: $0.reference.path,
+                field: $0.reference.field,
                 "\($0.reference.url): \($0.failure); the placeholder is shown")
         }
         statistics = results.statistics

@@ -75,7 +75,7 @@ public struct SiteBuild: Sendable {
         // An image that could not be had is asked for again by the next build, even if nothing
         // else changed.
         let retryMedia = refreshesMedia || !(media?.warnings.isEmpty ?? true)
-        if let problem = snapshotWrite?.finish() { notices.append(problem) }
+        if let problem = snapshotWrite?.finish() { notices.append(.cache(problem)) }
         let (storeFiles, storeListing, snapshotReused) = (read.files, read.listing, read.snapshotReused)
         let summary = try Self.commit(
             writer, inputs: retryMedia ? nil : inputs.token, releasing: (consume renderer, consume read))
@@ -107,7 +107,7 @@ public struct SiteBuild: Sendable {
     /// What reading the store gave the build.
     private struct StoreRead: Sendable {
         var snapshot: Snapshot
-        var notices: [String] = []
+        var notices: [BuildNotice] = []
         /// Store files read, and taken from the build cache (nil without the cache).
         var files: (read: Int, cached: Int)?
         var listing = BuildReport.StoreListing.whole
@@ -135,7 +135,7 @@ public struct SiteBuild: Sendable {
             phases: observer.phaseEnded)
         let path = CaptionCache.path(folder: options.media.cache, identity: read.identity)
         return StoreRead(
-            snapshot: read.snapshot, notices: read.problem.map { [$0] } ?? [],
+            snapshot: read.snapshot, notices: read.problem.map { [.cache($0)] } ?? [],
             files: (read.readFiles, read.reusedFiles),
             listing: read.listing, snapshotReused: read.snapshotReused, snapshotWrite: read.snapshotWrite,
             captionCache: CaptionInputs(
@@ -146,7 +146,7 @@ public struct SiteBuild: Sendable {
     /// cache written again when enough of it is new (its problem, if any, a notice).
     private func renderer(
         _ pipeline: SitePipeline, _ snapshot: Snapshot, images: SiteImages, captions: CaptionInputs?,
-        notices: inout [String], observer: some BuildObserver
+        notices: inout [BuildNotice], observer: some BuildObserver
     ) throws -> SiteRenderer {
         let known = captions?.cache
         let matched = known?.entries(of: snapshot.tweets)
@@ -169,7 +169,7 @@ public struct SiteBuild: Sendable {
                     captions: snapshot.tweets.map(\.caption), distinct: distinct, keys: captionKeys,
                     renders: renderer.captionRender(ofTweet:))
             } catch {
-                notices.append(error.description)
+                notices.append(.cache(error.description))
             }
             observer.phaseEnded(.writeCaptionCache)
         }
@@ -250,13 +250,8 @@ public struct SiteBuild: Sendable {
     private var refreshesMedia: Bool { options.config.media == .mirror && options.media.refresh }
 
     /// What the build leaves out on purpose, said once.
-    private var notices: [String] {
-        options.config.hasAbsoluteBase
-            ? []
-            : [
-                "no sitemap.xml: a sitemap needs absolute URLs, and the base URL '\(options.config.baseURL)' is a path; "
-                    + "give an absolute one (--base-url https://example.com/) to write it"
-            ]
+    private var notices: [BuildNotice] {
+        options.config.hasAbsoluteBase ? [] : [.noSitemap(baseURL: options.config.baseURL)]
     }
 
     /// The warnings, when the build may go on; throws the problems that stop it (errors, and

@@ -58,7 +58,7 @@ public indirect enum MediaFailure: Error, Sendable, Hashable, CustomStringConver
         case .addressRefused(let host, let address, let scope, let redirect):
             let hop = redirect.map { "redirected to \($0), where " } ?? ""
             let what = host.map { "\($0) resolves to \(address), \(scope)" } ?? "\(address) is \(scope)"
-            return hop + what + "; --media-allow to permit"
+            return hop + what
         case .hostUnavailable(let host, let reason): return "not tried: \(host) failed earlier in this run (\(reason))"
         case .notCached: return "not in the media cache (offline)"
         case .unsupported(let text): return "cannot download: \(text)"
@@ -66,6 +66,11 @@ public indirect enum MediaFailure: Error, Sendable, Hashable, CustomStringConver
         case .remembered(let failure, let since):
             return "\(failure.description) (remembered from \(MediaFailure.date(since)); a refresh tries again)"
         }
+    }
+
+    /// An address mirroring never connects to, which `--media-allow` may permit.
+    public var isAddressRefusal: Bool {
+        if case .addressRefused = self { true } else { false }
     }
 
     /// Worth remembering in the cache: the same request would fail the same way in a minute

@@ -31,6 +31,8 @@ public struct Diagnostic: Sendable, Hashable, Comparable, CustomStringConvertibl
         case imageWithoutAlt = "image-without-alt"
         /// Found by the build, not in the store: `--media mirror` could not copy an image.
         case imageNotMirrored = "image-not-mirrored"
+        /// An image on an address mirroring never connects to (SPEC 9): loopback, private, …
+        case imageAddressRefused = "image-address-refused"
 
         /// What `roost check` calls the group.
         public var title: String {
@@ -50,6 +52,7 @@ public struct Diagnostic: Sendable, Hashable, Comparable, CustomStringConvertibl
             case .unsafeProfileImage: "profile images that are not http(s)"
             case .imageWithoutAlt: "images without alt text"
             case .imageNotMirrored: "images that could not be mirrored"
+            case .imageAddressRefused: "images on addresses mirroring refuses"
             }
         }
 
@@ -57,7 +60,8 @@ public struct Diagnostic: Sendable, Hashable, Comparable, CustomStringConvertibl
             switch self {
             case .missingField, .wrongType, .invalidTimestamp: .error
             case .tweetByMissingUser, .replyToMissingTweet, .likeOfMissingTweet, .likeByMissingUser,
-                .favoritesOfMissingUser, .nonNumericCoordinate, .negativeCounter, .imageNotMirrored:
+                .favoritesOfMissingUser, .nonNumericCoordinate, .negativeCounter, .imageNotMirrored,
+                .imageAddressRefused:
                 .warning
             case .likeCounterDrift, .sharedHandle, .unsafeProfileImage, .imageWithoutAlt: .notice
             }

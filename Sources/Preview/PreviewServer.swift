@@ -10,7 +10,7 @@ public enum PreviewError: Error, Equatable, CustomStringConvertible, LocalizedEr
     public var description: String {
         switch self {
         case .portInUse(let host, let port):
-            return "\(Self.address(host, port)) is already in use; choose another with --port"
+            return "\(Self.address(host, port)) is already in use"
         case .cannotListen(let host, let port, let reason):
             return host.isEmpty
                 ? "cannot serve on port \(port): \(reason)"

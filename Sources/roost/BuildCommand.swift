@@ -55,7 +55,7 @@ enum BuildCommand: Command {
                     + "and options as they were); done in \(seconds) s")
         case .built(let summary):
             for notice in report.notices { Console.error("note: \(ErrorHints.notice(notice))") }
-            for warning in report.warnings.prefix(10) { Console.error("warning: \(warning)") }
+            for warning in report.warnings.prefix(10) { Console.error("warning: \(ErrorHints.warning(warning))") }
             if report.warnings.count > 10 {
                 Console.error("warning: … and \(report.warnings.count - 10) more; 'roost check' lists them all")
             }

@@ -1,4 +1,6 @@
 import Build
+import Model
+import Preview
 import Site
 import Store
 import Synthetic
@@ -13,6 +15,7 @@ enum ErrorHints {
         case let error as StoreError: message(for: error)
         case let error as GenerateError: message(for: error)
         case let error as SiteFolderError: message(for: error)
+        case PreviewError.portInUse: "\(error); choose another with \(Options.port.synopsis)"
         case SiteError.unknownViewer:
             // `viewer 'x': …` says which setting; here it is the option.
             "--\(error)"
@@ -20,9 +23,20 @@ enum ErrorHints {
         }
     }
 
-    /// A build's notice, with the hint its problem calls for.
-    static func notice(_ notice: String) -> String {
-        notice.hasPrefix(BuildError.cacheProblem) ? notice + cacheHint : notice
+    /// A build's warning, with the hint it calls for.
+    static func warning(_ warning: Diagnostic) -> String {
+        guard warning.kind == .imageAddressRefused else { return "\(warning)" }
+        return "\(warning) (\(Options.mediaAllow.synopsis) permits it)"
+    }
+
+    /// A build's notice, with the hint it calls for.
+    static func notice(_ notice: BuildNotice) -> String {
+        switch notice {
+        case .noSitemap(let base):
+            "no sitemap.xml: a sitemap needs absolute URLs, and the base URL '\(base)' is a path; "
+                + "give an absolute one (--\(Options.baseURL.name) https://example.com/) to write it"
+        case .cache(let text): text + cacheHint
+        }
     }
 
     private static let cacheHint =

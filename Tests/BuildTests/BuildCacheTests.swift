@@ -486,7 +486,7 @@ struct BuildCacheTests {
     @Test func anUnwritableCacheIsANoticeNotAFailure() throws {
         _ = try work.write("cache", "a file where the folder should be")
         let report = try cachedBuild("site")
-        #expect(report.notices.contains { $0.contains("build cache cannot be written") })
+        #expect(report.notices.contains { $0.description.contains("build cache cannot be written") })
         try expectEqualsCleanBuild("site")
     }
 }

@@ -86,15 +86,15 @@ struct AddressRuleTests {
             host: "metadata.example", address: "169.254.169.254", scope: .linkLocal, redirectedTo: nil)
         #expect(
             resolved.description
-                == "metadata.example resolves to 169.254.169.254, a link-local address; --media-allow to permit")
+                == "metadata.example resolves to 169.254.169.254, a link-local address")
         let literal = MediaFailure.addressRefused(
             host: nil, address: "10.0.0.7", scope: .privateNetwork, redirectedTo: nil)
-        #expect(literal.description == "10.0.0.7 is a private address; --media-allow to permit")
+        #expect(literal.description == "10.0.0.7 is a private address")
         let hop = MediaFailure.addressRefused(
             host: nil, address: "127.0.0.2", scope: .loopback, redirectedTo: "http://127.0.0.2:81/a.png")
         #expect(
             hop.description
-                == "redirected to http://127.0.0.2:81/a.png, where 127.0.0.2 is a loopback address; --media-allow to permit"
+                == "redirected to http://127.0.0.2:81/a.png, where 127.0.0.2 is a loopback address"
         )
         #expect(!literal.isLasting, "not remembered: --media-allow may permit it next time")
     }

@@ -1,5 +1,6 @@
 import Build
 import Foundation
+import Preview
 import Testing
 
 @testable import roost
@@ -107,10 +108,16 @@ struct OptionTableTests {
             ErrorHints.message(for: BuildError.mediaCache("x: Not a directory"))
                 == "the media cache cannot be used: x: Not a directory (choose another folder with --cache DIR)")
         #expect(
-            ErrorHints.notice(BuildError.cache("no room").description)
+            ErrorHints.notice(.cache(BuildError.cache("no room").description))
                 == "the build cache cannot be written: no room (choose another folder with --cache DIR, "
                 + "or build with --no-cache)")
-        #expect(ErrorHints.notice("something else") == "something else")
+        #expect(
+            ErrorHints.notice(.noSitemap(baseURL: "/"))
+                == "no sitemap.xml: a sitemap needs absolute URLs, and the base URL '/' is a path; "
+                + "give an absolute one (--base-url https://example.com/) to write it")
+        #expect(
+            ErrorHints.message(for: PreviewError.portInUse(host: "127.0.0.1", port: 8000))
+                == "127.0.0.1:8000 is already in use; choose another with --port N")
         #expect(
             ErrorHints.message(for: SiteFolderError.notEmpty(path: "site"))
                 == "site is not empty; choose a new folder or pass --force")

@@ -181,6 +181,6 @@ struct ServeTests {
         let port = first.url.port!
         let second = try RoostProcess.run(["serve", "--store", store.path(), "--port", "\(port)"])
         #expect(second.status == 1)
-        #expect(second.stderr.contains("127.0.0.1:\(port) is already in use"))
+        #expect(second.stderr.contains("127.0.0.1:\(port) is already in use; choose another with --port N"))
     }
 }
