@@ -59,7 +59,9 @@ let package = Package(
             ]),
 
         // Fixtures shared by the test targets (the theme, document builders).
-        .target(name: "TestSupport", dependencies: ["JSON", "Store", "Mustache", "Site"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["JSON", "Store", "Model", "Mustache", "Site"], path: "Tests/TestSupport"
+        ),
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "JSON", "TestSupport"]),

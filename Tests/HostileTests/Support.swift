@@ -143,15 +143,10 @@ func build(_ storePath: String, config: SiteConfig = SiteConfig()) -> Outcome {
     let snapshot = Snapshot(documents: store.documents)
     if !snapshot.errors.isEmpty { return .dataErrors(snapshot.errors, store) }
     do {
-        let renderer = try SiteRenderer(snapshot: snapshot, config: config, templates: defaultTemplates)
-        var files: [String: [UInt8]] = [:]
-        var paths: [String] = []
-        for page in renderer.plan.pages {
-            if files[page.path] != nil { return .renderError("two pages at \(page.path)") }
-            files[page.path] = try renderer.render(page)
-            paths.append(page.path)
-        }
-        return .built(BuiltSite(config: config, snapshot: snapshot, store: store, paths: paths, files: files))
+        let pages = try RenderedPages(of: snapshot, config: config, templates: defaultTemplates)
+        if let path = pages.duplicate { return .renderError("two pages at \(path)") }
+        return .built(
+            BuiltSite(config: config, snapshot: snapshot, store: store, paths: pages.paths, files: pages.files))
     } catch {
         return .renderError("\(error)")
     }

@@ -19,12 +19,7 @@ struct LiveSiteTests {
     /// Every page of a full build of the store as it is on disk.
     static func fullBuild(_ root: String, _ config: SiteConfig) throws -> [String: [UInt8]] {
         let snapshot = Snapshot(documents: try DocumentStore.read(at: root).documents)
-        let renderer = try SiteRenderer(
-            snapshot: snapshot, config: config, templates: defaultTemplates(language: config.language),
-            stylesheet: defaultStylesheet)
-        var pages: [String: [UInt8]] = [:]
-        for page in renderer.plan.pages { pages[page.path] = try renderer.render(page) }
-        return pages
+        return try RenderedPages(of: snapshot, config: config, stylesheet: defaultStylesheet).files
     }
 
     /// (In Korean, edits also change which captions carry `lang="en"`.)

@@ -56,18 +56,11 @@ func render(
     snapshot: Snapshot, config: SiteConfig = SiteConfig(), cardBudget: Int? = nil,
     sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) throws -> RenderedSite {
-    let renderer = try SiteRenderer(
-        snapshot: snapshot, config: config, templates: defaultTemplates(language: config.language),
-        cardBudget: cardBudget)
-    var files: [String: String] = [:]
-    var paths: [String] = []
-    for page in renderer.plan.pages {
-        let bytes = try renderer.render(page)
-        #expect(files[page.path] == nil, "two pages at \(page.path)", sourceLocation: sourceLocation)
-        files[page.path] = String(decoding: bytes, as: UTF8.self)
-        paths.append(page.path)
-    }
-    return RenderedSite(plan: renderer.plan, paths: paths, files: files)
+    let pages = try RenderedPages(of: snapshot, config: config, cardBudget: cardBudget)
+    #expect(pages.duplicate == nil, "two pages at \(pages.duplicate ?? "")", sourceLocation: sourceLocation)
+    return RenderedSite(
+        plan: pages.renderer.plan, paths: pages.paths,
+        files: pages.files.mapValues { String(decoding: $0, as: UTF8.self) })
 }
 
 // MARK: - Reading HTML
