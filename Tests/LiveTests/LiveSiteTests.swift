@@ -166,8 +166,8 @@ struct LiveSiteTests {
 
     @Test func invalidJSONKeepsTheLastGoodStateUntilFixed() throws {
         let store = try TemporaryFolder()
-        try store.write("users/u1.json", #"{"username": "mina"}"#)
-        try store.write("tweets/t1.json", #"{"caption": "first", "timestamp": "2023-01-01T00:00:00Z", "uid": "u1"}"#)
+        try store.write([user("u1", "mina")], in: "")
+        try store.write([tweet("t1", by: "u1", at: "2023-01-01T00:00:00Z", "first")], in: "")
         let live = LiveSite(store: store.path(), templates: packageRoot + "/templates", config: SiteConfig())
         #expect(live.loadAll().error == nil)
         let good = live.file(at: "t/t1/index.html")
@@ -177,7 +177,7 @@ struct LiveSiteTests {
         #expect(broken.error?.contains("tweets/t1.json:1:") == true, "\(broken.summary)")
         #expect(live.file(at: "t/t1/index.html") == good)
 
-        try store.write("tweets/t1.json", #"{"caption": "fixed", "timestamp": "2023-01-01T00:00:00Z", "uid": "u1"}"#)
+        try store.write([tweet("t1", by: "u1", at: "2023-01-01T00:00:00Z", "fixed")], in: "")
         let fixed = live.apply([store.change("tweets/t1.json", .modified)])
         #expect(fixed.error == nil)
         #expect(fixed.changedPages.contains("t/t1/index.html"))
@@ -206,10 +206,10 @@ struct LiveSearchTests {
     @Test func aCaptionInAnotherUnicodeFormIsRenderedAgain() throws {
         let store = try TemporaryFolder()
         let config = SiteConfig()
-        try store.write("users/u1.json", #"{"username": "mina"}"#)
+        try store.write([user("u1", "mina")], in: "")
         let caption = #"{"caption": "Caf\u00e9 #menu", "timestamp": "2023-01-01T00:00:00Z", "uid": "u1"}"#
         try store.write("tweets/t1.json", caption)
-        try store.write("tweets/t2.json", #"{"caption": "second", "timestamp": "2023-01-02T00:00:00Z", "uid": "u1"}"#)
+        try store.write([tweet("t2", by: "u1", at: "2023-01-02T00:00:00Z", "second")], in: "")
         let live = LiveSite(store: store.path(), templates: packageRoot + "/templates", config: config)
         #expect(live.loadAll().error == nil)
         // With a like in the same batch, the whole snapshot is derived again.
@@ -226,15 +226,14 @@ struct LiveSearchTests {
 
     @Test func aCaptionEditIsFoundByItsNewWords() throws {
         let store = try TemporaryFolder()
-        try store.write("users/u1.json", #"{"username": "mina"}"#)
-        try store.write("tweets/t1.json", #"{"caption": "first", "timestamp": "2023-01-01T00:00:00Z", "uid": "u1"}"#)
+        try store.write([user("u1", "mina")], in: "")
+        try store.write([tweet("t1", by: "u1", at: "2023-01-01T00:00:00Z", "first")], in: "")
         let live = LiveSite(store: store.path(), templates: packageRoot + "/templates", config: SiteConfig())
         #expect(live.loadAll().error == nil)
         #expect(live.file(at: "search/index.html") != nil)
         #expect(!Self.shard(for: "서울에서", live).contains("\"서울에서\""))
 
-        try store.write(
-            "tweets/t1.json", #"{"caption": "서울에서 hello", "timestamp": "2023-01-01T00:00:00Z", "uid": "u1"}"#)
+        try store.write([tweet("t1", by: "u1", at: "2023-01-01T00:00:00Z", "서울에서 hello")], in: "")
         let update = live.apply([store.change("tweets/t1.json", .modified)])
         #expect(update.error == nil)
         #expect(Self.shard(for: "서울에서", live).contains("\"서울에서\""))
@@ -273,7 +272,7 @@ extension TemporaryFolder {
 struct LiveSiteStartTests {
     @Test func everyPageWaitsForAValidStoreAndTheSiteFollowsTheFix() throws {
         let store = try TemporaryFolder()
-        try store.write("users/u1.json", #"{"username": "mina"}"#)
+        try store.write([user("u1", "mina")], in: "")
         try store.write("tweets/t1.json", #"{"caption": "half"#)
         let live = LiveSite(store: store.path(), templates: packageRoot + "/templates", config: SiteConfig())
         let first = live.loadAll()
@@ -283,7 +282,7 @@ struct LiveSiteStartTests {
         #expect(waiting.contains("Waiting for a valid store"))
         #expect(live.file(at: "static/style.css") == nil)
 
-        try store.write("tweets/t1.json", #"{"caption": "whole", "timestamp": "2024-01-01T00:00:00Z", "uid": "u1"}"#)
+        try store.write([tweet("t1", by: "u1", at: "2024-01-01T00:00:00Z", "whole")], in: "")
         let fixed = live.apply([FileWatcher.Change(root: store.url, path: "tweets/t1.json", kind: .modified)])
         #expect(fixed.error == nil, "\(fixed.summary)")
         #expect(String(decoding: live.file(at: "t/t1/index.html") ?? [], as: UTF8.self).contains("whole"))
@@ -291,7 +290,7 @@ struct LiveSiteStartTests {
 
     @Test func anUnknownViewerStopsThePreviewFromStarting() throws {
         let store = try TemporaryFolder()
-        try store.write("users/u1.json", #"{"username": "mina"}"#)
+        try store.write([user("u1", "mina")], in: "")
         let preview = LivePreview(
             stores: [store.path()], templates: packageRoot + "/templates", config: SiteConfig(viewer: "nobody"),
             host: "127.0.0.1", port: 0, log: { _ in })

@@ -80,9 +80,8 @@ struct ServeTests {
 
     static func sampleStore() throws -> TemporaryFolder {
         let store = try TemporaryFolder()
-        try store.write("users/u1.json", #"{"username": "mina", "fullname": "Mina Park"}"#)
-        try store.write(
-            "tweets/t1.json", #"{"caption": "hello #swift", "timestamp": "2023-01-01T00:00:00Z", "uid": "u1"}"#)
+        try store.write([user("u1", "mina", fullname: "Mina Park")], in: "")
+        try store.write([tweet("t1", by: "u1", at: "2023-01-01T00:00:00Z", "hello #swift")], in: "")
         return store
     }
 
@@ -95,15 +94,14 @@ struct ServeTests {
         #expect(home.contains("/__roost/live.js"), "served pages carry the live-reload script")
         #expect(try server.get("/no/such/page/").0 == 404)
 
-        try store.write(
-            "tweets/t2.json", #"{"caption": "second tweet", "timestamp": "2023-01-02T00:00:00Z", "uid": "u1"}"#)
+        try store.write([tweet("t2", by: "u1", at: "2023-01-02T00:00:00Z", "second tweet")], in: "")
         #expect(try server.waitFor("/", toContain: "data-tweet-id=\"t2\""))
         #expect(try server.waitFor("/u/mina/", toContain: "second tweet"))
 
         try store.write("tweets/t2.json", #"{"caption": "broken"#)
         #expect(
             try server.waitFor("/", toContain: "tweets/t2.json:1:"), "the error overlay names file, line and column")
-        try store.write("tweets/t2.json", #"{"caption": "fixed", "timestamp": "2023-01-02T00:00:00Z", "uid": "u1"}"#)
+        try store.write([tweet("t2", by: "u1", at: "2023-01-02T00:00:00Z", "fixed")], in: "")
         #expect(try server.waitFor("/t/t2/", toContain: "fixed"))
     }
 
@@ -163,8 +161,7 @@ struct ServeTests {
         let server = try Server(store: store.path())
         let (status, page) = try server.get("/u/mina/")
         #expect(status == 200 && page.contains("roost-error-overlay") && page.contains("tweets/t1.json:1:"), "\(page)")
-        try store.write(
-            "tweets/t1.json", #"{"caption": "whole again", "timestamp": "2023-01-01T00:00:00Z", "uid": "u1"}"#)
+        try store.write([tweet("t1", by: "u1", at: "2023-01-01T00:00:00Z", "whole again")], in: "")
         #expect(try server.waitFor("/", toContain: "whole again"))
         #expect(try !server.get("/").1.contains("roost-error-overlay"))
     }
