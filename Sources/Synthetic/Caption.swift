@@ -1,3 +1,5 @@
+import Support
+
 /// Builds a tweet's Markdown caption, 20–280 characters: words, **bold**, _italic_, `code`,
 /// bare URLs, @mentions of existing users, emoji, Korean, paragraph breaks, and 1–3 #tags
 /// (Zipf-popular) for ~30% of tweets. Replies start with @parent half of the time.

@@ -1,4 +1,5 @@
 import Dispatch
+import Support
 
 /// Everything about the store that one document's bytes depend on beyond its own random
 /// draws: users, tweet ids, times, authors, reply parents, and who liked what.
