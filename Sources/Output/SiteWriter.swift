@@ -1,4 +1,3 @@
-import Dispatch
 import Support
 import Synchronization
 
@@ -211,22 +210,24 @@ public final class SiteWriter: Sendable {
     /// recorded size, and none was left half-replaced: together with an unchanged inputs
     /// token, the output is what a new build would make.
     public func previousOutputIsIntact() -> Bool {
-        let (paths, entries) = (previous.paths, previous.entries)
-        let chunk = 4096
-        let broken = Atomic<Bool>(false)
-        DispatchQueue.concurrentPerform(iterations: (entries.count + chunk - 1) / chunk) { c in
-            for i in (c * chunk)..<min(entries.count, (c + 1) * chunk) {
+        let (paths, entries, dirFD) = (previous.paths, previous.entries, dirFD)
+        struct Broken: Error {}
+        do throws(Broken) {
+            try parallelForEach(count: entries.count, chunk: Self.statChunk) { i throws(Broken) in
                 let entry = entries[i]
                 guard entry.known, let st = lstatAt(dirFD, paths[i]).0, isType(st, regularFileType),
                     st.st_size == entry.size
-                else {
-                    broken.store(true, ordering: .relaxed)
-                    return
-                }
+                else { throw Broken() }
             }
+            return true
+        } catch {
+            return false
         }
-        return !broken.load(ordering: .relaxed)
     }
+
+    /// Files `lstat`ed per iteration when the output is checked: a stat is a few
+    /// microseconds, so thousands make an iteration worth handing to a core.
+    private static let statChunk = 4096
 
     // MARK: Writing
 

@@ -108,11 +108,6 @@ func splitSlashes(_ s: String) -> [String] {
     }
 }
 
-/// write(2), named apart from the `write` methods of the store types.
-func posixWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(fd, pointer, count)
-}
-
 /// read(2), named apart from the `read` methods of the store types.
 func posixRead(_ fd: Int32, _ pointer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     read(fd, pointer, count)
