@@ -156,7 +156,7 @@ public final class SiteWriter: Sendable {
                     throw .fileSystem(operation: "lock", path: display + lockName, errno: error)
                 }
                 var holder: Int32?
-                if let bytes = readFile(dirFD, lockName).0 {
+                if let bytes = try? readWholeFile(in: dirFD, lockName, flags: O_NOFOLLOW).get() {
                     holder = Int32(String(decoding: bytes, as: UTF8.self).trimmingNewlines())
                 }
                 throw .locked(directory: display, pid: holder)
@@ -179,11 +179,13 @@ public final class SiteWriter: Sendable {
     /// Under the lock: reads the manifest and makes this build's staging folder.
     private static func prepare(_ dirFD: Int32, display: String, pid: Int32) throws(OutputError) -> Ready {
         var manifest = PreviousManifest()
-        let (bytes, readError) = readFile(dirFD, Manifest.fileName)
-        if let bytes {
+        switch readWholeFile(in: dirFD, Manifest.fileName, flags: O_NOFOLLOW) {
+        case .success(let bytes):
             manifest = PreviousManifest(decoding: bytes)
-        } else if readError != ENOENT {
-            throw .fileSystem(operation: "read the manifest", path: display + Manifest.fileName, errno: readError)
+        case .failure(let error) where error.code != ENOENT:
+            throw .fileSystem(operation: "read the manifest", path: display + Manifest.fileName, errno: error.code)
+        case .failure:
+            break
         }
         let staging = stagingPrefix + String(pid)
         if mkdirat(dirFD, staging, 0o700) != 0 {

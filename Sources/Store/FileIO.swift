@@ -36,18 +36,16 @@ final class ReadBuffer {
     func readFile(_ path: String, noFollow: Bool) -> Result<Int, ErrnoCode> {
         var flags = O_RDONLY | O_CLOEXEC
         if noFollow { flags |= O_NOFOLLOW }
-        let fd = open(path, flags)
-        if fd < 0 { return .failure(ErrnoCode(errno)) }
-        defer { close(fd) }
-        return readAll(fd)
+        guard let file = FileDescriptor(open(path, flags)) else { return .failure(ErrnoCode(errno)) }
+        return readAll(file.raw)
     }
 
     /// Reads the whole file `name` in the open folder `dirFD`, never through a symbolic link.
     func readFile(in dirFD: Int32, name: String) -> Result<Int, ErrnoCode> {
-        let fd = openat(dirFD, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        if fd < 0 { return .failure(ErrnoCode(errno)) }
-        defer { close(fd) }
-        return readAll(fd)
+        guard let file = FileDescriptor(openat(dirFD, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) else {
+            return .failure(ErrnoCode(errno))
+        }
+        return readAll(file.raw)
     }
 
     private func readAll(_ fd: Int32) -> Result<Int, ErrnoCode> {
