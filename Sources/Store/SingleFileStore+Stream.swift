@@ -13,6 +13,10 @@ extension SingleFileStore {
     /// Documents decoded before they are handed to `transform` together, on all cores.
     static let streamBatch = 4096
 
+    /// The bytes read at a time: few reads for a file of gigabytes, and a buffer small beside
+    /// the documents it holds (it grows only for a value larger than it).
+    static let readChunk = 1 << 20
+
     /// Reads a node-firestore-import-export file (`{"__collections__": {…}, …}`, the key
     /// first) with a `JSONReader`: each top-level document, with its subcollections, is
     /// parsed, decoded and turned into `T`s before the next is read, so neither the file
@@ -29,7 +33,7 @@ extension SingleFileStore {
     /// order when it is read, then the groups are put in the order of their top-level paths
     /// (a path's descendants sort right after it and before any other path that follows it).
     static func readStreaming<T>(
-        file: String, chunk: Int = 1 << 20, transform: @Sendable (Document) -> T
+        file: String, chunk: Int = readChunk, transform: @Sendable (Document) -> T
     ) throws(StoreError)
         -> (format: StoreFormat, values: [T], missingParents: [DocumentPath])?
     {
@@ -63,7 +67,7 @@ extension SingleFileStore {
     /// may have been given values by then, which the caller discards before reading the
     /// file whole.
     static func streamUnordered<T>(
-        file: String, chunk: Int = 1 << 20, transform: @Sendable (Document) -> T, take: (consuming [T]) -> Void
+        file: String, chunk: Int = readChunk, transform: @Sendable (Document) -> T, take: (consuming [T]) -> Void
     ) throws(StoreError) -> Bool {
         try stream(file: file, chunk: chunk, transform: transform, take: take, keepGroups: false) != nil
     }

@@ -36,8 +36,7 @@ struct StoreWriter {
         defer { for fd in folders { close(fd) } }
         let (usersFD, tweetsFD, favoritesFD) = (folders[0], folders[1], folders[2])
 
-        let userChunk = 64
-        let tweetChunk = 1024
+        let (userChunk, tweetChunk) = (SingleFileWriter.userChunk, SingleFileWriter.tweetChunk)
         let userJobs = (plan.userCount + userChunk - 1) / userChunk
         let tweetJobs = (plan.tweetCount + tweetChunk - 1) / tweetChunk
         let tallies = [Tally](parallelCount: userJobs + tweetJobs) { job in
