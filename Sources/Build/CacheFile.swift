@@ -24,7 +24,10 @@ final class CacheFile: @unchecked Sendable {  // read-only once made
     /// costs the whole file; an entry it lacks only that entry's work, once per build until
     /// the next rewrite: so a few edits (up to one entry in 64) wait, and a one-file edit at
     /// 100,000 files writes nothing.
-    static func isWorthRewriting(drift: Int, live: Int) -> Bool { drift > 0 && drift * 64 >= live }
+    static func isWorthRewriting(drift: Int, live: Int) -> Bool { drift > 0 && drift * rewriteRatio >= live }
+
+    /// A rewrite waits until one entry in this many is lacking or held in vain (see above).
+    static let rewriteRatio = 64
 
     /// The whole file, mapped.
     let mapping: UnsafeRawBufferPointer
@@ -116,7 +119,7 @@ final class CacheFileWriter {
     private let path: String
     private let temporary: String
     private let file: Int32
-    private(set) var out = ByteWriter(capacity: 1 << 20)
+    private(set) var out = ByteWriter(capacity: CacheFileWriter.bufferSize)
     private var checksum = CacheFile.Checksum()
 
     init(path: String, header: [String]) throws(BuildError) {
@@ -136,10 +139,14 @@ final class CacheFileWriter {
 
     deinit { if file >= 0 { close(file) } }
 
+    /// Bytes encoded before they are written out: few writes for a file of hundreds of
+    /// megabytes, and a buffer that is small beside the cache it writes.
+    static let bufferSize = 1 << 20
+
     /// Appends to the body with `body`, writing the buffer out when it is large.
     func append(_ body: (inout ByteWriter) -> Void) throws(BuildError) {
         body(&out)
-        if out.bytes.count >= 1 << 20 { try flush(all: false) }
+        if out.bytes.count >= Self.bufferSize { try flush(all: false) }
     }
 
     /// Writes the checksum and renames the file into place; returns the checksum (the

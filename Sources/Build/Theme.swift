@@ -79,10 +79,10 @@ public struct Theme: Sendable {
             var isFolder: ObjCBool = false
             guard manager.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
             if relative.hasPrefix(Self.staticFolder), !Self.isPlainFile(relative, at: path) { continue }
-            guard let data = manager.contents(atPath: path) else {
+            guard let bytes = try? readWholeFile(path).get() else {
                 throw MustacheError.cannotRead(path: path, reason: "unreadable file")
             }
-            files.append(File(path: relative, bytes: [UInt8](data)))
+            files.append(File(path: relative, bytes: bytes))
         }
         try self.init(files: files, origin: base)
     }

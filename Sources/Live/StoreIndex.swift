@@ -1,5 +1,6 @@
 import Foundation
 import Preview
+import Support
 
 /// Several stores side by side: `/{name}/…` is that store's site; `/` lists them.
 struct StoreIndex: SiteSource {
@@ -14,7 +15,7 @@ struct StoreIndex: SiteSource {
 
     private var indexPage: String {
         let items = sites.map { name, site in
-            "<li><a href=\"\(name)/\">\(escape(name))</a> <small>\(escape(site.storePath))</small></li>"
+            "<li><a href=\"\(escape(name))/\">\(escape(name))</a> <small>\(escape(site.storePath))</small></li>"
         }.joined(separator: "\n")
         return """
             <!doctype html>
@@ -26,10 +27,8 @@ struct StoreIndex: SiteSource {
             """
     }
 
-    private func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    /// Text in the page: as every page escapes it (`'` too, control characters as U+FFFD).
+    private func escape(_ text: String) -> String { MarkupEscape.escaped(text) }
 
     /// Prefixes for several stores: each store folder's name, made unique and URL-safe.
     static func names(of stores: [String]) -> [String] {

@@ -213,10 +213,13 @@ public final class MediaCache: Sendable {
         let n = counter.wrappingAdd(1, ordering: .relaxed).newValue
         let name = "\(getpid())-\(n)-\(UInt32.random(in: 0...UInt32.max))"
         let temporary = temporaryFolder.map { "\($0)/.roost-media-\(name)" } ?? "\(folder)/tmp/\(name)"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw MediaCacheError(path: temporary, reason: errnoText()) }
-        let error = bytes.withUnsafeBytes { writeAll(fd, $0) }
-        close(fd)
+        let error: Int32
+        do {  // the file is closed at the end of this scope, before it is renamed
+            guard let file = FileDescriptor(open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)) else {
+                throw MediaCacheError(path: temporary, reason: errnoText())
+            }
+            error = bytes.withUnsafeBytes { writeAll(file.raw, $0) }
+        }
         if error != 0 {
             unlink(temporary)
             throw MediaCacheError(path: temporary, reason: errnoText(error))
@@ -230,10 +233,9 @@ public final class MediaCache: Sendable {
 
     private func removeStaleTemporaries() {
         let tmp = folder + "/tmp"
-        let fd = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        defer { close(fd) }
-        guard let names = try? DirectoryListing.names(in: fd, dotNames: true).get() else { return }
+        guard let folder = FileDescriptor(open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC)),
+            let names = try? DirectoryListing.names(in: folder.raw, dotNames: true).get()
+        else { return }
         let hourAgo = Self.now() - 3600
         for name in names {
             var st = stat()
@@ -241,21 +243,9 @@ public final class MediaCache: Sendable {
         }
     }
 
+    /// The bytes of the regular file at `path`, or nil.
     static func readFile(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
-        var result = [UInt8](repeating: 0, count: Int(st.st_size))
-        var offset = 0
-        while offset < result.count {
-            let n = result.withUnsafeMutableBytes { read(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return nil }
-            offset += n
-        }
-        return result
+        try? readWholeFile(path, regularOnly: true).get()
     }
 
     // MARK: Entries as JSON

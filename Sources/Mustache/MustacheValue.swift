@@ -24,13 +24,6 @@ public enum MustacheValue: Sendable {
         case .object, .lambda: return true
         }
     }
-
-    /// The value of `key` when this value is an object; nil otherwise.
-    @inline(__always)
-    func member(_ key: String) -> MustacheValue? {
-        if case .object(let o) = self { return o.value(forKey: key) }
-        return nil
-    }
 }
 
 extension MustacheValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A set of named templates that refer to each other as partials and parents.
 ///
 ///     struct Tweet: MustacheObject {
@@ -13,7 +11,7 @@ import Foundation
 ///             }
 ///         }
 ///     }
-///     let library = try TemplateLibrary(directory: "templates")  // templates/partials/card.mustache → "partials/card"
+///     let library = try TemplateLibrary(templates: ["page": "{{#tweets}}{{> partials/card}}{{/tweets}}", "partials/card": "{{text}}"])
 ///     var page: [UInt8] = []
 ///     try library.render("page", ["title": "Home", "tweets": tweets.mustacheValue] as MustacheValue, into: &page)
 ///
@@ -30,34 +28,6 @@ public struct TemplateLibrary: Sendable {
     }
 
     let storage: LibraryStorage
-
-    /// Loads every `*.mustache` file below `directory`, named by its path
-    /// relative to `directory` without the extension (`partials/card`).
-    public init(directory: String, missingPartials: MissingPartials = .fail) throws {
-        let fm = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard fm.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw MustacheError.cannotRead(path: directory, reason: "no such directory")
-        }
-        guard let enumerator = fm.enumerator(atPath: directory) else {
-            throw MustacheError.cannotRead(path: directory, reason: "cannot list directory")
-        }
-        let suffix = ".mustache"
-        var sources: [(name: String, file: String, bytes: [UInt8])] = []
-        let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
-        while let relative = enumerator.nextObject() as? String {
-            guard relative.hasSuffix(suffix) else { continue }
-            let file = base + "/" + relative
-            guard let data = fm.contents(atPath: file) else {
-                var isDir: ObjCBool = false
-                if fm.fileExists(atPath: file, isDirectory: &isDir), isDir.boolValue { continue }
-                throw MustacheError.cannotRead(path: file, reason: "unreadable file")
-            }
-            sources.append((String(relative.dropLast(suffix.count)), file, [UInt8](data)))
-        }
-        sources.sort { $0.name < $1.name }
-        try self.init(sources: sources, missingPartials: missingPartials)
-    }
 
     /// Templates from memory, `[name: source]`; errors name the template.
     public init(templates: [String: String], missingPartials: MissingPartials = .fail) throws {

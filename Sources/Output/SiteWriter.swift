@@ -1,4 +1,3 @@
-import Dispatch
 import Support
 import Synchronization
 
@@ -157,7 +156,7 @@ public final class SiteWriter: Sendable {
                     throw .fileSystem(operation: "lock", path: display + lockName, errno: error)
                 }
                 var holder: Int32?
-                if let bytes = readFile(dirFD, lockName).0 {
+                if let bytes = try? readWholeFile(in: dirFD, lockName, flags: O_NOFOLLOW).get() {
                     holder = Int32(String(decoding: bytes, as: UTF8.self).trimmingNewlines())
                 }
                 throw .locked(directory: display, pid: holder)
@@ -180,11 +179,13 @@ public final class SiteWriter: Sendable {
     /// Under the lock: reads the manifest and makes this build's staging folder.
     private static func prepare(_ dirFD: Int32, display: String, pid: Int32) throws(OutputError) -> Ready {
         var manifest = PreviousManifest()
-        let (bytes, readError) = readFile(dirFD, Manifest.fileName)
-        if let bytes {
+        switch readWholeFile(in: dirFD, Manifest.fileName, flags: O_NOFOLLOW) {
+        case .success(let bytes):
             manifest = PreviousManifest(decoding: bytes)
-        } else if readError != ENOENT {
-            throw .fileSystem(operation: "read the manifest", path: display + Manifest.fileName, errno: readError)
+        case .failure(let error) where error.code != ENOENT:
+            throw .fileSystem(operation: "read the manifest", path: display + Manifest.fileName, errno: error.code)
+        case .failure:
+            break
         }
         let staging = stagingPrefix + String(pid)
         if mkdirat(dirFD, staging, 0o700) != 0 {
@@ -211,22 +212,24 @@ public final class SiteWriter: Sendable {
     /// recorded size, and none was left half-replaced: together with an unchanged inputs
     /// token, the output is what a new build would make.
     public func previousOutputIsIntact() -> Bool {
-        let (paths, entries) = (previous.paths, previous.entries)
-        let chunk = 4096
-        let broken = Atomic<Bool>(false)
-        DispatchQueue.concurrentPerform(iterations: (entries.count + chunk - 1) / chunk) { c in
-            for i in (c * chunk)..<min(entries.count, (c + 1) * chunk) {
+        let (paths, entries, dirFD) = (previous.paths, previous.entries, dirFD)
+        struct Broken: Error {}
+        do throws(Broken) {
+            try parallelForEach(count: entries.count, chunk: Self.statChunk) { i throws(Broken) in
                 let entry = entries[i]
                 guard entry.known, let st = lstatAt(dirFD, paths[i]).0, isType(st, regularFileType),
                     st.st_size == entry.size
-                else {
-                    broken.store(true, ordering: .relaxed)
-                    return
-                }
+                else { throw Broken() }
             }
+            return true
+        } catch {
+            return false
         }
-        return !broken.load(ordering: .relaxed)
     }
+
+    /// Files `lstat`ed per iteration when the output is checked: a stat is a few
+    /// microseconds, so thousands make an iteration worth handing to a core.
+    private static let statChunk = 4096
 
     // MARK: Writing
 

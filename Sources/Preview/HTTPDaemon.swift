@@ -55,21 +55,23 @@ struct ListeningSocket {
         }
         defer { freeaddrinfo(list) }
         let info = first.pointee
-        let fd = socket(info.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else {
+        // Closed on every way out but the last, which hands it to the ListeningSocket.
+        guard
+            let socketFD = FileDescriptor(
+                socket(info.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0))
+        else {
             throw .cannotListen(host: host, port: port, reason: errnoText())
         }
+        let fd = socketFD.raw
         var yes: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         if Glibc.bind(fd, info.ai_addr, info.ai_addrlen) != 0 {
             let code = errno
-            close(fd)
             if code == EADDRINUSE { throw .portInUse(host: host, port: port) }
             throw .cannotListen(host: host, port: port, reason: errnoText(code))
         }
         if listen(fd, 128) != 0 {
             let code = errno
-            close(fd)
             if code == EADDRINUSE { throw .portInUse(host: host, port: port) }
             throw .cannotListen(host: host, port: port, reason: errnoText(code))
         }
@@ -90,7 +92,7 @@ struct ListeningSocket {
                 }
             }
         }
-        return ListeningSocket(fd: fd, port: boundPort, isIPv6: info.ai_family == AF_INET6)
+        return ListeningSocket(fd: socketFD.release(), port: boundPort, isIPv6: info.ai_family == AF_INET6)
     }
 }
 

@@ -50,6 +50,8 @@ public struct SearchIndex: Sendable {
     static let minimumShardBytes = 8 * 1024
     /// …and always before it would pass this many.
     static let maximumShardBytes = 24 * 1024
+    /// The fewest captions numbered by one core: below it, a part's own table is not worth making.
+    static let minimumCaptionPart = 4096
 
     /// The keys a caption gives its tweet: its words and its `@mentions` (the author's, the
     /// hashtags' and `is:reply` are added by the index). The slow part of indexing, made once
@@ -65,66 +67,28 @@ public struct SearchIndex: Sendable {
     public init(snapshot: Snapshot, captionKeys known: [[String]]? = nil) {
         let tweetCount = snapshot.tweets.count
         let userCount = snapshot.users.count
-        let userWords: [[String]] = snapshot.users.map { user in
-            Array(Set(SearchText.words(user.fullname + " " + user.username + " " + user.handle)))
-        }
-        let fromKeys: [[String]] = snapshot.users.map { user in
-            Array(Set([">" + SearchText.fold(user.username), ">" + SearchText.fold(user.handle)]))
-        }
         // The captions' keys not known already, on all cores (parsing and folding is the work).
         let parsed: [[String]]? =
             known == nil ? snapshot.tweets.parallelMap { Self.captionKeys($0.caption) } : nil
-        let captionKeys = known ?? parsed!
+        let table = Self.keyTable(snapshot, captionKeys: known ?? parsed!)
+        let shards = Self.shards(table, tweetCount: tweetCount, userCount: userCount)
+        self.shards = shards
+        self.tweetCount = tweetCount
+        self.userCount = userCount
+        self.manifest = Self.manifest(shards, tweetCount: tweetCount, userCount: userCount)
+        self.days = Self.days(snapshot)
+    }
 
+    /// Every key of the index with the tweets (by number) and users it matches.
+    private static func keyTable(_ snapshot: Snapshot, captionKeys: [[String]]) -> KeyTable {
+        let tweetCount = snapshot.tweets.count
         // Every key gets a slot, the first time it is met (keys equal as strings share one);
         // each tweet's keys are gathered as slots, so a key common to many tweets (an
         // author's words, a hashtag) is looked up once, not once per tweet.
         var table = KeyTable()
-        var userWordSlots: [[Int32]] = []
-        userWordSlots.reserveCapacity(userCount)
-        for words in userWords {
-            var slots: [Int32] = []
-            slots.reserveCapacity(words.count)
-            for key in words { slots.append(table.entry(key)) }
-            userWordSlots.append(slots)
-        }
-        // The captions' keys, numbered part by part on all cores (each part's own table), then
-        // each part's distinct keys given their slots: far fewer look-ups left for one core.
-        let partSize = Swift.max(4096, (tweetCount + 3) / 4)
-        let parts = [CaptionPart](parallelCount: (tweetCount + partSize - 1) / partSize) { p in
-            var part = CaptionPart()
-            for t in (p * partSize)..<Swift.min(tweetCount, (p + 1) * partSize) {
-                var slots: [Int32] = []
-                slots.reserveCapacity(captionKeys[t].count)
-                for key in captionKeys[t] { slots.append(part.entry(key)) }
-                part.tweets.append(slots)
-            }
-            return part
-        }
-        // An author's keys (only of users with tweets: `>handle` is a key only then).
-        var authorSlots = [[Int32]?](repeating: nil, count: userCount)
-        var tweetSlots = [[Int32]](repeating: [], count: tweetCount)
-        for (p, part) in parts.enumerated() {
-            let slotOfPart = part.keys.map { table.entry($0) }
-            for (i, partSlots) in part.tweets.enumerated() {
-                tweetSlots[p * partSize + i] = partSlots.map { slotOfPart[Int($0)] }
-            }
-        }
-        for t in 0..<tweetCount {
-            if let author = snapshot.tweetRelations[t].author {
-                if authorSlots[author] == nil {
-                    var keys = userWordSlots[author]
-                    for key in fromKeys[author] { keys.append(table.entry(key)) }
-                    authorSlots[author] = keys
-                }
-                tweetSlots[t] += authorSlots[author]!
-            }
-        }
-        // A hashtag's key, once per tag (the tag's tweets are its list: `Snapshot.tags`).
-        for tag in snapshot.tags {
-            let s = table.entry("#" + SearchText.fold(tag.tag))
-            for t in tag.tweets { tweetSlots[t].append(s) }
-        }
+        let userWordSlots = Self.userWordSlots(snapshot, into: &table)
+        var tweetSlots = Self.captionSlots(captionKeys, into: &table)
+        Self.addAuthorAndTagSlots(snapshot, userWordSlots: userWordSlots, to: &tweetSlots, into: &table)
         let reply = snapshot.tweets.contains(where: \.isReply) ? table.entry("!reply") : -1
         // A key met twice in one tweet (a caption word that is also its author's) lists it once:
         // `listed` holds the last tweet number each key took.
@@ -140,6 +104,79 @@ public struct SearchIndex: Sendable {
         for (u, slots) in userWordSlots.enumerated() {
             for s in slots { table.users[Int(s)].append(Int32(u)) }
         }
+        return table
+    }
+
+    /// Each user's words (name, username, handle) as slots of `table`.
+    private static func userWordSlots(_ snapshot: Snapshot, into table: inout KeyTable) -> [[Int32]] {
+        let userWords: [[String]] = snapshot.users.map { user in
+            Array(Set(SearchText.words(user.fullname + " " + user.username + " " + user.handle)))
+        }
+        var userWordSlots: [[Int32]] = []
+        userWordSlots.reserveCapacity(snapshot.users.count)
+        for words in userWords {
+            var slots: [Int32] = []
+            slots.reserveCapacity(words.count)
+            for key in words { slots.append(table.entry(key)) }
+            userWordSlots.append(slots)
+        }
+        return userWordSlots
+    }
+
+    /// Each tweet's caption keys as slots of `table`.
+    private static func captionSlots(_ captionKeys: [[String]], into table: inout KeyTable) -> [[Int32]] {
+        let tweetCount = captionKeys.count
+        // The captions' keys, numbered part by part on all cores (each part's own table), then
+        // each part's distinct keys given their slots: far fewer look-ups left for one core.
+        let partSize = Swift.max(Self.minimumCaptionPart, (tweetCount + 3) / 4)
+        let parts = [CaptionPart](parallelCount: (tweetCount + partSize - 1) / partSize) { p in
+            var part = CaptionPart()
+            for t in (p * partSize)..<Swift.min(tweetCount, (p + 1) * partSize) {
+                var slots: [Int32] = []
+                slots.reserveCapacity(captionKeys[t].count)
+                for key in captionKeys[t] { slots.append(part.entry(key)) }
+                part.tweets.append(slots)
+            }
+            return part
+        }
+        var tweetSlots = [[Int32]](repeating: [], count: tweetCount)
+        for (p, part) in parts.enumerated() {
+            let slotOfPart = part.keys.map { table.entry($0) }
+            for (i, partSlots) in part.tweets.enumerated() {
+                tweetSlots[p * partSize + i] = partSlots.map { slotOfPart[Int($0)] }
+            }
+        }
+        return tweetSlots
+    }
+
+    /// Adds to each tweet's slots its author's keys and its hashtags'.
+    private static func addAuthorAndTagSlots(
+        _ snapshot: Snapshot, userWordSlots: [[Int32]], to tweetSlots: inout [[Int32]], into table: inout KeyTable
+    ) {
+        let fromKeys: [[String]] = snapshot.users.map { user in
+            Array(Set([">" + SearchText.fold(user.username), ">" + SearchText.fold(user.handle)]))
+        }
+        // An author's keys (only of users with tweets: `>handle` is a key only then).
+        var authorSlots = [[Int32]?](repeating: nil, count: snapshot.users.count)
+        for t in 0..<snapshot.tweets.count {
+            if let author = snapshot.tweetRelations[t].author {
+                if authorSlots[author] == nil {
+                    var keys = userWordSlots[author]
+                    for key in fromKeys[author] { keys.append(table.entry(key)) }
+                    authorSlots[author] = keys
+                }
+                tweetSlots[t] += authorSlots[author]!
+            }
+        }
+        // A hashtag's key, once per tag (the tag's tweets are its list: `Snapshot.tags`).
+        for tag in snapshot.tags {
+            let s = table.entry("#" + SearchText.fold(tag.tag))
+            for t in tag.tweets { tweetSlots[t].append(s) }
+        }
+    }
+
+    /// The term shards of `table`'s keys, in JavaScript's order of strings.
+    private static func shards(_ table: KeyTable, tweetCount: Int, userCount: Int) -> [Shard] {
         let (keys, tweets, users) = (table.keys, table.tweets, table.users)
         // JavaScript compares strings by UTF-16 code units: the shards are in that order.
         let utf16 = keys.map { Array($0.utf16) }
@@ -182,7 +219,11 @@ public struct SearchIndex: Sendable {
         }
         if first == nil, shards.isEmpty { first = "" }
         close()
+        return shards
+    }
 
+    /// `search/index.js`: the counts and each shard's first key and file.
+    private static func manifest(_ shards: [Shard], tweetCount: Int, userCount: Int) -> [UInt8] {
         var manifest = Array("roostSearch.index({\"tweets\":\(tweetCount),\"users\":\(userCount),".utf8)
         manifest += Array("\"docBucket\":\(Self.docBucket),\"userBucket\":\(Self.userBucket),\"shards\":[".utf8)
         for (i, shard) in shards.enumerated() {
@@ -192,7 +233,12 @@ public struct SearchIndex: Sendable {
             JSONText.append(String(shard.path.dropFirst(Self.folder.count)), to: &manifest)
         }
         manifest += Array("]});\n".utf8)
+        return manifest
+    }
 
+    /// `search/days.js`: the first tweet number of each day that has tweets.
+    private static func days(_ snapshot: Snapshot) -> [UInt8] {
+        let tweetCount = snapshot.tweets.count
         var days = Array("roostSearch.days([".utf8)
         var lastDay: Int?
         for n in 0..<tweetCount {
@@ -205,12 +251,7 @@ public struct SearchIndex: Sendable {
             }
         }
         days += Array("]);\n".utf8)
-
-        self.shards = shards
-        self.tweetCount = tweetCount
-        self.userCount = userCount
-        self.manifest = manifest
-        self.days = days
+        return days
     }
 
     /// Keys numbered in the order met (keys equal as strings share one number).

@@ -137,6 +137,7 @@ public enum DirectoryStore {
                 reading: reading)
             units.append(contentsOf: documentFolders.map(Unit.subtree))
         }
+        // Files per unit: enough that a unit is worth a core's turn, few enough to balance.
         let chunk = 256
         for lo in stride(from: 0, to: deferred.count, by: chunk) {
             units.append(.files(deferred[lo..<min(lo + chunk, deferred.count)]))

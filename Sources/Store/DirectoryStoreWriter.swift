@@ -78,20 +78,15 @@ public enum DirectoryStoreWriter {
 
         let n = documents.count
         if n == 0 { return }
-        let chunks = min(n, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) * 4)
-        let errors = [StoreError?](parallelCount: chunks) { chunk in
+        let chunks = min(n, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) * Self.chunksPerCore)
+        try parallelForEach(count: n, chunk: (n + chunks - 1) / chunks) { k throws(StoreError) in
+            let document = documents[k]
             var bytes: [UInt8] = []
-            for k in (chunk * n / chunks)..<((chunk + 1) * n / chunks) {
-                let document = documents[k]
-                bytes.removeAll(keepingCapacity: true)
-                JSONWriter.append(jsonObject(document.fields), to: &bytes)
-                bytes.append(0x0A)
-                let path = joinPath(dir, document.path.description + ".json")
-                if let reason = writeFile(path, bytes) { return .writeFailed(path: path, reason: reason) }
-            }
-            return nil
+            JSONWriter.append(jsonObject(document.fields), to: &bytes)
+            bytes.append(0x0A)
+            let path = joinPath(dir, document.path.description + ".json")
+            if let reason = writeFile(path, bytes) { throw .writeFailed(path: path, reason: reason) }
         }
-        if let error = errors.lazy.compactMap({ $0 }).first { throw error }
     }
 
     /// Why `segment` cannot be a file or folder name in a store, or nil if it can.
@@ -170,20 +165,14 @@ public enum DirectoryStoreWriter {
 
     /// Writes `bytes` to a new file at `path` (never through a symbolic link); the error text or nil.
     private static func writeFile(_ path: String, _ bytes: [UInt8]) -> String? {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        if fd < 0 { return errnoText() }
-        defer { close(fd) }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { raw in
-                posixWrite(fd, raw.baseAddress! + written, raw.count - written)
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return errnoText()
-            }
-            written += n
+        guard let file = FileDescriptor(open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)) else {
+            return errnoText()
         }
-        return nil
+        let code = bytes.withUnsafeBytes { writeAll(file.raw, $0) }
+        return code == 0 ? nil : errnoText(code)
     }
+
+    /// Parts of the documents per core: more parts than cores, so that a core done early
+    /// takes another part while one with big documents is still writing.
+    private static let chunksPerCore = 4
 }

@@ -36,18 +36,16 @@ final class ReadBuffer {
     func readFile(_ path: String, noFollow: Bool) -> Result<Int, ErrnoCode> {
         var flags = O_RDONLY | O_CLOEXEC
         if noFollow { flags |= O_NOFOLLOW }
-        let fd = open(path, flags)
-        if fd < 0 { return .failure(ErrnoCode(errno)) }
-        defer { close(fd) }
-        return readAll(fd)
+        guard let file = FileDescriptor(open(path, flags)) else { return .failure(ErrnoCode(errno)) }
+        return readAll(file.raw)
     }
 
     /// Reads the whole file `name` in the open folder `dirFD`, never through a symbolic link.
     func readFile(in dirFD: Int32, name: String) -> Result<Int, ErrnoCode> {
-        let fd = openat(dirFD, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        if fd < 0 { return .failure(ErrnoCode(errno)) }
-        defer { close(fd) }
-        return readAll(fd)
+        guard let file = FileDescriptor(openat(dirFD, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) else {
+            return .failure(ErrnoCode(errno))
+        }
+        return readAll(file.raw)
     }
 
     private func readAll(_ fd: Int32) -> Result<Int, ErrnoCode> {
@@ -106,11 +104,6 @@ func splitSlashes(_ s: String) -> [String] {
         parts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]), as: UTF8.self))
         return parts
     }
-}
-
-/// write(2), named apart from the `write` methods of the store types.
-func posixWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(fd, pointer, count)
 }
 
 /// read(2), named apart from the `read` methods of the store types.

@@ -13,6 +13,10 @@ extension SingleFileStore {
     /// Documents decoded before they are handed to `transform` together, on all cores.
     static let streamBatch = 4096
 
+    /// The bytes read at a time: few reads for a file of gigabytes, and a buffer small beside
+    /// the documents it holds (it grows only for a value larger than it).
+    static let readChunk = 1 << 20
+
     /// Reads a node-firestore-import-export file (`{"__collections__": {…}, …}`, the key
     /// first) with a `JSONReader`: each top-level document, with its subcollections, is
     /// parsed, decoded and turned into `T`s before the next is read, so neither the file
@@ -29,7 +33,7 @@ extension SingleFileStore {
     /// order when it is read, then the groups are put in the order of their top-level paths
     /// (a path's descendants sort right after it and before any other path that follows it).
     static func readStreaming<T>(
-        file: String, chunk: Int = 1 << 20, transform: @Sendable (Document) -> T
+        file: String, chunk: Int = readChunk, transform: @Sendable (Document) -> T
     ) throws(StoreError)
         -> (format: StoreFormat, values: [T], missingParents: [DocumentPath])?
     {
@@ -63,7 +67,7 @@ extension SingleFileStore {
     /// may have been given values by then, which the caller discards before reading the
     /// file whole.
     static func streamUnordered<T>(
-        file: String, chunk: Int = 1 << 20, transform: @Sendable (Document) -> T, take: (consuming [T]) -> Void
+        file: String, chunk: Int = readChunk, transform: @Sendable (Document) -> T, take: (consuming [T]) -> Void
     ) throws(StoreError) -> Bool {
         try stream(file: file, chunk: chunk, transform: transform, take: take, keepGroups: false) != nil
     }
@@ -122,39 +126,12 @@ extension SingleFileStore {
             if batch.count >= streamBatch { flush() }
         }
         do throws(JSONError) {
-            try reader.beginText()
-            guard try reader.peek() == UInt8(ascii: "{") else { return nil }
-            try reader.beginObject()
-            guard try reader.nextKey() == "__collections__", try reader.peek() == UInt8(ascii: "{") else { return nil }
-            try reader.beginObject()
-            while let name = try reader.nextKey() {
-                guard try reader.peek() == UInt8(ascii: "{") else {
-                    let docs = try reader.readValue()
-                    pending =
-                        pending
-                        ?? .malformed(
-                            file: file, location: "collection \(name)",
-                            detail: "expected an object of documents, found \(docs.kindDescription)")
-                    continue
-                }
-                try reader.beginObject()
-                while let id = try reader.nextKey() {
-                    let body = try reader.readValue()
-                    guard pending == nil else { continue }
-                    let path = DocumentPath([name, id])
-                    do throws(StoreError) {
-                        try decoder.nodeDocument(path, body)
-                        group(path)
-                    } catch {
-                        pending = error
-                    }
-                }
+            let streamable = try walkCollections(&reader, file: file, pending: &pending) {
+                (path, body) throws(StoreError) in
+                try decoder.nodeDocument(path, body)
+                group(path)
             }
-            while let key = try reader.nextKey() {
-                if key == "__collections__" { return nil }
-                _ = try reader.readValue()
-            }
-            try reader.endText()
+            guard streamable else { return nil }
         } catch {
             if failure.code != 0 { throw .unreadable(path: file, reason: errnoText(failure.code)) }
             throw .invalidJSON(file: file, error: error)
@@ -172,6 +149,48 @@ extension SingleFileStore {
         }
         if !groupKeys.distinct { return nil }
         return groups
+    }
+
+    /// Walks the text `{"__collections__": {name: {id: document, …}, …}, …}`, handing each
+    /// top-level document to `document` until a problem is found (kept in `pending`; the rest
+    /// is only parsed). False when the text is not such a file, or names `__collections__`
+    /// twice.
+    private static func walkCollections(
+        _ reader: inout JSONReader, file: String, pending: inout StoreError?,
+        document: (DocumentPath, JSONValue) throws(StoreError) -> Void
+    ) throws(JSONError) -> Bool {
+        try reader.beginText()
+        guard try reader.peek() == UInt8(ascii: "{") else { return false }
+        try reader.beginObject()
+        guard try reader.nextKey() == "__collections__", try reader.peek() == UInt8(ascii: "{") else { return false }
+        try reader.beginObject()
+        while let name = try reader.nextKey() {
+            guard try reader.peek() == UInt8(ascii: "{") else {
+                let docs = try reader.readValue()
+                pending =
+                    pending
+                    ?? .malformed(
+                        file: file, location: "collection \(name)",
+                        detail: "expected an object of documents, found \(docs.kindDescription)")
+                continue
+            }
+            try reader.beginObject()
+            while let id = try reader.nextKey() {
+                let body = try reader.readValue()
+                guard pending == nil else { continue }
+                do throws(StoreError) {
+                    try document(DocumentPath([name, id]), body)
+                } catch {
+                    pending = error
+                }
+            }
+        }
+        while let key = try reader.nextKey() {
+            if key == "__collections__" { return false }
+            _ = try reader.readValue()
+        }
+        try reader.endText()
+        return true
     }
 }
 

@@ -492,45 +492,61 @@ struct SingleFileDecoder {
             }
             return .reference(SingleFileStore.stripDatabasePrefix(s))
         case "geoPointValue":
-            guard case .object = v else {
-                throw invalid("geoPointValue is \(v.kindDescription), expected {latitude, longitude}")
-            }
-            // proto3 JSON omits zero fields.
-            let lat = v["latitude"] ?? .integer(0)
-            let lon = v["longitude"] ?? .integer(0)
-            guard let la = lat.numberValue, let lo = lon.numberValue else {
-                throw invalid("geoPointValue latitude and longitude must be numbers")
-            }
-            return .geoPoint(latitude: la, longitude: lo)
+            return try restGeoPoint(v, invalid: invalid)
         case "arrayValue":
-            guard case .object = v else {
-                throw invalid("arrayValue is \(v.kindDescription), expected {\"values\": […]}")
-            }
-            guard let values = v["values"] else { return .array([]) }
-            guard case .array(let items) = values else {
-                throw invalid("arrayValue.values is \(values.kindDescription), expected an array")
-            }
-            var out: [Value] = []
-            out.reserveCapacity(items.count)
-            for (k, item) in items.enumerated() {
-                out.append(try restValue(item, document: document, field: "\(field)[\(k)]"))
-            }
-            return .array(out)
+            return try restArray(v, document: document, field: field, invalid: invalid)
         case "mapValue":
-            guard case .object = v else {
-                throw invalid("mapValue is \(v.kindDescription), expected {\"fields\": {…}}")
-            }
-            guard let f = v["fields"] else { return .map(Fields()) }
-            guard case .object(let fieldPairs) = f else {
-                throw invalid("mapValue.fields is \(f.kindDescription), expected an object")
-            }
-            var fields = Fields()
-            for (k, item) in fieldPairs {
-                fields.append(k, try restValue(item, document: document, field: "\(field).\(k)"))
-            }
-            return .map(fields)
+            return try restMap(v, document: document, field: field, invalid: invalid)
         default:
             throw .unknownRESTValue(file: file, document: document.description, field: field, type: typeKey)
         }
+    }
+
+    private func restGeoPoint(_ v: JSONValue, invalid: (String) -> StoreError) throws(StoreError) -> Value {
+        guard case .object = v else {
+            throw invalid("geoPointValue is \(v.kindDescription), expected {latitude, longitude}")
+        }
+        // proto3 JSON omits zero fields.
+        let lat = v["latitude"] ?? .integer(0)
+        let lon = v["longitude"] ?? .integer(0)
+        guard let la = lat.numberValue, let lo = lon.numberValue else {
+            throw invalid("geoPointValue latitude and longitude must be numbers")
+        }
+        return .geoPoint(latitude: la, longitude: lo)
+    }
+
+    private func restArray(
+        _ v: JSONValue, document: DocumentPath, field: String, invalid: (String) -> StoreError
+    ) throws(StoreError) -> Value {
+        guard case .object = v else {
+            throw invalid("arrayValue is \(v.kindDescription), expected {\"values\": […]}")
+        }
+        guard let values = v["values"] else { return .array([]) }
+        guard case .array(let items) = values else {
+            throw invalid("arrayValue.values is \(values.kindDescription), expected an array")
+        }
+        var out: [Value] = []
+        out.reserveCapacity(items.count)
+        for (k, item) in items.enumerated() {
+            out.append(try restValue(item, document: document, field: "\(field)[\(k)]"))
+        }
+        return .array(out)
+    }
+
+    private func restMap(
+        _ v: JSONValue, document: DocumentPath, field: String, invalid: (String) -> StoreError
+    ) throws(StoreError) -> Value {
+        guard case .object = v else {
+            throw invalid("mapValue is \(v.kindDescription), expected {\"fields\": {…}}")
+        }
+        guard let f = v["fields"] else { return .map(Fields()) }
+        guard case .object(let fieldPairs) = f else {
+            throw invalid("mapValue.fields is \(f.kindDescription), expected an object")
+        }
+        var fields = Fields()
+        for (k, item) in fieldPairs {
+            fields.append(k, try restValue(item, document: document, field: "\(field).\(k)"))
+        }
+        return .map(fields)
     }
 }

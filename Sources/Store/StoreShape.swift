@@ -16,11 +16,9 @@ public enum StoreShape {
         guard isFolder(path) else { return }
         let root = path
         if collections.contains(where: { isFolder(joinPath(root, $0)) }) { return }
-        let fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         var names: [String] = []
-        if fd >= 0 {
-            names = (try? DirectoryListing.names(in: fd, dotNames: false).get())?.sorted() ?? []
-            close(fd)
+        if let folder = FileDescriptor(open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
+            names = (try? DirectoryListing.names(in: folder.raw, dotNames: false).get())?.sorted() ?? []
         }
         // Named one level too deep (`content/tweets`) or too high (the project's folder)?
         let parent = parentFolder(of: root)

@@ -13,7 +13,7 @@ struct UnorderedDigest {
 
     mutating func add(_ entryHash: UInt64) {
         sum = sum &+ entryHash
-        xor ^= Self.mix(entryHash &+ 0x9e37_79b9_7f4a_7c15)
+        xor ^= Self.mix(entryHash &+ SplitMix64.increment)
         count += 1
     }
 
@@ -24,5 +24,5 @@ struct UnorderedDigest {
     }
 
     /// One SplitMix64 step: the golden-ratio increment, then the finalizer.
-    static func mix(_ x: UInt64) -> UInt64 { StableHash.splitMix64Finalize(x &+ 0x9e37_79b9_7f4a_7c15) }
+    static func mix(_ x: UInt64) -> UInt64 { SplitMix64.step(x) }
 }

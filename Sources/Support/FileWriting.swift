@@ -39,3 +39,29 @@ package func makeDirectories(_ path: String) -> Int32 {
     }
     return error
 }
+
+/// Removes `name` in the open folder `dirFD` and everything below it; symbolic links are
+/// removed, not followed. It goes on past a failure, removing what it can: 0, or the errno of
+/// the first failure.
+@discardableResult
+package func removeTree(_ dirFD: Int32, _ name: String) -> Int32 {
+    if unlinkat(dirFD, name, 0) == 0 || errno == ENOENT { return 0 }
+    // Linux says EISDIR of a folder, macOS EPERM; any other failure is the answer.
+    let unlinkError = errno
+    guard unlinkError == EISDIR || unlinkError == EPERM else { return unlinkError }
+    guard let folder = FileDescriptor(openat(dirFD, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) else {
+        return errno
+    }
+    var first: Int32 = 0
+    switch DirectoryListing.names(in: folder.raw, dotNames: true) {
+    case .success(let children):
+        for child in children {
+            let code = removeTree(folder.raw, child)
+            if first == 0 { first = code }
+        }
+    case .failure(let error):
+        first = error.code
+    }
+    if unlinkat(dirFD, name, AT_REMOVEDIR) != 0, first == 0 { first = errno }
+    return first
+}

@@ -38,6 +38,8 @@ package enum Heap {
     }
 
     #if canImport(Glibc)
+    // Unchecked: a raw pointer is not Sendable, but this one is set once (a `let`, made before
+    // any use) to a function's address and only read after; no thread can see it change.
     private nonisolated(unsafe) static let mallocTrim = dlsym(nil, "malloc_trim")
     #endif
 }

@@ -1,3 +1,5 @@
+import Support
+
 /// The bytes of each kind of document, pretty-printed with two-space indents.
 extension StorePlan {
     func userDocument(_ u: Int, into out: inout [UInt8]) {

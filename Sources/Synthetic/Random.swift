@@ -1,30 +1,19 @@
 import Support
 
-/// SplitMix64: a small, fast generator whose whole state is one word, so that any
-/// document can get its own generator from (seed, stream, index). The store is then the
-/// same whatever the number of threads or the order in which documents are written.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(state: UInt64) { self.state = state }
-
+/// Support's SplitMix64, one generator per document: any document can get its own from
+/// (seed, stream, index), so the store is the same whatever the number of threads or the
+/// order in which documents are written.
+extension SplitMix64 {
     /// An independent generator for item `index` of `stream` under `seed`.
     init(seed: UInt64, stream: Stream, index: Int = 0) {
-        let a = SplitMix64.finalize(seed &+ 0x9E37_79B9_7F4A_7C15 &* (stream.rawValue &+ 1))
-        state = SplitMix64.finalize(a ^ (UInt64(truncatingIfNeeded: index) &* 0xD1B5_4A32_D192_ED03))
+        let a = SplitMix64.finalize(seed &+ SplitMix64.increment &* (stream.rawValue &+ 1))
+        self.init(state: SplitMix64.finalize(a ^ (UInt64(truncatingIfNeeded: index) &* 0xD1B5_4A32_D192_ED03)))
     }
 
     /// The streams: one per kind of decision, so that adding draws to one leaves the others unchanged.
     enum Stream: UInt64 {
         case users = 1
         case structure, tags, popularity, likers, likeDocument, tweet, favorites
-    }
-
-    static func finalize(_ x: UInt64) -> UInt64 { StableHash.splitMix64Finalize(x) }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        return SplitMix64.finalize(state)
     }
 
     /// Uniform in [0, 1).

@@ -75,7 +75,11 @@ struct SingleFileWriter {
         }
     }
 
-    static let userChunk = 64, tweetChunk = 1024, batch = 16
+    /// Documents per job, for this writer and `StoreWriter`: a user's job also writes its
+    /// likes and favorites, so it takes fewer users than a tweet's job takes tweets.
+    static let userChunk = 64, tweetChunk = 1024
+    /// Jobs rendered on all cores while the previous ones are written.
+    static let batch = 16
 
     /// Checks the target before any work: its folder must exist; an existing file is
     /// replaced only when forced; a folder is never replaced.

@@ -1,4 +1,5 @@
 import Dispatch
+import Support
 
 /// Everything about the store that one document's bytes depend on beyond its own random
 /// draws: users, tweet ids, times, authors, reply parents, and who liked what.
@@ -202,6 +203,8 @@ struct StorePlan: Sendable {
         random.shuffle(&popularity)
         let popularZipf = Zipf(count: tweets, exponent: 1, offset: 10)
         let total = Int((likesPerTweet * Double(tweets)).rounded())
+        // Draws per block: one generator each (its own stream index), so the draws do not
+        // depend on the number of cores; 65,536 make a block worth a core's turn.
         let block = 1 << 16
         var draws = [Int32](repeating: 0, count: total)
         draws.withUnsafeMutableBufferPointer { out in
@@ -222,7 +225,7 @@ struct StorePlan: Sendable {
         let offsets = offset
         var likers = [Int32](repeating: 0, count: offset[tweets])
         var got = [Int32](repeating: 0, count: tweets)
-        let chunk = 4096
+        let chunk = 4096  // tweets per iteration: many, as most have few likers to draw
         likers.withUnsafeMutableBufferPointer { likersOut in
             got.withUnsafeMutableBufferPointer { gotOut in
                 // Unchecked: each chunk writes only its own tweets' ranges.

@@ -21,21 +21,22 @@ struct StoreWriter {
     }
 
     func write() throws(GenerateError) -> SyntheticStore.Summary {
-        let rootFD = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard rootFD >= 0 else { throw .failed(path: root, reason: errnoText()) }
-        defer { close(rootFD) }
+        guard let rootFolder = FileDescriptor(open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) else {
+            throw .failed(path: root, reason: errnoText())
+        }
         var folders = [Int32]()
         for name in ["users", "tweets", "favorites"] {
-            guard mkdirat(rootFD, name, 0o755) == 0 else { throw .failed(path: root + "/" + name, reason: errnoText()) }
-            let fd = openat(rootFD, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard mkdirat(rootFolder.raw, name, 0o755) == 0 else {
+                throw .failed(path: root + "/" + name, reason: errnoText())
+            }
+            let fd = openat(rootFolder.raw, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard fd >= 0 else { throw .failed(path: root + "/" + name, reason: errnoText()) }
             folders.append(fd)
         }
         defer { for fd in folders { close(fd) } }
         let (usersFD, tweetsFD, favoritesFD) = (folders[0], folders[1], folders[2])
 
-        let userChunk = 64
-        let tweetChunk = 1024
+        let (userChunk, tweetChunk) = (SingleFileWriter.userChunk, SingleFileWriter.tweetChunk)
         let userJobs = (plan.userCount + userChunk - 1) / userChunk
         let tweetJobs = (plan.tweetCount + tweetChunk - 1) / tweetChunk
         let tallies = [Tally](parallelCount: userJobs + tweetJobs) { job in
@@ -86,26 +87,26 @@ struct StoreWriter {
 
             let likes = plan.likeStart[u]..<plan.likeStart[u + 1]
             if !likes.isEmpty {
-                let fd = try subfolder(usersFD, folder: "users", uid, "user-likes", &name, &tally)
-                defer { close(fd) }
+                let likesFolder = try subfolder(usersFD, folder: "users", uid, "user-likes", &name, &tally)
                 for k in likes {
                     let t = Int(plan.likedTweets[k])
                     bytes.removeAll(keepingCapacity: true)
                     if plan.likeDocument(tweet: t, user: u, into: &bytes) { tally.timestampedLikes += 1 }
-                    try file(fd, folder: "users/…/user-likes", name: &name, plan.tweetID(t), ".json", bytes, &tally)
+                    try file(
+                        likesFolder.raw, folder: "users/…/user-likes", name: &name, plan.tweetID(t), ".json", bytes,
+                        &tally)
                 }
             }
 
             var places = FavoritePlaces(plan: plan, user: u)
             guard !places.isEmpty else { continue }
-            let fd = try subfolder(favoritesFD, folder: "favorites", uid, "favorites", &name, &tally)
-            defer { close(fd) }
+            let placesFolder = try subfolder(favoritesFD, folder: "favorites", uid, "favorites", &name, &tally)
             while places.next(into: &place) {
                 bytes.removeAll(keepingCapacity: true)
                 place.document(into: &bytes)
                 var id = [UInt8]()
                 id.appendInteger(place.id)
-                try file(fd, folder: "favorites/…/favorites", name: &name, id, ".json", bytes, &tally)
+                try file(placesFolder.raw, folder: "favorites/…/favorites", name: &name, id, ".json", bytes, &tally)
                 tally.places += 1
             }
         }
@@ -130,7 +131,7 @@ struct StoreWriter {
     private func subfolder(
         _ parentFD: Int32, folder: String, _ first: [UInt8], _ second: StaticString,
         _ name: inout [UInt8], _ tally: inout Tally
-    ) throws(GenerateError) -> Int32 {
+    ) throws(GenerateError) -> FileDescriptor {
         name.removeAll(keepingCapacity: true)
         name.append(contentsOf: first)
         name.append(0)
@@ -140,8 +141,8 @@ struct StoreWriter {
         name.append(second)
         name.append(0)
         if withCName(name, { mkdirat(parentFD, $0, 0o755) }) != 0 { throw failure(folder, name) }
-        let fd = withCName(name) { openat(parentFD, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        if fd < 0 { throw failure(folder, name) }
+        let opened = withCName(name) { openat(parentFD, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard let fd = FileDescriptor(opened) else { throw failure(folder, name) }
         tally.folders += 2
         return fd
     }
@@ -155,10 +156,9 @@ struct StoreWriter {
         name.append(contentsOf: stem)
         name.append(suffix)
         name.append(0)
-        let out = withCName(name) { openat(fd, $0, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644) }
-        if out < 0 { throw failure(folder, name) }
-        defer { close(out) }
-        let code = bytes.withUnsafeBytes { writeAll(out, $0) }
+        let opened = withCName(name) { openat(fd, $0, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644) }
+        guard let out = FileDescriptor(opened) else { throw failure(folder, name) }
+        let code = bytes.withUnsafeBytes { writeAll(out.raw, $0) }
         if code != 0 { throw failure(folder, name, code) }
         tally.files += 1
         tally.bytes += bytes.count

@@ -1,3 +1,5 @@
+import Support
+
 /// A Zipf-like distribution over ranks 0..<n: rank k has weight 1 / (k + 1 + q)^s.
 /// Drawing is a binary search in the cumulative weights.
 struct Zipf: Sendable {

@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The whole content of the file `name` in the open folder `dirFD` (`AT_FDCWD`: `name` is a
+/// path), read to its end through short reads and interruptions; or the errno. `flags` are
+/// added to `O_RDONLY | O_CLOEXEC` (`O_NOFOLLOW`: not through a symbolic link);
+/// `regularOnly`: anything but a regular file is refused (EINVAL), a FIFO is never waited on.
+package func readWholeFile(
+    in dirFD: Int32 = AT_FDCWD, _ name: String, flags: Int32 = 0, regularOnly: Bool = false
+) -> Result<[UInt8], ErrnoCode> {
+    guard let file = FileDescriptor(openat(dirFD, name, O_RDONLY | O_CLOEXEC | flags)) else {
+        return .failure(ErrnoCode(errno))
+    }
+    var st = stat()
+    let size = fstat(file.raw, &st) == 0 ? Int(st.st_size) : -1
+    if regularOnly, size < 0 || st.st_mode & S_IFMT != S_IFREG { return .failure(ErrnoCode(EINVAL)) }
+    var result = [UInt8]()
+    // Room for the whole file at once (the manifest of a big site is megabytes).
+    if size > 0 { result.reserveCapacity(size) }
+    var chunk = [UInt8](repeating: 0, count: wholeFileChunk)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { read(file.raw, $0.baseAddress, $0.count) }
+        if n < 0 {
+            if errno == EINTR { continue }
+            return .failure(ErrnoCode(errno))
+        }
+        if n == 0 { return .success(result) }
+        result.append(contentsOf: chunk[0..<n])
+    }
+}
+
+/// The bytes `readWholeFile` asks `read` for at a time: enough that a file of megabytes
+/// takes few calls, and 64 KiB of buffer per read of a file is nothing.
+private let wholeFileChunk = 1 << 16
