@@ -415,6 +415,11 @@ struct CachedStoreRead {
         }
     }
 
+    /// Listing again up to this many folders that moved (or one in `relistedFolderShare` of
+    /// the store's, if more) costs less than listing the whole store; past it, the whole is listed.
+    private static let relistedFoldersAtLeast = 64
+    private static let relistedFolderShare = 8
+
     /// The store's document files, from the cache's list (the cache's entries in the folders
     /// whose layout the walk saw as the cache recorded it) and the folders whose layout moved
     /// or that are new, listed again now (`DirectoryStore.documentFiles(inFolder:root:)`), with
@@ -427,7 +432,8 @@ struct CachedStoreRead {
     ) -> (sources: [Source], folders: FolderLayouts, listed: Int, files: Int)? {
         guard let (relist, dropped) = walked.changes(since: known) else { return nil }
         if relist.isEmpty && dropped.isEmpty { return ((0..<cache.count).map(Source.cached), known, 0, 0) }
-        guard relist.count <= max(64, walked.folders.count / 8) else { return nil }
+        guard relist.count <= max(Self.relistedFoldersAtLeast, walked.folders.count / Self.relistedFolderShare)
+        else { return nil }
         var sources: [Source] = []
         sources.reserveCapacity(cache.count + 64)
         /// The cache's entries in the folders listed again, by file: taken when still there.

@@ -107,6 +107,9 @@ public struct MirroredMedia: Sendable {
         self.cache = cache
     }
 
+    /// Images per task where they are staged on all cores.
+    private static let imageChunk = 64
+
     /// Output paths of the copies (`media/{hash}.{ext}`), sorted.
     public var paths: [String] { files.keys.sorted() }
 
@@ -115,28 +118,17 @@ public struct MirroredMedia: Sendable {
     /// how many there are.
     func write(into writer: SiteWriter, shard: Shard?) throws -> Int {
         let files = paths.filter { shard?.contains($0) ?? true }.map { self.files[$0]! }
-        let failure = Mutex<(any Error)?>(nil)
-        let chunk = 64
         let cache = self.cache
-        DispatchQueue.concurrentPerform(iterations: (files.count + chunk - 1) / chunk) { c in
-            for image in files[(c * chunk)..<min(files.count, (c + 1) * chunk)] {
-                if failure.withLock({ $0 != nil }) { return }
-                do {
-                    let fingerprint = UInt64(image.hash.prefix(16), radix: 16)!
-                    if try writer.keep(image.outputPath, fingerprint: fingerprint) { continue }
-                    // Checked against its hash: a damaged blob never reaches the site.
-                    guard let bytes = cache.bytes(of: image) else {
-                        throw BuildError.mediaCache(
-                            "\(image.blobPath): missing or damaged since it was looked up; build again")
-                    }
-                    _ = try writer.write(image.outputPath, bytes, fingerprint: fingerprint)
-                } catch {
-                    failure.withLock { if $0 == nil { $0 = error } }
-                    return
-                }
+        try parallelForEach(count: files.count, chunk: Self.imageChunk) { i in
+            let image = files[i]
+            let fingerprint = UInt64(image.hash.prefix(16), radix: 16)!
+            if try writer.keep(image.outputPath, fingerprint: fingerprint) { return }
+            // Checked against its hash: a damaged blob never reaches the site.
+            guard let bytes = cache.bytes(of: image) else {
+                throw BuildError.mediaCache("\(image.blobPath): missing or damaged since it was looked up; build again")
             }
+            _ = try writer.write(image.outputPath, bytes, fingerprint: fingerprint)
         }
-        if let error = failure.withLock({ $0 }) { throw error }
         return files.count
     }
 }

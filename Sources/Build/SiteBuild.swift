@@ -176,8 +176,10 @@ public struct SiteBuild: Sendable {
         return renderer
     }
 
-    /// Tweets per task where captions' keys are made on all cores.
+    /// Tweets per task where captions' keys are made on all cores, and pages per task where
+    /// they are rendered: enough to pay for the task, few enough to share the work evenly.
     private static let captionChunk = 64
+    private static let pageChunk = 64
 
     /// What a build published into the output folder, before the commit.
     private struct Published {
@@ -269,28 +271,16 @@ public struct SiteBuild: Sendable {
         into writer: SiteWriter, observer: some BuildObserver
     ) throws -> Int {
         let pages = renderer.plan.pages
-        let failure = Mutex<(any Error)?>(nil)
         let rendered = Atomic<Int>(0)
-        let chunk = 64
-        let chunks = (pages.count + chunk - 1) / chunk
-        DispatchQueue.concurrentPerform(iterations: chunks) { c in
-            for i in (c * chunk)..<min(pages.count, (c + 1) * chunk) {
-                if failure.withLock({ $0 != nil }) { return }
-                do {
-                    let (page, fingerprint) = (pages[i], fingerprints[i])
-                    guard include(page) else { continue }
-                    if try !writer.keep(page.path, fingerprint: fingerprint) {
-                        _ = try writer.write(page.path, try renderer.render(page), fingerprint: fingerprint)
-                        rendered.add(1, ordering: .relaxed)
-                    }
-                } catch {
-                    failure.withLock { if $0 == nil { $0 = error } }
-                    return
-                }
-                observer.pageFinished()
+        try parallelForEach(count: pages.count, chunk: Self.pageChunk) { i in
+            let (page, fingerprint) = (pages[i], fingerprints[i])
+            guard include(page) else { return }
+            if try !writer.keep(page.path, fingerprint: fingerprint) {
+                _ = try writer.write(page.path, try renderer.render(page), fingerprint: fingerprint)
+                rendered.add(1, ordering: .relaxed)
             }
+            observer.pageFinished()
         }
-        if let error = failure.withLock({ $0 }) { throw error }
         return rendered.load(ordering: .relaxed)
     }
 }
