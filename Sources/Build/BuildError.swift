@@ -2,7 +2,7 @@ import Model
 
 /// Why a build stopped before touching the output folder, beyond the errors of the stages
 /// (`StoreError`, `SiteError`, `MustacheError`, `OutputError`), which pass through as they are.
-public enum BuildError: Error, Sendable, CustomStringConvertible {
+package enum BuildError: Error, Sendable, CustomStringConvertible {
     /// The store has errors (or, when `strict`, warnings): `problems` lists them all.
     case invalidStore(store: String, problems: [Diagnostic], strict: Bool)
     /// The output folder is the store or the theme, or inside one: a build would write into
@@ -13,7 +13,7 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
     /// The build cache (`DocumentCache`) cannot be written; the build goes on without it.
     case cache(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidStore:
             return "\(problemSummary)\(countsWarnings ? " (warnings count as errors)" : ""); nothing was written"
@@ -27,13 +27,13 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
     }
 
     /// `3 problems in content`, for `invalidStore`.
-    public var problemSummary: String {
+    package var problemSummary: String {
         guard case .invalidStore(let store, let problems, _) = self else { return description }
         return "\(problems.count == 1 ? "1 problem" : "\(problems.count) problems") in \(store)"
     }
 
     /// True for `invalidStore` when warnings are among the problems because the build is strict.
-    public var countsWarnings: Bool {
+    package var countsWarnings: Bool {
         guard case .invalidStore(_, let problems, let strict) = self else { return false }
         return strict && problems.contains { $0.severity == .warning }
     }

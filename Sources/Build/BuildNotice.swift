@@ -1,13 +1,13 @@
 /// What a user may want to know about a build that went on: a file it left out on purpose,
 /// or a cache it could not keep. Says what happened; the command line adds what to do.
-public enum BuildNotice: Sendable, Hashable, CustomStringConvertible {
+package enum BuildNotice: Sendable, Hashable, CustomStringConvertible {
     /// No `sitemap.xml`: a sitemap needs absolute URLs, and the base URL is a path.
     case noSitemap(baseURL: String)
     /// The build cache could not be written (`BuildError.cache`'s words); the build went on
     /// without it.
     case cache(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noSitemap(let base):
             "no sitemap.xml: a sitemap needs absolute URLs, and the base URL '\(base)' is a path; "

@@ -1,6 +1,6 @@
 /// What a build tells whoever runs it while it works: the end of each phase (for
 /// `ROOST_TIMINGS`) and each page as it is done (for a progress bar). Called on any thread.
-public protocol BuildObserver: Sendable {
+package protocol BuildObserver: Sendable {
     /// A phase ended.
     func phaseEnded(_ phase: BuildPhase)
     /// Rendering starts: this many pages to render or keep.
@@ -12,13 +12,13 @@ public protocol BuildObserver: Sendable {
 }
 
 extension BuildObserver {
-    public func mediaProgress(done: Int, total: Int) {}
-    public func phaseEnded(_ phase: BuildPhase) {}
-    public func renderingStarted(pages: Int) {}
-    public func pageFinished() {}
+    package func mediaProgress(done: Int, total: Int) {}
+    package func phaseEnded(_ phase: BuildPhase) {}
+    package func renderingStarted(pages: Int) {}
+    package func pageFinished() {}
 }
 
 /// An observer that hears nothing: for tests and callers that only want the result.
-public struct SilentBuild: BuildObserver {
-    public init() {}
+package struct SilentBuild: BuildObserver {
+    package init() {}
 }

@@ -3,27 +3,27 @@ import Site
 import Support
 
 /// What `roost build` is asked to do (SPEC 5).
-public struct BuildOptions: Sendable {
+package struct BuildOptions: Sendable {
     /// A directory store or a single-file export.
-    public var store: String
+    package var store: String
     /// The theme folder; nil when none is given: then `templates/` if the current folder has
     /// it, else the built-in theme (`Theme.load(folder:)`).
-    public var templates: String?
+    package var templates: String?
     /// Where the site is written.
-    public var output: String
-    public var config: SiteConfig
+    package var output: String
+    package var config: SiteConfig
     /// Warnings (dangling references) fail the build too.
-    public var strict: Bool
+    package var strict: Bool
     /// Write only this part of the site.
-    public var shard: Shard?
+    package var shard: Shard?
     /// The cache of `config.media == .mirror`; its folder also holds the build cache.
-    public var media: MediaOptions
+    package var media: MediaOptions
     /// Read the store through the build cache (`--no-cache` turns it off): files unchanged
     /// since the last build are not read and decoded again. Off by default in the library,
     /// so a program embedding Roost decides where caches go; `roost build` turns it on.
-    public var usesCache: Bool
+    package var usesCache: Bool
 
-    public init(
+    package init(
         store: String = "content", templates: String? = nil, output: String = "public",
         config: SiteConfig = SiteConfig(), strict: Bool = false, shard: Shard? = nil,
         media: MediaOptions = MediaOptions(), usesCache: Bool = false
@@ -41,28 +41,28 @@ public struct BuildOptions: Sendable {
 
 /// `--shard K/N`: part K (1-based) of N of the site's files, split by a stable hash of each
 /// file's path, so every machine of a job runner agrees on the split without talking.
-public struct Shard: Sendable, Equatable {
-    public let index: Int
-    public let count: Int
+package struct Shard: Sendable, Equatable {
+    package let index: Int
+    package let count: Int
 
     /// nil unless 1 ≤ index ≤ count.
-    public init?(index: Int, count: Int) {
+    package init?(index: Int, count: Int) {
         guard count >= 1, (1...count).contains(index) else { return nil }
         self.index = index
         self.count = count
     }
 
     /// `K/N`, as on the command line.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]) else { return nil }
         self.init(index: k, count: n)
     }
 
-    public var description: String { "\(index)/\(count)" }
+    package var description: String { "\(index)/\(count)" }
 
     /// FNV-1a of the path: the same on every machine and in every build.
-    public func contains(_ path: String) -> Bool {
+    package func contains(_ path: String) -> Bool {
         Int(StableHash.fnv1a(path) % UInt64(count)) == index - 1
     }
 }

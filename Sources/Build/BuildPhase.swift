@@ -2,7 +2,7 @@ import Model
 
 /// The named steps of a build, in the order they run (those that do not apply are skipped):
 /// what `BuildObserver.phaseEnded` reports and `ROOST_TIMINGS` prints.
-public enum BuildPhase: String, Sendable, CaseIterable {
+package enum BuildPhase: String, Sendable, CaseIterable {
     case stampInputs = "stamp inputs"
     case checkOutput = "check output"
     case readStore = "read and decode store"
@@ -19,7 +19,7 @@ public enum BuildPhase: String, Sendable, CaseIterable {
     case commit
 
     /// The same step of `Snapshot.read`.
-    public init(_ step: Snapshot.ReadStep) {
+    package init(_ step: Snapshot.ReadStep) {
         switch step {
         case .readAndDecode: self = .readStore
         case .derive: self = .derive

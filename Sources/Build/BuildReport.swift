@@ -3,8 +3,8 @@ import Model
 import Output
 
 /// What a build did.
-public struct BuildReport: Sendable {
-    public enum Outcome: Sendable, Equatable {
+package struct BuildReport: Sendable {
+    package enum Outcome: Sendable, Equatable {
         /// The store, the theme and the options are as they were at the last build, and its
         /// files are intact: nothing was read or written.
         case nothingChanged
@@ -12,35 +12,35 @@ public struct BuildReport: Sendable {
         case built(WriteSummary)
     }
 
-    public let outcome: Outcome
+    package let outcome: Outcome
     /// Pages of the site (of this shard), written or kept.
-    public let pages: Int
+    package let pages: Int
     /// Of `pages`, those rendered; the others had the fingerprint they had at the last build
     /// and were kept without rendering them.
-    public var pagesRendered = 0
+    package var pagesRendered = 0
     /// Files copied from the theme's `static/` folder (of this shard).
-    public let staticFiles: Int
+    package let staticFiles: Int
     /// Dangling references, and images `--media mirror` could not copy: the pages were built
     /// without the missing part (the placeholder).
-    public let warnings: [Diagnostic]
+    package let warnings: [Diagnostic]
     /// What a user may want to know about the build (a page not written, and why).
-    public let notices: [BuildNotice]
-    public let elapsed: Duration
+    package let notices: [BuildNotice]
+    package let elapsed: Duration
     /// Images written into `media/` (of this shard), with `--media mirror`.
-    public var mediaFiles = 0
+    package var mediaFiles = 0
     /// What mirroring did (from the cache, downloaded, failed), with `--media mirror`.
-    public var media: MediaStatistics? = nil
+    package var media: MediaStatistics? = nil
     /// With the build cache: how many store files were read and decoded, and how many were
     /// taken from the cache (a single-file store counts as one file).
-    public var storeFiles: (read: Int, cached: Int)? = nil
+    package var storeFiles: (read: Int, cached: Int)? = nil
     /// With the build cache: the snapshot the last build derived was taken from the cache
     /// and brought up to date with the tweets whose content changed, not derived again.
-    public var snapshotReused = false
+    package var snapshotReused = false
     /// With the build cache and a directory store: which of the store's folders were listed
     /// to find its files.
-    public var storeListing = StoreListing.whole
+    package var storeListing = StoreListing.whole
 
-    public enum StoreListing: Sendable, Equatable {
+    package enum StoreListing: Sendable, Equatable {
         /// Every folder (no cache, or too much moved).
         case whole
         /// Only those whose names or kinds moved since the cache was written (or that are

@@ -9,22 +9,22 @@ import Synchronization
 /// The remote images of a snapshot mirrored through the cache (SPEC 9, `--media mirror`):
 /// what pages point at, the files to write into `media/`, and a warning per use of an image
 /// that could not be mirrored. Shared by `roost build` and `roost serve`.
-public struct MirroredMedia: Sendable {
+package struct MirroredMedia: Sendable {
     /// Per URL, its copy: what `SiteRenderer` is given.
-    public let images: SiteImages
+    package let images: SiteImages
     /// One per use (document and field) of an image without a copy; that page shows the placeholder.
-    public let warnings: [Diagnostic]
-    public let statistics: MediaStatistics
+    package let warnings: [Diagnostic]
+    package let statistics: MediaStatistics
     /// The blobs to write, once each, by output path.
     let files: [String: MediaImage]
-    public let cache: MediaCache
+    package let cache: MediaCache
 
     /// The `User-Agent` of every download.
-    public static let userAgent = "Roost/\(RoostVersion.current) (static site generator; mirroring a site's images)"
+    package static let userAgent = "Roost/\(RoostVersion.current) (static site generator; mirroring a site's images)"
 
     /// Every remote image `snapshot` uses, with the document and field, in a stable order:
     /// users' pictures and bios' images, then captions' images.
-    public static func references(in snapshot: Snapshot) -> [MediaReference] {
+    package static func references(in snapshot: Snapshot) -> [MediaReference] {
         var references: [MediaReference] = []
         for user in snapshot.users {
             let path = "users/\(user.uid)"
@@ -37,7 +37,7 @@ public struct MirroredMedia: Sendable {
     }
 
     /// The images of the captions of `tweets` (indices into `snapshot.tweets`).
-    public static func captionReferences(of tweets: some Sequence<Int>, in snapshot: Snapshot) -> [MediaReference] {
+    package static func captionReferences(of tweets: some Sequence<Int>, in snapshot: Snapshot) -> [MediaReference] {
         tweets.flatMap { t in
             let tweet = snapshot.tweets[t]
             return tweet.images.map { MediaReference(url: $0, path: "tweets/\(tweet.id)", field: "caption") }
@@ -47,7 +47,7 @@ public struct MirroredMedia: Sendable {
     /// Opens the cache (creating it) and mirrors `references`; `progress(done, total)` as URLs
     /// are settled. Only the cache folder can make this fail; an image that cannot be had is
     /// a warning.
-    public static func mirror(
+    package static func mirror(
         _ references: [MediaReference], options: MediaOptions, progress: ((Int, Int) -> Void)? = nil
     ) throws(BuildError) -> MirroredMedia {
         var mirrorOptions = MediaMirror.Options(
@@ -75,7 +75,7 @@ public struct MirroredMedia: Sendable {
 
     /// These copies and `other`'s (a live preview's edit that brought new images); the warnings
     /// and statistics are `other`'s.
-    public func merging(_ other: MirroredMedia) -> MirroredMedia {
+    package func merging(_ other: MirroredMedia) -> MirroredMedia {
         MirroredMedia(
             images: SiteImages(images.copies.merging(other.images.copies) { _, new in new }),
             warnings: other.warnings, statistics: other.statistics,
@@ -83,7 +83,7 @@ public struct MirroredMedia: Sendable {
     }
 
     /// The blob of a copy this mirror has (`media/{hash}.{ext}`), for a live preview to serve.
-    public func file(at path: String) -> [UInt8]? {
+    package func file(at path: String) -> [UInt8]? {
         guard let image = files[path] else { return nil }
         return cache.bytes(of: image, verify: false)
     }
@@ -111,7 +111,7 @@ public struct MirroredMedia: Sendable {
     private static let imageChunk = 64
 
     /// Output paths of the copies (`media/{hash}.{ext}`), sorted.
-    public var paths: [String] { files.keys.sorted() }
+    package var paths: [String] { files.keys.sorted() }
 
     /// Stages every copy (of `shard`) with `writer`, on all cores: a file the last build wrote
     /// from the same bytes is kept without reading it (its fingerprint is its hash). Returns

@@ -6,11 +6,11 @@ import Support
 /// sets; options on the command line win. Paths are relative to the file's folder.
 ///
 ///     {"title": "Mina's archive", "language": "ko", "baseURL": "https://example.com/", "pageSize": 30}
-public struct ProjectFile: Sendable {
-    public static let fileName = "roost.json"
+package struct ProjectFile: Sendable {
+    package static let fileName = "roost.json"
 
     /// What a key holds.
-    public enum Kind: Sendable {
+    package enum Kind: Sendable {
         case text
         case wholeNumber
         /// A file or folder: resolved against the file's folder.
@@ -21,26 +21,26 @@ public struct ProjectFile: Sendable {
 
     /// A key a file may hold, and what it holds. The keys are not listed here: the program that
     /// reads the file passes them (`roost` derives them from its options, SPEC 10).
-    public struct Key: Sendable, Equatable {
-        public let name: String
-        public let kind: Kind
+    package struct Key: Sendable, Equatable {
+        package let name: String
+        package let kind: Kind
 
-        public init(_ name: String, _ kind: Kind) {
+        package init(_ name: String, _ kind: Kind) {
             self.name = name
             self.kind = kind
         }
     }
 
     /// The file as read.
-    public let path: String
+    package let path: String
     /// Each key the file sets, as option text (numbers in decimal, paths resolved): one
     /// value, or a list's values in order.
-    public let values: [String: [String]]
+    package let values: [String: [String]]
 
     /// Reads the file at `path`, which may hold `keys`. A file that is not a JSON object, an
     /// unknown key (named with the nearest valid one), or a value of the wrong type is an error
     /// naming the file.
-    public init(path: String, keys: [Key]) throws(ProjectFileError) {
+    package init(path: String, keys: [Key]) throws(ProjectFileError) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .unreadable(path: path)
         }
@@ -92,13 +92,13 @@ public struct ProjectFile: Sendable {
     }
 
     /// The project file `roost.json` in the current folder, if there is one.
-    public static func inCurrentFolder(keys: [Key]) throws(ProjectFileError) -> ProjectFile? {
+    package static func inCurrentFolder(keys: [Key]) throws(ProjectFileError) -> ProjectFile? {
         FileManager.default.fileExists(atPath: fileName) ? try ProjectFile(path: fileName, keys: keys) : nil
     }
 }
 
 /// Why `roost.json` cannot be used.
-public enum ProjectFileError: Error, Sendable, CustomStringConvertible {
+package enum ProjectFileError: Error, Sendable, CustomStringConvertible {
     case unreadable(path: String)
     case invalidJSON(path: String, error: JSONError)
     case notAnObject(path: String, found: String)
@@ -106,7 +106,7 @@ public enum ProjectFileError: Error, Sendable, CustomStringConvertible {
     case unknownKey(path: String, key: String, hint: String, keys: [String])
     case wrongType(path: String, key: String, expected: String, found: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadable(let path):
             "\(path): cannot read this file"

@@ -15,12 +15,12 @@ import Glibc
 /// Everything that can fail on the input is checked before the output folder is touched.
 ///
 ///     let report = try SiteBuild(BuildOptions(store: "content", output: "public")).run()
-public struct SiteBuild: Sendable {
-    public let options: BuildOptions
+package struct SiteBuild: Sendable {
+    package let options: BuildOptions
     /// The time file stamps are trusted by (see `BuildInputs.isSettled`).
     let clock: BuildClock
 
-    public init(_ options: BuildOptions) {
+    package init(_ options: BuildOptions) {
         self.init(options, clock: .system)
     }
 
@@ -29,7 +29,7 @@ public struct SiteBuild: Sendable {
         self.clock = clock
     }
 
-    public func run(observer: some BuildObserver = SilentBuild()) throws -> BuildReport {
+    package func run(observer: some BuildObserver = SilentBuild()) throws -> BuildReport {
         let start = ContinuousClock.now
         let pipeline = try SitePipeline(config: options.config, theme: try theme(), media: options.media)
         let inputs = try BuildInputs(options, theme: pipeline.theme, clock: clock)

@@ -4,25 +4,25 @@ import JSON
 
 /// A new site folder, from inside the binary (`DefaultSite`): `roost.json` with the settings
 /// given, the sample store, a README, and when asked the built-in theme to edit (SPEC 10).
-public struct SiteFolder: Sendable {
+package struct SiteFolder: Sendable {
     /// The folder to create.
-    public let path: String
+    package let path: String
     /// Whether the built-in theme is written to `templates/` too.
-    public let withTheme: Bool
+    package let withTheme: Bool
 
     /// Where the sample store goes (what a build reads by default).
-    public static let storeFolder = BuildOptions().store
+    package static let storeFolder = BuildOptions().store
 
-    public init(path: String, withTheme: Bool) {
+    package init(path: String, withTheme: Bool) {
         self.path = path
         self.withTheme = withTheme
     }
 
     /// The site's name: the folder's own name.
-    public var name: String { URL(fileURLWithPath: path).standardizedFileURL.lastPathComponent }
+    package var name: String { URL(fileURLWithPath: path).standardizedFileURL.lastPathComponent }
 
     /// What `create` writes, as `roost.json, content/ (sample store), …`.
-    public var contents: [String] {
+    package var contents: [String] {
         [ProjectFile.fileName, "\(Self.storeFolder)/ (sample store)"]
             + (withTheme ? ["\(Theme.defaultFolder)/ (the theme)"] : [])
     }
@@ -31,7 +31,7 @@ public struct SiteFolder: Sendable {
     /// README unless there is one, and with `withTheme` the theme. Refuses a folder that
     /// exists and is not empty, unless `replacing`: then `roost.json`, the store and the theme
     /// are replaced, and the rest left.
-    public func create(settings: [(key: String, value: JSONValue)], replacing: Bool) throws {
+    package func create(settings: [(key: String, value: JSONValue)], replacing: Bool) throws {
         let manager = FileManager.default
         let destination = URL(fileURLWithPath: path)
         let existing = (try? manager.contentsOfDirectory(atPath: destination.path)) ?? []
@@ -87,11 +87,11 @@ public struct SiteFolder: Sendable {
 }
 
 /// Why a site folder cannot be created (beyond the file system's errors, which pass through).
-public enum SiteFolderError: Error, Sendable, CustomStringConvertible {
+package enum SiteFolderError: Error, Sendable, CustomStringConvertible {
     /// The folder exists, is not empty, and replacing was not asked for.
     case notEmpty(path: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notEmpty(let path): "\(path) is not empty; choose a new folder"
         }

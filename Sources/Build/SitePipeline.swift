@@ -8,14 +8,14 @@ import Support
 /// (`SiteBuild`, which publishes into the output folder) and `roost serve` (`LiveSite`, which
 /// keeps it in memory): the problems that stop it, the images mirrored, the search index and
 /// captions, the renderer. Where the pages go is the publisher's business, not this.
-public struct SitePipeline: Sendable {
-    public let config: SiteConfig
-    public let theme: Theme
-    public let templates: TemplateLibrary
+package struct SitePipeline: Sendable {
+    package let config: SiteConfig
+    package let theme: Theme
+    package let templates: TemplateLibrary
     /// Where and how `config.media == .mirror` keeps images.
-    public let media: MediaOptions
+    package let media: MediaOptions
 
-    public init(config: SiteConfig, theme: Theme, media: MediaOptions) throws(SiteError) {
+    package init(config: SiteConfig, theme: Theme, media: MediaOptions) throws(SiteError) {
         self.config = config
         self.theme = theme
         templates = try theme.templates(language: config.language)
@@ -24,7 +24,7 @@ public struct SitePipeline: Sendable {
 
     /// The problems that stop a build (errors, and warnings too when `strict`), and the
     /// warnings it goes on with.
-    public static func problems(in diagnostics: [Diagnostic], strict: Bool) -> (
+    package static func problems(in diagnostics: [Diagnostic], strict: Bool) -> (
         fatal: [Diagnostic], warnings: [Diagnostic]
     ) {
         let errors = diagnostics.filter { $0.severity == .error }
@@ -33,16 +33,16 @@ public struct SitePipeline: Sendable {
     }
 
     /// How many problems a summary shows before "… and N more".
-    public static let problemsShown = 10
+    package static let problemsShown = 10
 
     /// The first `problemsShown` of `problems`, one a line, and how many more there are.
-    public static func summary(of problems: [Diagnostic]) -> (lines: [String], more: Int) {
+    package static func summary(of problems: [Diagnostic]) -> (lines: [String], more: Int) {
         (problems.prefix(problemsShown).map { "\($0)" }, max(0, problems.count - problemsShown))
     }
 
     /// With `--media mirror`, every remote image of `snapshot` mirrored through the cache
     /// (nil in the other modes, which never touch the network).
-    public func mirror(_ snapshot: Snapshot, progress: ((Int, Int) -> Void)? = nil) throws(BuildError)
+    package func mirror(_ snapshot: Snapshot, progress: ((Int, Int) -> Void)? = nil) throws(BuildError)
         -> MirroredMedia?
     {
         guard config.media == .mirror else { return nil }
@@ -52,7 +52,7 @@ public struct SitePipeline: Sendable {
     /// The renderer of `snapshot`: with `captions`, the search keys and rendered captions a
     /// build cache already has (the others are made now); with `reusing`, what an earlier
     /// renderer of the same theme made that still holds (`roost serve`).
-    public func renderer(
+    package func renderer(
         of snapshot: Snapshot, images: SiteImages, captionKeys: [[String]]? = nil, renders: CaptionRenders? = nil,
         reusing previous: SiteRenderer? = nil, phases: (BuildPhase) -> Void = { _ in }
     ) throws(SiteError) -> SiteRenderer {

@@ -15,35 +15,35 @@ import Support
 ///
 /// Which one a build uses (`load(folder:)`): the folder given (`--templates DIR`); when none
 /// is given, `templates/` in the current folder if there is one; else the built-in theme.
-public struct Theme: Sendable {
+package struct Theme: Sendable {
     /// One file of the theme.
-    public struct File: Sendable {
+    package struct File: Sendable {
         /// Relative to the theme's root, `/`-separated: `partials/card.mustache`, `static/style.css`.
-        public let path: String
-        public let bytes: [UInt8]
+        package let path: String
+        package let bytes: [UInt8]
 
-        public init(path: String, bytes: [UInt8]) {
+        package init(path: String, bytes: [UInt8]) {
             self.path = path
             self.bytes = bytes
         }
     }
 
     /// Where the theme came from, for messages: a folder's path, or `built-in theme`.
-    public let origin: String
+    package let origin: String
     /// Every file, in path order.
-    public let files: [File]
+    package let files: [File]
     /// The templates with the English texts (see `templates(language:)`).
-    public let templates: TemplateLibrary
+    package let templates: TemplateLibrary
     /// The templates once per language of the theme's translation tables.
-    public let localized: LocalizedTemplates
+    package let localized: LocalizedTemplates
     /// The files of `static/`, with their paths relative to it.
-    public let staticFiles: [File]
+    package let staticFiles: [File]
     /// Every file's path and bytes, and Roost's version.
-    public let fingerprint: Int
+    package let fingerprint: Int
 
     /// A theme of `files` (any order). A template that does not parse is an error naming
     /// `origin/path`.
-    public init(files: [File], origin: String) throws {
+    package init(files: [File], origin: String) throws {
         let files = files.sorted { codePointOrder($0.path, $1.path) }
         var hasher = StableHasher()
         hasher.combine(RoostVersion.current)
@@ -66,7 +66,7 @@ public struct Theme: Sendable {
     /// Reads the theme folder at `folder`. A file that cannot be read is an error naming it.
     /// In `static/`, only regular files are taken, not behind a symbolic link, with no
     /// dot-name on the way.
-    public init(folder: String) throws {
+    package init(folder: String) throws {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -88,7 +88,7 @@ public struct Theme: Sendable {
     }
 
     /// The theme compiled into the binary (the repository's `templates/`, see `DefaultSite`).
-    public static var builtIn: Theme {
+    package static var builtIn: Theme {
         get throws { try builtInTheme.get() }
     }
 
@@ -97,11 +97,11 @@ public struct Theme: Sendable {
     }
 
     /// The folder a theme is read from when none is given, if the current folder has it.
-    public static let defaultFolder = "templates"
+    package static let defaultFolder = "templates"
 
     /// The theme folder to read: `folder` when given; when not (nil), `templates` if the
     /// current folder has such a folder; else nil, meaning the built-in theme.
-    public static func folder(given folder: String?) -> String? {
+    package static func folder(given folder: String?) -> String? {
         if let folder { return folder }
         var isFolder: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: defaultFolder, isDirectory: &isFolder)
@@ -109,19 +109,19 @@ public struct Theme: Sendable {
     }
 
     /// The theme a build uses (`folder`: the one given, nil when none is): see `folder(given:)`.
-    public static func load(folder: String?) throws -> Theme {
+    package static func load(folder: String?) throws -> Theme {
         guard let path = Self.folder(given: folder) else { return try builtIn }
         return try Theme(folder: path)
     }
 
     /// The text of `static/style.css`, if the theme has one (404.html carries it inline:
     /// see `SiteRenderer`'s `stylesheet`).
-    public var stylesheet: String? {
+    package var stylesheet: String? {
         staticFiles.first { $0.path == "style.css" }.map { String(decoding: $0.bytes, as: UTF8.self) }
     }
 
     /// Where static files are, in the theme and in the output.
-    public static let staticFolder = "static/"
+    package static let staticFolder = "static/"
 
     private static func isPlainFile(_ relative: String, at path: String) -> Bool {
         guard !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { return false }
@@ -135,7 +135,7 @@ public struct Theme: Sendable {
 extension Theme {
     /// The templates with the texts of `language` (the theme's `i18n/<language>.json`, English
     /// where it has none); a language the theme has no table for is an error naming the ones it has.
-    public func templates(language: String) throws(SiteError) -> TemplateLibrary {
+    package func templates(language: String) throws(SiteError) -> TemplateLibrary {
         try localized.templates(for: language)
     }
 }

@@ -2,18 +2,18 @@
 /// `templates/`) and the sample store that `roost init` writes (its `content/`). The
 /// EmbedDefaultSite build-tool plugin (`Plugins/`) generates their data at build time, so
 /// an edit to either folder is in the next `swift build`.
-public enum DefaultSite {
+package enum DefaultSite {
     /// One embedded file.
-    public struct File: Sendable, Equatable {
+    package struct File: Sendable, Equatable {
         /// Relative to its folder, `/`-separated: `partials/card.mustache`, `users/u1.json`.
-        public let path: String
-        public let bytes: [UInt8]
+        package let path: String
+        package let bytes: [UInt8]
     }
 
     /// The default theme: templates and `static/` files, in path order.
-    public static let theme: [File] = embeddedTheme.withUTF8Buffer { unpack(UnsafeRawBufferPointer($0)) }
+    package static let theme: [File] = embeddedTheme.withUTF8Buffer { unpack(UnsafeRawBufferPointer($0)) }
     /// The sample store (a directory store), in path order.
-    public static let store: [File] = embeddedStore.withUTF8Buffer { unpack(UnsafeRawBufferPointer($0)) }
+    package static let store: [File] = embeddedStore.withUTF8Buffer { unpack(UnsafeRawBufferPointer($0)) }
 
     /// The files of an archive as `embed-files` writes it: per file, the path, NUL, `t` (text
     /// follows) or `b` (base64 follows), NUL, the count of bytes that follow, NUL, the bytes.

@@ -2,7 +2,7 @@ import Foundation
 
 extension JSONParser {
     /// Parses `Data` or any other contiguous bytes.
-    public static func parse(_ bytes: some ContiguousBytes) throws(JSONError) -> JSONValue {
+    package static func parse(_ bytes: some ContiguousBytes) throws(JSONError) -> JSONValue {
         let result = bytes.withUnsafeBytes { buffer in
             Result { () throws(JSONError) -> JSONValue in try parse(buffer) }
         }

@@ -8,10 +8,10 @@
 ///   followed by a low surrogate, or a low surrogate alone) is an error.
 /// - Arrays and objects nested deeper than `maxDepth` (512) are an error, so hostile input
 ///   can never exhaust the stack.
-public enum JSONParser {
-    public static let maxDepth = 512
+package enum JSONParser {
+    package static let maxDepth = 512
 
-    public static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONError) -> JSONValue {
+    package static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONError) -> JSONValue {
         guard let base = bytes.baseAddress, bytes.count > 0 else {
             throw JSONError(message: "unexpected end of input (the document is empty)", line: 1, column: 1, offset: 0)
         }
@@ -19,19 +19,19 @@ public enum JSONParser {
         return try parser.parseDocument()
     }
 
-    public static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSONValue {
         let result = bytes.withUnsafeBytes { buffer in
             Result { () throws(JSONError) -> JSONValue in try parse(buffer) }
         }
         return try result.get()
     }
 
-    public static func parse(_ string: String) throws(JSONError) -> JSONValue {
+    package static func parse(_ string: String) throws(JSONError) -> JSONValue {
         try parse(Array(string.utf8))
     }
 
     /// Line and column (1-based; the column counts Unicode scalars) of byte `offset`.
-    public static func location(ofOffset offset: Int, in bytes: UnsafeRawBufferPointer) -> (line: Int, column: Int) {
+    package static func location(ofOffset offset: Int, in bytes: UnsafeRawBufferPointer) -> (line: Int, column: Int) {
         var line = 1
         var column = 1
         let end = min(offset, bytes.count)

@@ -6,10 +6,10 @@
 /// column and offset (counted from the start of the text): each step runs the parser's own
 /// code on the bytes in hand, and a step that fails or reaches the end of them is run again
 /// with more, so an error is only reported once the bytes up to the end of the text are in.
-public struct JSONReader: ~Copyable {
+package struct JSONReader: ~Copyable {
     /// Fills the buffer it is given from the start; returns the number of bytes put there,
     /// 0 at the end of the source (or on a failure the caller keeps track of).
-    public typealias Fill = (UnsafeMutableRawBufferPointer) -> Int
+    package typealias Fill = (UnsafeMutableRawBufferPointer) -> Int
 
     private let fill: Fill
     private var buffer: UnsafeMutablePointer<UInt8>  // raw: the parser reads it by pointer
@@ -27,7 +27,7 @@ public struct JSONReader: ~Copyable {
     private var first: [Bool] = []
 
     /// `chunk` is the buffer's first size; it grows to hold the largest value read whole.
-    public init(chunk: Int = 1 << 20, fill: @escaping Fill) {
+    package init(chunk: Int = 1 << 20, fill: @escaping Fill) {
         self.fill = fill
         capacity = max(chunk, 16)
         buffer = .allocate(capacity: capacity)
@@ -36,7 +36,7 @@ public struct JSONReader: ~Copyable {
     deinit { buffer.deallocate() }
 
     /// The byte offset in the text of the next thing to read.
-    public var offset: Int { origin.offset + i }
+    package var offset: Int { origin.offset + i }
 
     /// Runs `step` on the bytes in hand, again with more whenever it failed or stopped at
     /// their end before the end of the text (a number may go on in the next chunk).
@@ -82,7 +82,7 @@ public struct JSONReader: ~Copyable {
     }
 
     /// Starts the text: skips a byte order mark and white space; an empty text is an error.
-    public mutating func beginText() throws(JSONError) {
+    package mutating func beginText() throws(JSONError) {
         refill()
         if count >= 3 && buffer[0] == utf8BOM.0 && buffer[1] == utf8BOM.1 && buffer[2] == utf8BOM.2 {
             i = 3
@@ -97,7 +97,7 @@ public struct JSONReader: ~Copyable {
     }
 
     /// Ends the text: only white space may follow the value.
-    public mutating func endText() throws(JSONError) {
+    package mutating func endText() throws(JSONError) {
         try step { (p: inout Parser) throws(JSONError) in
             p.skipWhitespace()
             if p.i < p.count {
@@ -109,7 +109,7 @@ public struct JSONReader: ~Copyable {
 
     /// The first byte of the next value (`{`, `[`, `"`, …), or nil at the end of the text;
     /// nothing is consumed.
-    public mutating func peek() throws(JSONError) -> UInt8? {
+    package mutating func peek() throws(JSONError) -> UInt8? {
         try step { (p: inout Parser) throws(JSONError) -> UInt8? in
             p.skipWhitespace()
             return p.i < p.count ? p.base[p.i] : nil
@@ -117,19 +117,19 @@ public struct JSONReader: ~Copyable {
     }
 
     /// The next value, whole.
-    public mutating func readValue() throws(JSONError) -> JSONValue {
+    package mutating func readValue() throws(JSONError) -> JSONValue {
         try step { (p: inout Parser) throws(JSONError) in try p.parseValue() }
     }
 
     /// Enters the object that is the next value (`peek()` said `{`); then `nextKey()`
     /// until it returns nil.
-    public mutating func beginObject() throws(JSONError) {
+    package mutating func beginObject() throws(JSONError) {
         try begin(UInt8(ascii: "{"))
     }
 
     /// Enters the array that is the next value (`peek()` said `[`); then `nextElement()`
     /// until it returns false.
-    public mutating func beginArray() throws(JSONError) {
+    package mutating func beginArray() throws(JSONError) {
         try begin(UInt8(ascii: "["))
     }
 
@@ -145,7 +145,7 @@ public struct JSONReader: ~Copyable {
 
     /// The next key of the open object, the reader then at its value (which must be read
     /// next); nil at the object's end, which is left.
-    public mutating func nextKey() throws(JSONError) -> String? {
+    package mutating func nextKey() throws(JSONError) -> String? {
         let isFirst = first[first.count - 1]
         let key = try step { (p: inout Parser) throws(JSONError) -> String? in
             // What `Parser.parseObject` does between two values, with its messages.
@@ -190,7 +190,7 @@ public struct JSONReader: ~Copyable {
 
     /// True when the open array has another element, the reader then at it (which must be
     /// read next); false at the array's end, which is left.
-    public mutating func nextElement() throws(JSONError) -> Bool {
+    package mutating func nextElement() throws(JSONError) -> Bool {
         let isFirst = first[first.count - 1]
         let more = try step { (p: inout Parser) throws(JSONError) -> Bool in
             // What `Parser.parseArray` does between two values, with its messages.

@@ -1,6 +1,6 @@
 /// A parsed JSON value. Objects keep their keys in document order, duplicates included
 /// (look-ups with `subscript(key:)` take the last one, as most parsers do).
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     /// A number written without fraction or exponent that fits in `Int64`.
@@ -12,30 +12,30 @@ public enum JSONValue: Sendable, Equatable {
     case object([(key: String, value: JSONValue)])
 
     /// The value of `key` if this is an object holding it (the last one of duplicates).
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let pairs) = self else { return nil }
         for pair in pairs.reversed() where pair.key == key { return pair.value }
         return nil
     }
 
     /// The object's pairs, or nil if this is not an object.
-    public var objectPairs: [(key: String, value: JSONValue)]? {
+    package var objectPairs: [(key: String, value: JSONValue)]? {
         if case .object(let pairs) = self { return pairs }
         return nil
     }
 
-    public var arrayValue: [JSONValue]? {
+    package var arrayValue: [JSONValue]? {
         if case .array(let values) = self { return values }
         return nil
     }
 
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let s) = self { return s }
         return nil
     }
 
     /// The number as a Double, for `.integer` and `.double`.
-    public var numberValue: Double? {
+    package var numberValue: Double? {
         switch self {
         case .integer(let i): return Double(i)
         case .double(let d): return d
@@ -44,7 +44,7 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// "an object", "a string", … for error messages.
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"
@@ -55,7 +55,7 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
@@ -72,8 +72,8 @@ public enum JSONValue: Sendable, Equatable {
 
 /// Why a document is not valid JSON, and where (1-based line and column; the column
 /// counts Unicode scalars, so a line of Korean text gives the column a user sees).
-public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
+package struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable {
         /// A grammar error: unexpected character, unterminated string, bad number, …
         case syntax
         /// Bytes that are not UTF-8.
@@ -82,14 +82,14 @@ public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
         case tooDeep
     }
 
-    public var kind: Kind
-    public var message: String
-    public var line: Int
-    public var column: Int
+    package var kind: Kind
+    package var message: String
+    package var line: Int
+    package var column: Int
     /// 0-based byte offset of the error in the input.
-    public var offset: Int
+    package var offset: Int
 
-    public init(kind: Kind = .syntax, message: String, line: Int, column: Int, offset: Int) {
+    package init(kind: Kind = .syntax, message: String, line: Int, column: Int, offset: Int) {
         self.kind = kind
         self.message = message
         self.line = line
@@ -98,5 +98,5 @@ public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `3:14: unexpected character 'x'`
-    public var description: String { "\(line):\(column): \(message)" }
+    package var description: String { "\(line):\(column): \(message)" }
 }

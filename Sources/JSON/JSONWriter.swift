@@ -5,20 +5,20 @@
 /// and objects as `[]` and `{}`; it does not end with a newline. Doubles are written in
 /// Swift's shortest round-tripping form (`1.0`, `1e-05`), so they parse back as the same
 /// Double; a non-finite double (which the parser never produces) is written as `null`.
-public enum JSONWriter {
-    public static func write(_ value: JSONValue, pretty: Bool = true) -> [UInt8] {
+package enum JSONWriter {
+    package static func write(_ value: JSONValue, pretty: Bool = true) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256)
         append(value, to: &out, pretty: pretty, indent: 0)
         return out
     }
 
-    public static func string(_ value: JSONValue, pretty: Bool = true) -> String {
+    package static func string(_ value: JSONValue, pretty: Bool = true) -> String {
         String(decoding: write(value, pretty: pretty), as: UTF8.self)
     }
 
     /// Appends `value` to `out`; `indent` is the current nesting level.
-    public static func append(_ value: JSONValue, to out: inout [UInt8], pretty: Bool = true, indent: Int = 0) {
+    package static func append(_ value: JSONValue, to out: inout [UInt8], pretty: Bool = true, indent: Int = 0) {
         switch value {
         case .null:
             out.append(contentsOf: "null".utf8)
@@ -72,7 +72,7 @@ public enum JSONWriter {
     }
 
     /// Appends `s` as a quoted, escaped JSON string.
-    public static func appendString(_ s: String, to out: inout [UInt8]) {
+    package static func appendString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for b in s.utf8 {
             switch b {

@@ -8,9 +8,9 @@ import Synchronization
 /// (`PreviewServer`), updated as the watcher reports changes to the stores or the theme, and
 /// open pages told which of them changed. Several stores are served side by side, each under
 /// its own prefix, with an index page at `/`.
-public final class LivePreview: Sendable {
+package final class LivePreview: Sendable {
     /// Each store's site, with its URL prefix (empty for a single store).
-    public let sites: [(name: String, site: LiveSite)]
+    package let sites: [(name: String, site: LiveSite)]
     /// The theme folder watched; nil: the built-in theme.
     private let templates: String?
     private let server: PreviewServer
@@ -24,7 +24,7 @@ public final class LivePreview: Sendable {
     ///   - log: a line for each load and update (`tweets/t1 modified → 3 pages updated (12 ms)`).
     ///   - media: the cache of `config.media == .mirror`, shared with builds.
     ///   - allowedHosts: host names answered besides the preview's own (`--allow-host`).
-    public init(
+    package init(
         stores: [String], templates: String?, config: SiteConfig, media: MediaOptions = MediaOptions(), host: String,
         port: UInt16, allowedHosts: [String] = [], log: @escaping @Sendable (String) -> Void
     ) {
@@ -44,11 +44,11 @@ public final class LivePreview: Sendable {
     }
 
     /// The address pages are served at (after `start()`).
-    public var url: URL { server.url }
+    package var url: URL { server.url }
 
     /// Reads every store and the theme, starts serving and watching. When this returns, a
     /// change to any file is seen.
-    public func start() throws {
+    package func start() throws {
         for (k, entry) in sites.enumerated() {
             let update = entry.site.loadAll()
             // A viewer no user has is a mistake on the command line, not a state of the data.
@@ -66,7 +66,7 @@ public final class LivePreview: Sendable {
         self.watcher.withLock { $0 = watcher }
     }
 
-    public func stop() {
+    package func stop() {
         watcher.withLock {
             $0?.stop()
             $0 = nil

@@ -10,13 +10,13 @@ import Synchronization
 /// One store kept live for `roost serve`: documents are decoded once and again only when
 /// their file changes; pages are rendered when requested, from the newest good state.
 /// What is served is always what a full build of that state would write.
-public final class LiveSite: Sendable {
-    public let storePath: String
+package final class LiveSite: Sendable {
+    package let storePath: String
     /// The theme folder; nil: the built-in theme (`Theme.folder(given:)` decided at `init`).
-    public let templatesPath: String?
-    public let config: SiteConfig
+    package let templatesPath: String?
+    package let config: SiteConfig
     /// The cache of `config.media == .mirror` (shared with builds).
-    public let media: MediaOptions
+    package let media: MediaOptions
     /// The store and theme folders as the watcher names its roots, to tell changes apart.
     private let storeRoot: String
     private let templatesRoot: String?
@@ -76,19 +76,19 @@ public final class LiveSite: Sendable {
     private let state = Mutex(State())
 
     /// What one update did, for the log and the browser.
-    public struct Update: Sendable {
+    package struct Update: Sendable {
         /// Paths of pages whose bytes may differ now (`["*"]`: all of them).
-        public var changedPages: [String]
+        package var changedPages: [String]
         /// Why the last good state is still served, if it is.
-        public var error: String?
+        package var error: String?
         /// `tweets/t42 modified → 31 pages updated (12 ms)`.
-        public var summary: String
+        package var summary: String
         /// The `--viewer` that no user of the store has, when that is the error.
-        public var unknownViewer: String? = nil
+        package var unknownViewer: String? = nil
     }
 
     /// - Parameter templates: the theme folder given, or nil (see `Theme.folder(given:)`).
-    public init(store: String, templates: String?, config: SiteConfig, media: MediaOptions = MediaOptions()) {
+    package init(store: String, templates: String?, config: SiteConfig, media: MediaOptions = MediaOptions()) {
         self.storePath = store
         self.media = media
         self.templatesPath = Theme.folder(given: templates)
@@ -100,7 +100,7 @@ public final class LiveSite: Sendable {
     // MARK: Serving
 
     /// The bytes of a page or static file (`u/mina/index.html`), or nil.
-    public func file(at path: String) -> [UInt8]? {
+    package func file(at path: String) -> [UInt8]? {
         let (rendering, page) = state.withLock { state in (state.rendering, state.rendering?.pages[path]) }
         guard let rendering else {
             // Nothing rendered yet (the store was broken from the start): every page is a
@@ -123,7 +123,7 @@ public final class LiveSite: Sendable {
     // MARK: Updating
 
     /// Reads everything: the first build, or after a change too big to follow file by file.
-    public func loadAll() -> Update {
+    package func loadAll() -> Update {
         let start = ContinuousClock.now
         do {
             try StoreShape.check(storePath)
@@ -141,13 +141,13 @@ public final class LiveSite: Sendable {
     }
 
     /// True when the watcher's change is under this site's store or theme.
-    public func concerns(_ change: FileWatcher.Change) -> Bool {
+    package func concerns(_ change: FileWatcher.Change) -> Bool {
         let root = change.root.standardizedFileURL.path
         return root == storeRoot || root == templatesRoot
     }
 
     /// Applies a batch of changes from the watcher (those under other roots are left out).
-    public func apply(_ changes: Set<FileWatcher.Change>) -> Update {
+    package func apply(_ changes: Set<FileWatcher.Change>) -> Update {
         let start = ContinuousClock.now
         var templatesChanged = false
         var needsFullRead = false

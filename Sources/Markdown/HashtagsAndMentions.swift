@@ -1,18 +1,18 @@
 /// The hashtags and mentions of a caption: exactly those the renderer links
 /// (mentions regardless of whether the user exists — the renderer links only
 /// those `mentionURL` knows).
-public enum HashtagsAndMentions {
+package enum HashtagsAndMentions {
     /// Hashtags lowercased, without "#", unique, in order of first occurrence;
     /// mentions as written, without "@", unique, in order of first occurrence.
     /// Only text is searched: not code spans or blocks, raw HTML, or the text
     /// of links and images.
-    public static func scan(_ markdown: String) -> (hashtags: [String], mentions: [String]) {
+    package static func scan(_ markdown: String) -> (hashtags: [String], mentions: [String]) {
         let found = scanAll(markdown)
         return (found.hashtags, found.mentions)
     }
 
     /// What `scan` finds, and the images (`MarkdownImages`) from the same parse.
-    public static func scanAll(_ markdown: String) -> (hashtags: [String], mentions: [String], images: [MarkdownImage])
+    package static func scanAll(_ markdown: String) -> (hashtags: [String], mentions: [String], images: [MarkdownImage])
     {
         var hashtags: [String] = []
         var mentions: [String] = []

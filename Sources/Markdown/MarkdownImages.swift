@@ -1,11 +1,11 @@
 /// An image of a caption or bio (`![alt](url)`): what a mirrored site downloads (SPEC 9).
-public struct MarkdownImage: Sendable, Hashable {
+package struct MarkdownImage: Sendable, Hashable {
     /// The destination as written.
-    public var url: String
+    package var url: String
     /// The alt text as plain text (empty when there is none).
-    public var alt: String
+    package var alt: String
 
-    public init(url: String, alt: String) {
+    package init(url: String, alt: String) {
         self.url = url
         self.alt = alt
     }

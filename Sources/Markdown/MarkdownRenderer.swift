@@ -20,7 +20,7 @@
 /// Output is deterministic and ends with a newline (unless empty).
 /// URLs returned by `mentionURL` and `tagURL` are used as given (HTML-escaped);
 /// URLs from the Markdown are percent-encoded where needed.
-public struct MarkdownRenderer: Sendable {
+package struct MarkdownRenderer: Sendable {
     private let mentionURL: @Sendable (String) -> String?
     private let tagURL: @Sendable (String) -> String?
     private let image: (@Sendable (String) -> InlineImage)?
@@ -32,7 +32,7 @@ public struct MarkdownRenderer: Sendable {
     ///     or nil if there is none (then no link: a bio's tag no tweet has).
     ///   - image: an image's URL as written → the picture to show instead; nil: images
     ///     stay links to their URL.
-    public init(
+    package init(
         mentionURL: @escaping @Sendable (String) -> String?,
         tagURL: @escaping @Sendable (String) -> String?,
         image: (@Sendable (String) -> InlineImage)? = nil
@@ -43,7 +43,7 @@ public struct MarkdownRenderer: Sendable {
     }
 
     /// The HTML fragment for `markdown`.
-    public func render(_ markdown: String) -> String {
+    package func render(_ markdown: String) -> String {
         var renderer = Renderer(
             mentionURL: mentionURL, tagURL: tagURL, image: image,
             capacity: markdown.utf8.count + markdown.utf8.count / 4 + 16)
@@ -52,7 +52,7 @@ public struct MarkdownRenderer: Sendable {
     }
 
     /// The HTML fragment and `PlainText.excerpt(markdown, limit:)`, from one parse.
-    public func render(_ markdown: String, excerptLimit limit: Int) -> (html: String, excerpt: String) {
+    package func render(_ markdown: String, excerptLimit limit: Int) -> (html: String, excerpt: String) {
         var renderer = Renderer(
             mentionURL: mentionURL, tagURL: tagURL, image: image,
             capacity: markdown.utf8.count + markdown.utf8.count / 4 + 16)
@@ -69,12 +69,12 @@ private let externalRel: StaticString = " rel=\"nofollow ugc noopener\""
 
 /// The picture an `<img>` of a caption shows: a path of the site (`media/{hash}.png`, or the
 /// theme's placeholder), with its size in pixels when known.
-public struct InlineImage: Sendable, Hashable {
-    public var src: String
-    public var width: Int?
-    public var height: Int?
+package struct InlineImage: Sendable, Hashable {
+    package var src: String
+    package var width: Int?
+    package var height: Int?
 
-    public init(src: String, width: Int? = nil, height: Int? = nil) {
+    package init(src: String, width: Int? = nil, height: Int? = nil) {
         self.src = src
         self.width = width
         self.height = height

@@ -1,10 +1,10 @@
 /// The words of a Markdown text without its markup: for titles, descriptions and feed
 /// entry titles, where markup would show as stray `*` and `_`.
-public enum PlainText {
+package enum PlainText {
     /// Text and code, with breaks and block boundaries as single spaces; image alt
     /// text kept; raw HTML kept as the literal text the renderer shows. At most
     /// `limit` characters, cut at a word boundary where one is near, with `…`.
-    public static func excerpt(_ markdown: String, limit: Int) -> String {
+    package static func excerpt(_ markdown: String, limit: Int) -> String {
         var collector = PlainTextCollector(limit: limit)
         Cmark.walk(markdown) { collector.handle($0) }
         return collector.result
@@ -13,7 +13,7 @@ public enum PlainText {
     /// All of the text (`excerpt`'s rules, no limit) and the mentions (`HashtagsAndMentions`'
     /// rule: as written, without "@", unique, first occurrence first), from one parse: what
     /// search indexes of a caption (SPEC 8).
-    public static func searchable(_ markdown: String) -> (text: String, mentions: [String]) {
+    package static func searchable(_ markdown: String) -> (text: String, mentions: [String]) {
         var collector = PlainTextCollector(limit: Int.max)
         var mentions: [String] = []
         var seen: Set<String> = []

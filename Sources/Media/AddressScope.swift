@@ -4,7 +4,7 @@ import Support
 /// host on the public internet; every other scope reaches this machine, its network or
 /// nothing, and mirroring refuses it (SPEC 9) unless `--media-allow` names it. From IANA's
 /// special-purpose address registries (RFC 6890 and its updates).
-public enum AddressScope: Sendable, Hashable, CustomStringConvertible {
+package enum AddressScope: Sendable, Hashable, CustomStringConvertible {
     case global
     case loopback
     case privateNetwork
@@ -18,7 +18,7 @@ public enum AddressScope: Sendable, Hashable, CustomStringConvertible {
     case reserved
 
     /// `a link-local address`: how a warning says it.
-    public var description: String {
+    package var description: String {
         switch self {
         case .global: "a public address"
         case .loopback: "a loopback address"

@@ -1,11 +1,11 @@
 /// The image formats a mirrored site may contain (SPEC 9), told by their first bytes: what a
 /// server says (`Content-Type`, the URL's extension) is never asked. Everything else (SVG,
 /// which can carry scripts; HTML; BMP, TIFF, HEIC, …) is refused.
-public enum ImageFormat: String, Sendable, Hashable, CaseIterable, Codable {
+package enum ImageFormat: String, Sendable, Hashable, CaseIterable, Codable {
     case png, jpeg, gif, webp, avif
 
     /// The extension of the file in the cache and in the output (`media/{hash}.{ext}`).
-    public var fileExtension: String {
+    package var fileExtension: String {
         switch self {
         case .png: "png"
         case .jpeg: "jpg"
@@ -15,7 +15,7 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, Codable {
         }
     }
 
-    public var mimeType: String {
+    package var mimeType: String {
         switch self {
         case .png: "image/png"
         case .jpeg: "image/jpeg"
@@ -26,13 +26,13 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, Codable {
     }
 
     /// The format whose `fileExtension` is `ext`.
-    public init?(fileExtension ext: String) {
+    package init?(fileExtension ext: String) {
         guard let format = ImageFormat.allCases.first(where: { $0.fileExtension == ext }) else { return nil }
         self = format
     }
 
     /// "PNG", "JPEG", … for messages.
-    public var name: String {
+    package var name: String {
         switch self {
         case .png: "PNG"
         case .jpeg: "JPEG"
@@ -45,12 +45,12 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, Codable {
 
 /// An image's format and, when its header gives them cheaply, its size in pixels (for an
 /// `<img>`'s `width` and `height`, so a page does not jump as pictures arrive).
-public struct ImageInfo: Sendable, Hashable {
-    public var format: ImageFormat
-    public var width: Int?
-    public var height: Int?
+package struct ImageInfo: Sendable, Hashable {
+    package var format: ImageFormat
+    package var width: Int?
+    package var height: Int?
 
-    public init(format: ImageFormat, width: Int? = nil, height: Int? = nil) {
+    package init(format: ImageFormat, width: Int? = nil, height: Int? = nil) {
         self.format = format
         self.width = width
         self.height = height
@@ -58,9 +58,9 @@ public struct ImageInfo: Sendable, Hashable {
 }
 
 /// Reads the first bytes of a file: which of the five formats it is, and its size.
-public enum ImageSniffer {
+package enum ImageSniffer {
     /// What the first bytes of a download say so far.
-    public enum Verdict: Sendable, Equatable {
+    package enum Verdict: Sendable, Equatable {
         /// One of the five formats (its size is read from the whole file by `identify`).
         case image(ImageFormat)
         /// None of them, whatever follows: the download can stop here.
@@ -70,11 +70,11 @@ public enum ImageSniffer {
     }
 
     /// The most bytes `verdict` ever asks for (an AVIF's `ftyp` box is rarely above 40).
-    public static let maxPrefix = 4096
+    package static let maxPrefix = 4096
 
     /// The format the first bytes announce; `complete` says there are no more (then the
     /// answer is never `.needMore`).
-    public static func verdict(_ bytes: UnsafeRawBufferPointer, complete: Bool = false) -> Verdict {
+    package static func verdict(_ bytes: UnsafeRawBufferPointer, complete: Bool = false) -> Verdict {
         let b = Bytes(bytes)
         if b.count < 12 { return complete ? .notAnImage : .needMore }
         if b.matches(0, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .image(.png) }
@@ -93,12 +93,12 @@ public enum ImageSniffer {
         return .notAnImage
     }
 
-    public static func verdict(_ bytes: [UInt8], complete: Bool = false) -> Verdict {
+    package static func verdict(_ bytes: [UInt8], complete: Bool = false) -> Verdict {
         bytes.withUnsafeBytes { verdict($0, complete: complete) }
     }
 
     /// The image a whole file is, or nil when it is none of the five formats.
-    public static func identify(_ bytes: UnsafeRawBufferPointer) -> ImageInfo? {
+    package static func identify(_ bytes: UnsafeRawBufferPointer) -> ImageInfo? {
         guard case .image(let format) = verdict(bytes, complete: true) else { return nil }
         let b = Bytes(bytes)
         let size: (Int, Int)? =
@@ -113,13 +113,13 @@ public enum ImageSniffer {
         return ImageInfo(format: format, width: width, height: height)
     }
 
-    public static func identify(_ bytes: [UInt8]) -> ImageInfo? {
+    package static func identify(_ bytes: [UInt8]) -> ImageInfo? {
         bytes.withUnsafeBytes { identify($0) }
     }
 
     /// What a refused file looks like, for the warning ("it looks like SVG"): nil when it is
     /// nothing this knows.
-    public static func describe(_ bytes: [UInt8]) -> String? {
+    package static func describe(_ bytes: [UInt8]) -> String? {
         if bytes.isEmpty { return "an empty file" }
         let b = bytes.withUnsafeBytes { Bytes($0) }
         if b.matches(0, Array("BM".utf8)) { return "BMP" }

@@ -9,45 +9,45 @@ import Musl
 #endif
 
 /// An image in the cache: its bytes are the file `blobPath`, named by their SHA-256.
-public struct MediaImage: Sendable, Hashable {
+package struct MediaImage: Sendable, Hashable {
     /// The URL it was downloaded from (as the store has it).
-    public var url: String
+    package var url: String
     /// SHA-256 of the bytes, 64 lowercase hex digits.
-    public var hash: String
-    public var format: ImageFormat
-    public var width: Int?
-    public var height: Int?
-    public var byteCount: Int
+    package var hash: String
+    package var format: ImageFormat
+    package var width: Int?
+    package var height: Int?
+    package var byteCount: Int
     /// The file in the cache.
-    public var blobPath: String
+    package var blobPath: String
 
     /// `{hash}.{ext}`.
-    public var fileName: String { "\(hash).\(format.fileExtension)" }
+    package var fileName: String { "\(hash).\(format.fileExtension)" }
     /// Where the image goes in the output: `media/{hash}.{ext}` (SPEC 9).
-    public var outputPath: String { "media/" + fileName }
+    package var outputPath: String { "media/" + fileName }
 }
 
 /// What the cache knows about one URL.
-public struct MediaCacheEntry: Sendable, Hashable {
-    public enum Content: Sendable, Hashable {
+package struct MediaCacheEntry: Sendable, Hashable {
+    package enum Content: Sendable, Hashable {
         case image(hash: String, format: ImageFormat, width: Int?, height: Int?, byteCount: Int)
         /// A lasting failure (`MediaFailure.isLasting`), so a rebuild does not ask again.
         case failure(MediaFailure)
     }
 
-    public var url: String
-    public var content: Content
+    package var url: String
+    package var content: Content
     /// The validators of the response, for a conditional request on refresh.
-    public var etag: String?
-    public var lastModified: String?
+    package var etag: String?
+    package var lastModified: String?
     /// When it was downloaded or last revalidated (seconds since 1970).
-    public var fetchedAt: Int64
+    package var fetchedAt: Int64
 }
 
-public struct MediaCacheError: Error, Sendable, CustomStringConvertible {
-    public var path: String
-    public var reason: String
-    public var description: String { "\(path): \(reason)" }
+package struct MediaCacheError: Error, Sendable, CustomStringConvertible {
+    package var path: String
+    package var reason: String
+    package var description: String { "\(path): \(reason)" }
 }
 
 /// The media cache (`--cache DIR`, default `.roost-cache/`): downloads stored by the hash of
@@ -68,12 +68,12 @@ public struct MediaCacheError: Error, Sendable, CustomStringConvertible {
 /// versions are whole. Temporary files older than an hour (left by a killed process) are
 /// removed when a cache is opened. Nothing is fsync'ed (a cache can be downloaded again):
 /// after a power cut a file may be empty, which the size check and the entry's parse catch.
-public final class MediaCache: Sendable {
-    public let folder: String
+package final class MediaCache: Sendable {
+    package let folder: String
     private let counter = Atomic<Int>(0)
 
     /// Opens `folder`, creating it (and its parents) if missing.
-    public init(folder: String) throws(MediaCacheError) {
+    package init(folder: String) throws(MediaCacheError) {
         var path = folder
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
         self.folder = path.isEmpty ? "." : path
@@ -85,7 +85,7 @@ public final class MediaCache: Sendable {
     }
 
     /// Where the bytes of `hash` in `format` are.
-    public func blobPath(hash: String, format: ImageFormat) -> String {
+    package func blobPath(hash: String, format: ImageFormat) -> String {
         "\(folder)/media/\(hash).\(format.fileExtension)"
     }
 
@@ -98,7 +98,7 @@ public final class MediaCache: Sendable {
 
     /// The entry of `url`, if the cache has one that can be used: an image entry whose blob is
     /// missing or of another size is no entry (the image is downloaded again).
-    public func entry(for url: String) -> MediaCacheEntry? {
+    package func entry(for url: String) -> MediaCacheEntry? {
         guard let bytes = Self.readFile(entryPath(url)), let entry = Self.decode(bytes), entry.url == url
         else { return nil }
         if case .image(let hash, let format, _, _, let byteCount) = entry.content {
@@ -111,7 +111,7 @@ public final class MediaCache: Sendable {
     }
 
     /// The image an entry names (nil for a failure).
-    public func image(_ entry: MediaCacheEntry) -> MediaImage? {
+    package func image(_ entry: MediaCacheEntry) -> MediaImage? {
         guard case .image(let hash, let format, let width, let height, let byteCount) = entry.content else {
             return nil
         }
@@ -122,7 +122,7 @@ public final class MediaCache: Sendable {
 
     /// The bytes of `image`, checked against its hash (`verify`) or at least its size: nil
     /// when the blob is missing or not what the entry says (then download it again).
-    public func bytes(of image: MediaImage, verify: Bool = true) -> [UInt8]? {
+    package func bytes(of image: MediaImage, verify: Bool = true) -> [UInt8]? {
         guard let bytes = Self.readFile(image.blobPath), bytes.count == image.byteCount else { return nil }
         if verify && SHA256.hex(bytes) != image.hash { return nil }
         return bytes
@@ -131,7 +131,7 @@ public final class MediaCache: Sendable {
     /// The blob named `fileName` (`{64 hex digits}.{ext}`, as in `MediaImage.fileName`), for
     /// `roost serve` to answer `media/…` from the cache: nil for any other name (no path
     /// can be made of it) or a missing blob.
-    public func blobPath(fileName: String) -> String? {
+    package func blobPath(fileName: String) -> String? {
         let parts = fileName.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].utf8.count == 64,
             parts[0].utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
@@ -146,7 +146,7 @@ public final class MediaCache: Sendable {
     /// Copies `image` to `{output}/media/{hash}.{ext}` (under a temporary name, then renamed),
     /// unless a file of its size is there already; the bytes are checked against the hash
     /// first. For writing a site without `SiteWriter`; a build passes `bytes(of:)` to its writer.
-    public func copy(_ image: MediaImage, toOutput output: String) throws(MediaCacheError) {
+    package func copy(_ image: MediaImage, toOutput output: String) throws(MediaCacheError) {
         let folder = output + "/media"
         let error = makeDirectories(folder)
         if error != 0 { throw MediaCacheError(path: folder, reason: errnoText(error)) }
@@ -162,7 +162,7 @@ public final class MediaCache: Sendable {
     /// Stores a download: the blob (unless the same bytes are there already), then the
     /// entry. `info` is what `ImageSniffer.identify` said of `bytes`.
     @discardableResult
-    public func store(
+    package func store(
         url: String, bytes: [UInt8], info: ImageInfo, etag: String? = nil, lastModified: String? = nil,
         now: Int64 = MediaCache.now()
     ) throws(MediaCacheError) -> MediaCacheEntry {
@@ -182,12 +182,12 @@ public final class MediaCache: Sendable {
     }
 
     /// Remembers a lasting failure of `url`.
-    public func remember(url: String, failure: MediaFailure, now: Int64 = MediaCache.now()) throws(MediaCacheError) {
+    package func remember(url: String, failure: MediaFailure, now: Int64 = MediaCache.now()) throws(MediaCacheError) {
         try write(MediaCacheEntry(url: url, content: .failure(failure), etag: nil, lastModified: nil, fetchedAt: now))
     }
 
     /// Writes `entry` (after a 304: the same image, a new fetched-at and maybe new validators).
-    public func write(_ entry: MediaCacheEntry) throws(MediaCacheError) {
+    package func write(_ entry: MediaCacheEntry) throws(MediaCacheError) {
         let path = entryPath(entry.url)
         let shard = String(path[..<path.lastIndex(of: "/")!])
         if mkdir(shard, 0o755) != 0 && errno != EEXIST {
@@ -197,7 +197,7 @@ public final class MediaCache: Sendable {
     }
 
     /// Seconds since 1970.
-    public static func now() -> Int64 {
+    package static func now() -> Int64 {
         var t = timespec()
         clock_gettime(CLOCK_REALTIME, &t)
         return Int64(t.tv_sec)

@@ -2,7 +2,7 @@ import Support
 
 /// Why a remote image is not mirrored: the reason of a warning that names the document,
 /// field and URL (`MediaWarning`), after which the page shows the placeholder.
-public indirect enum MediaFailure: Error, Sendable, Hashable, CustomStringConvertible {
+package indirect enum MediaFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// Not a URL curl can parse.
     case invalidURL
     /// Not http or https (`file:`, `data:`, `ftp:`, …): never fetched.
@@ -38,7 +38,7 @@ public indirect enum MediaFailure: Error, Sendable, Hashable, CustomStringConver
     /// given time (seconds since 1970).
     case remembered(MediaFailure, since: Int64)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidURL: return "not a valid URL"
         case .notHTTP(let scheme): return "not an http(s) URL (\(scheme.isEmpty ? "no scheme" : scheme + ":"))"
@@ -69,13 +69,13 @@ public indirect enum MediaFailure: Error, Sendable, Hashable, CustomStringConver
     }
 
     /// An address mirroring never connects to, which `--media-allow` may permit.
-    public var isAddressRefusal: Bool {
+    package var isAddressRefusal: Bool {
         if case .addressRefused = self { true } else { false }
     }
 
     /// Worth remembering in the cache: the same request would fail the same way in a minute
     /// (a timeout, a broken connection, a 5xx or 429 may not).
-    public var isLasting: Bool {
+    package var isLasting: Bool {
         switch self {
         case .invalidURL, .notHTTP, .tooLarge, .notAnImage, .tooManyRedirects, .redirectRefused: return true
         case .httpStatus(let code): return (400..<500).contains(code) && code != 408 && code != 429
@@ -105,14 +105,14 @@ public indirect enum MediaFailure: Error, Sendable, Hashable, CustomStringConver
 
 /// One use of a remote image in the store: the URL as the store has it, and where it is
 /// (for the warning when it cannot be mirrored).
-public struct MediaReference: Sendable, Hashable {
-    public var url: String
+package struct MediaReference: Sendable, Hashable {
+    package var url: String
     /// The document's path (`users/abc`).
-    public var path: String
+    package var path: String
     /// The field (`profileImageUrl`, `caption`, `bio`).
-    public var field: String
+    package var field: String
 
-    public init(url: String, path: String, field: String) {
+    package init(url: String, path: String, field: String) {
         self.url = url
         self.path = path
         self.field = field
@@ -120,17 +120,17 @@ public struct MediaReference: Sendable, Hashable {
 }
 
 /// A reference whose image could not be mirrored.
-public struct MediaWarning: Sendable, Hashable, CustomStringConvertible {
-    public var reference: MediaReference
-    public var failure: MediaFailure
+package struct MediaWarning: Sendable, Hashable, CustomStringConvertible {
+    package var reference: MediaReference
+    package var failure: MediaFailure
 
-    public init(reference: MediaReference, failure: MediaFailure) {
+    package init(reference: MediaReference, failure: MediaFailure) {
         self.reference = reference
         self.failure = failure
     }
 
     /// `users/abc: field 'profileImageUrl': https://…/a.png: HTTP 404`, as `Diagnostic` words it.
-    public var description: String {
+    package var description: String {
         "\(reference.path): field '\(reference.field)': \(reference.url): \(failure)"
     }
 }

@@ -12,26 +12,26 @@ import Musl
 private let curlReady: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
 /// How `MediaFetcher` downloads: the rules of a well-behaved client (SPEC 9).
-public struct FetchLimits: Sendable, Hashable {
+package struct FetchLimits: Sendable, Hashable {
     /// `User-Agent`, naming Roost and its version (`roost/0.9 (+https://…)`).
-    public var userAgent: String
+    package var userAgent: String
     /// Downloads at once, over all hosts.
-    public var maxParallel = 16
+    package var maxParallel = 16
     /// Downloads at once from one host (`host:port`).
-    public var maxPerHost = 6
+    package var maxPerHost = 6
     /// Seconds to connect (DNS, TCP, TLS).
-    public var connectTimeout = 10.0
+    package var connectTimeout = 10.0
     /// Seconds for a whole download, redirects included.
-    public var totalTimeout = 30.0
+    package var totalTimeout = 30.0
     /// Bytes of a body at most: a larger one is stopped as soon as it is announced or passes it.
-    public var maxBytes = 10 * 1_048_576
+    package var maxBytes = 10 * 1_048_576
     /// Redirects followed at most, only to http and https.
-    public var maxRedirects = 5
+    package var maxRedirects = 5
     /// The addresses connections may go to (SPEC 9: no loopback, private, link-local, …
     /// address unless allowed), checked on every connection, redirects included.
     package var addresses = AddressRule()
 
-    public init(userAgent: String) { self.userAgent = userAgent }
+    package init(userAgent: String) { self.userAgent = userAgent }
 }
 
 /// Downloads on libcurl's multi interface, all on the calling thread: no more than

@@ -35,34 +35,34 @@ import Musl
 /// image, too large) is remembered for `rememberFailures` seconds so a rebuild does not ask
 /// again, and a refresh asks again for everything. `roost serve` can share the cache folder
 /// with builds (see `MediaCache`) and answer `media/…` with `cache.blobPath(fileName:)`.
-public final class MediaMirror: Sendable {
-    public struct Options: Sendable {
-        public var limits: FetchLimits
+package final class MediaMirror: Sendable {
+    package struct Options: Sendable {
+        package var limits: FetchLimits
         /// Only the cache: no connection is ever opened; a URL it does not have fails.
-        public var offline = false
+        package var offline = false
         /// Ask again for every cached URL: a conditional GET (`If-None-Match`,
         /// `If-Modified-Since`) when the cache has validators, and a 304 keeps the copy. A
         /// refresh that fails keeps the cached copy too (`MediaResults.keptStale`).
-        public var refresh = false
+        package var refresh = false
         /// Seconds a lasting failure (`MediaFailure.isLasting`) is remembered; 0: never.
-        public var rememberFailures = 86_400.0
+        package var rememberFailures = 86_400.0
 
-        public init(userAgent: String, offline: Bool = false, refresh: Bool = false) {
+        package init(userAgent: String, offline: Bool = false, refresh: Bool = false) {
             limits = FetchLimits(userAgent: userAgent)
             self.offline = offline
             self.refresh = refresh
         }
     }
 
-    public let cache: MediaCache
-    public let options: Options
+    package let cache: MediaCache
+    package let options: Options
 
-    public init(cache folder: String, options: Options) throws(MediaCacheError) {
+    package init(cache folder: String, options: Options) throws(MediaCacheError) {
         cache = try MediaCache(folder: folder)
         self.options = options
     }
 
-    public init(cache: MediaCache, options: Options) {
+    package init(cache: MediaCache, options: Options) {
         self.cache = cache
         self.options = options
     }
@@ -70,7 +70,7 @@ public final class MediaMirror: Sendable {
     /// Each distinct URL of `references` from the cache or downloaded (blocking; at most
     /// about the total timeout per host queue, see `MediaFetcher`). `progress(done, total)`
     /// is called on this thread as URLs are settled, for a progress bar.
-    public func fetch(_ references: [MediaReference], progress: ((Int, Int) -> Void)? = nil) -> MediaResults {
+    package func fetch(_ references: [MediaReference], progress: ((Int, Int) -> Void)? = nil) -> MediaResults {
         let began = Self.monotonic()
         var urls: [String] = []
         var seen = Set<String>()
@@ -190,26 +190,26 @@ public final class MediaMirror: Sendable {
 }
 
 /// What `MediaMirror.fetch` found: per URL, the image in the cache or the failure.
-public struct MediaResults: Sendable {
-    public var outcomes: [String: Result<MediaImage, MediaFailure>] = [:]
+package struct MediaResults: Sendable {
+    package var outcomes: [String: Result<MediaImage, MediaFailure>] = [:]
     /// URLs whose refresh failed: the cached copy was kept (it is among the images), and
     /// this is why (worth a note, not a warning).
-    public var keptStale: [String: MediaFailure] = [:]
-    public var statistics = MediaStatistics()
+    package var keptStale: [String: MediaFailure] = [:]
+    package var statistics = MediaStatistics()
 
-    public init() {}
+    package init() {}
 
-    public subscript(url: String) -> Result<MediaImage, MediaFailure>? { outcomes[url] }
+    package subscript(url: String) -> Result<MediaImage, MediaFailure>? { outcomes[url] }
 
     /// The image of `url`, if it was mirrored.
-    public func image(_ url: String) -> MediaImage? {
+    package func image(_ url: String) -> MediaImage? {
         if case .success(let image)? = outcomes[url] { return image }
         return nil
     }
 
     /// Every mirrored image once per blob (two URLs may have the same bytes), by output path:
     /// what the build writes into `media/`.
-    public var images: [MediaImage] {
+    package var images: [MediaImage] {
         var byPath: [String: MediaImage] = [:]
         for case .success(let image) in outcomes.values where byPath[image.outputPath] == nil {
             byPath[image.outputPath] = image
@@ -218,7 +218,7 @@ public struct MediaResults: Sendable {
     }
 
     /// One warning per reference whose URL failed, in the references' order.
-    public func warnings(for references: [MediaReference]) -> [MediaWarning] {
+    package func warnings(for references: [MediaReference]) -> [MediaWarning] {
         references.compactMap { reference in
             guard case .failure(let failure)? = outcomes[reference.url] else { return nil }
             return MediaWarning(reference: reference, failure: failure)
@@ -235,22 +235,22 @@ public struct MediaResults: Sendable {
 }
 
 /// Counts of a `fetch`, for the build's report and the benchmark.
-public struct MediaStatistics: Sendable, Hashable {
+package struct MediaStatistics: Sendable, Hashable {
     /// Distinct URLs asked for.
-    public var urls = 0
+    package var urls = 0
     /// Images taken from the cache without a request.
-    public var fromCache = 0
+    package var fromCache = 0
     /// Requests started (a redirect chain is one).
-    public var requests = 0
+    package var requests = 0
     /// Images downloaded and stored.
-    public var downloaded = 0
+    package var downloaded = 0
     /// Cached images a conditional request found current (304).
-    public var notModified = 0
+    package var notModified = 0
     /// URLs without an image (remembered failures and offline misses included).
-    public var failed = 0
+    package var failed = 0
     /// Bytes of the images downloaded.
-    public var downloadedBytes = 0
-    public var seconds = 0.0
+    package var downloadedBytes = 0
+    package var seconds = 0.0
 
-    public init() {}
+    package init() {}
 }

@@ -1,9 +1,9 @@
 /// A place on Earth, in degrees.
-public struct Coordinate: Sendable, Equatable {
-    public let latitude: Double
-    public let longitude: Double
+package struct Coordinate: Sendable, Equatable {
+    package let latitude: Double
+    package let longitude: Double
 
-    public init(latitude: Double, longitude: Double) {
+    package init(latitude: Double, longitude: Double) {
         self.latitude = latitude
         self.longitude = longitude
     }

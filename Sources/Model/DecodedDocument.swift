@@ -3,7 +3,8 @@ import Store
 /// One document read by the schema of SPEC 2.3, before anything is derived: the part of
 /// building a snapshot that depends on that document alone. A live preview keeps these
 /// and decodes again only the documents that changed.
-public struct DecodedDocument: Sendable {
+@usableFromInline
+package struct DecodedDocument: Sendable {
     /// Users, tweets and places are boxed: a document is then the size of a like (the most
     /// common kind, three in four at a million tweets) rather than of a tweet, 128 bytes,
     /// in arrays that hold every document of the store.
@@ -16,15 +17,15 @@ public struct DecodedDocument: Sendable {
 
     /// nil for documents of other collections and documents with errors.
     let entity: Entity?
-    public let diagnostics: [Diagnostic]
+    package let diagnostics: [Diagnostic]
 
     /// The tweet, when the document is a usable tweet.
-    public var tweet: Tweet? {
+    package var tweet: Tweet? {
         if case .tweet(let tweet)? = entity { return tweet }
         return nil
     }
 
-    public init(_ document: Document) {
+    package init(_ document: Document) {
         let s = document.path.segments
         switch (s.count, s[0], s.count == 4 ? s[2] : "") {
         case (2, "users", _):

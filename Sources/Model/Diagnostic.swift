@@ -1,8 +1,8 @@
 import Store
 
 /// A problem found in the store, tied to the document (and field) it is about.
-public struct Diagnostic: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable {
+package struct Diagnostic: Sendable, Hashable, Comparable, CustomStringConvertible {
+    package enum Severity: String, Sendable, Hashable, Comparable, CaseIterable {
         /// The document cannot be used: a missing required field, a wrong type. A build fails.
         case error
         /// The page is still built without the missing part (a dangling reference); `--strict` fails.
@@ -11,10 +11,10 @@ public struct Diagnostic: Sendable, Hashable, Comparable, CustomStringConvertibl
         case notice
 
         private var rank: Int { self == .error ? 0 : self == .warning ? 1 : 2 }
-        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+        package static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
     }
 
-    public enum Kind: String, Sendable, Hashable, Comparable, CaseIterable {
+    package enum Kind: String, Sendable, Hashable, Comparable, CaseIterable {
         case missingField = "missing-field"
         case wrongType = "wrong-type"
         case invalidTimestamp = "invalid-timestamp"
@@ -35,7 +35,7 @@ public struct Diagnostic: Sendable, Hashable, Comparable, CustomStringConvertibl
         case imageAddressRefused = "image-address-refused"
 
         /// What `roost check` calls the group.
-        public var title: String {
+        package var title: String {
             switch self {
             case .missingField: "missing required fields"
             case .wrongType: "fields of the wrong type"
@@ -56,7 +56,7 @@ public struct Diagnostic: Sendable, Hashable, Comparable, CustomStringConvertibl
             }
         }
 
-        public var severity: Severity {
+        package var severity: Severity {
             switch self {
             case .missingField, .wrongType, .invalidTimestamp: .error
             case .tweetByMissingUser, .replyToMissingTweet, .likeOfMissingTweet, .likeByMissingUser,
@@ -67,21 +67,21 @@ public struct Diagnostic: Sendable, Hashable, Comparable, CustomStringConvertibl
             }
         }
 
-        public static func < (lhs: Kind, rhs: Kind) -> Bool {
+        package static func < (lhs: Kind, rhs: Kind) -> Bool {
             allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
         }
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The document path, `tweets/abc`.
-    public var path: String
+    package var path: String
     /// The field, when the problem is one field's.
-    public var field: String?
-    public var message: String
+    package var field: String?
+    package var message: String
 
-    public var severity: Severity { kind.severity }
+    package var severity: Severity { kind.severity }
 
-    public init(_ kind: Kind, path: String, field: String? = nil, _ message: String) {
+    package init(_ kind: Kind, path: String, field: String? = nil, _ message: String) {
         self.kind = kind
         self.path = path
         self.field = field
@@ -89,12 +89,12 @@ public struct Diagnostic: Sendable, Hashable, Comparable, CustomStringConvertibl
     }
 
     /// `tweets/abc: field 'timestamp': …` — the document path first, so editors and grep find it.
-    public var description: String {
+    package var description: String {
         if let field { return "\(path): field '\(field)': \(message)" }
         return "\(path): \(message)"
     }
 
-    public static func < (lhs: Diagnostic, rhs: Diagnostic) -> Bool {
+    package static func < (lhs: Diagnostic, rhs: Diagnostic) -> Bool {
         (lhs.severity, lhs.kind, lhs.path, lhs.field ?? "", lhs.message)
             < (rhs.severity, rhs.kind, rhs.path, rhs.field ?? "", rhs.message)
     }

@@ -1,8 +1,8 @@
 /// `favorites/{uid}/favorites/{id}`: a favorite place of uid.
-public struct FavoritePlace: Sendable, Equatable {
-    public let id: String
-    public let uid: String
-    public let name: String
-    public let address: String?
-    public let coordinate: Coordinate?
+package struct FavoritePlace: Sendable, Equatable {
+    package let id: String
+    package let uid: String
+    package let name: String
+    package let address: String?
+    package let coordinate: Coordinate?
 }

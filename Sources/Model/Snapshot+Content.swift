@@ -7,7 +7,7 @@ extension Snapshot {
     /// stored counter changed — then derive the snapshot again. Texts are compared by their
     /// bytes: a hashtag rewritten in another Unicode form is equal as a Swift string, but a
     /// derivation may name the tag after it.
-    public func replacingContent(of changed: [Tweet]) -> (Snapshot, indices: [Int])? {
+    package func replacingContent(of changed: [Tweet]) -> (Snapshot, indices: [Int])? {
         var copy = self
         var indices: [Int] = []
         var tweets = self.tweets
@@ -29,7 +29,7 @@ extension Snapshot {
     /// without problems, and the only problems the snapshot has with it are those deriving
     /// found from what `replacingContent` keeps (author, parent, stored counter). One found
     /// when its old content was decoded (an image without alt text) may not hold for the new.
-    public func replacingContent(ofDocuments documents: [DecodedDocument]) -> (Snapshot, indices: [Int])? {
+    package func replacingContent(ofDocuments documents: [DecodedDocument]) -> (Snapshot, indices: [Int])? {
         var tweets: [Tweet] = []
         var paths = Set<String>()
         for document in documents {

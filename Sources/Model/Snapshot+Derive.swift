@@ -6,14 +6,14 @@ extension Snapshot {
     /// Reads the documents of SPEC 2.3 and derives everything; documents of other
     /// collections are ignored. Never fails: problems become `diagnostics`, and a
     /// document with an error is left out. The result does not depend on the documents' order.
-    public init(documents: [Document]) {
+    package init(documents: [Document]) {
         // Decoding is per document and parses captions for hashtags: all cores.
         self.init(decoded: documents.parallelMap(DecodedDocument.init))
     }
 
     /// Derives everything from decoded documents, in any order. Given the only reference
     /// (`consume`), the documents are freed once sorted by kind, before the rest is derived.
-    public init(decoded: consuming [DecodedDocument]) {
+    package init(decoded: consuming [DecodedDocument]) {
         self.init(sorted: DocumentsByKind(sorting: consume decoded))
     }
 
@@ -23,7 +23,8 @@ extension Snapshot {
     /// Given the only reference (`consume`), the items are freed once sorted by kind.
     /// Inlinable, so that walking the items is specialized for the caller's type.
     @inlinable
-    public init<Items: Collection>(documentsOf items: consuming Items, _ document: (Items.Element) -> DecodedDocument) {
+    package init<Items: Collection>(documentsOf items: consuming Items, _ document: (Items.Element) -> DecodedDocument)
+    {
         let found = DocumentsByKind(documentsOf: items, document)
         _ = consume items
         self.init(sorted: found)

@@ -3,9 +3,9 @@ import Support
 
 extension Snapshot {
     /// What was read, besides the snapshot: for reports.
-    public struct Source: Sendable {
-        public let format: StoreFormat
-        public let documentCount: Int
+    package struct Source: Sendable {
+        package let format: StoreFormat
+        package let documentCount: Int
     }
 
     /// Reads the store at `path` and derives its snapshot. Each document is decoded as soon as
@@ -13,13 +13,13 @@ extension Snapshot {
     /// as it is parsed (see `SingleFileStore`), so neither a large store nor all its decoded
     /// documents are ever held whole.
     /// The steps of `read`, each reported as it ends (for timings).
-    public enum ReadStep: String, Sendable {
+    package enum ReadStep: String, Sendable {
         case readAndDecode = "read and decode store"
         case derive
     }
 
     /// `phases` is told when each step ends, for timings.
-    public static func read(at path: String, phases: (ReadStep) -> Void = { _ in }) throws(StoreError) -> (
+    package static func read(at path: String, phases: (ReadStep) -> Void = { _ in }) throws(StoreError) -> (
         Snapshot, Source
     ) {
         var found: DocumentsByKind
@@ -45,7 +45,7 @@ extension Snapshot {
 
 extension DecodedDocument {
     /// Every document of the single-file store at `path`, decoded as it is parsed.
-    public static func read(singleFile path: String) throws(StoreError) -> (StoreFormat, [DecodedDocument]) {
+    package static func read(singleFile path: String) throws(StoreError) -> (StoreFormat, [DecodedDocument]) {
         let (format, decoded, _) = try DocumentStore.readSingleFile(at: path, transform: DecodedDocument.init)
         return (format, decoded)
     }

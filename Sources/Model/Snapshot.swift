@@ -7,31 +7,31 @@ import Store
 ///
 /// Users and tweets are addressed by their index in `users` and `tweets`;
 /// `tweets` is in feed order (newest first, ties by ID).
-public struct Snapshot: Sendable {
+package struct Snapshot: Sendable {
     /// By uid, in code point order.
-    public let users: [User]
+    package let users: [User]
     /// Newest first, ties by ID.
-    public internal(set) var tweets: [Tweet]
+    package internal(set) var tweets: [Tweet]
     /// Like documents of existing users for existing tweets, by user (uid order), then tweet
     /// (feed order). Made on demand from `countedLikes`: a million tweets' three million likes
     /// as strings took 450 MB.
-    public var likes: [Like] {
+    package var likes: [Like] {
         countedLikes.map {
             Like(uid: users[Int($0.user)].uid, tweetID: tweets[Int($0.tweet)].id, timestamp: $0.timestamp)
         }
     }
     /// How many likes count (`likes.count`).
-    public var likeCount: Int { countedLikes.count }
+    package var likeCount: Int { countedLikes.count }
     /// `likes`, by index.
     let countedLikes: [CountedLike]
     /// Per tweet (same index as `tweets`).
-    public let tweetRelations: [TweetRelations]
+    package let tweetRelations: [TweetRelations]
     /// Per user (same index as `users`).
-    public let userActivity: [UserActivity]
+    package let userActivity: [UserActivity]
     /// Every hashtag (lowercased) with its tweets, newest first; tags in code point order.
-    public let tags: [HashtagIndex]
+    package let tags: [HashtagIndex]
     /// Every problem found, sorted by severity, kind and path.
-    public let diagnostics: [Diagnostic]
+    package let diagnostics: [Diagnostic]
 
     let userByUID: [String: Int]
     let userByHandle: [String: Int]
@@ -42,53 +42,53 @@ public struct Snapshot: Sendable {
     /// Lowercased username → user, only where no other user shares it.
     let userByFoldedUsername: [String: Int]
 
-    public func user(uid: String) -> Int? { userByUID[uid] }
-    public func user(handle: String) -> Int? { userByHandle[handle] }
-    public func tweet(id: String) -> Int? { tweetByID[id] }
+    package func user(uid: String) -> Int? { userByUID[uid] }
+    package func user(handle: String) -> Int? { userByHandle[handle] }
+    package func tweet(id: String) -> Int? { tweetByID[id] }
     /// The index in `tags` of a lowercased hashtag.
-    public func tag(named tag: String) -> Int? { tagByName[tag] }
+    package func tag(named tag: String) -> Int? { tagByName[tag] }
 
     /// The user an `@name` in a caption means: the exact username, else the one
     /// username equal to it ignoring case; nil when none (or several) match.
-    public func user(mentioned name: String) -> Int? {
+    package func user(mentioned name: String) -> Int? {
         userByUsername[name] ?? userByFoldedUsername[name.lowercased()]
     }
 
-    public func likeCount(ofTweet index: Int) -> Int { tweetRelations[index].likers.count }
+    package func likeCount(ofTweet index: Int) -> Int { tweetRelations[index].likers.count }
 
-    public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
-    public var warnings: [Diagnostic] { diagnostics.filter { $0.severity == .warning } }
+    package var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
+    package var warnings: [Diagnostic] { diagnostics.filter { $0.severity == .warning } }
 }
 
 /// What links to and from one tweet.
-public struct TweetRelations: Sendable, Equatable {
+package struct TweetRelations: Sendable, Equatable {
     /// nil when the author has no user document (a placeholder author is shown).
-    public internal(set) var author: Int?
+    package internal(set) var author: Int?
     /// The tweet this one replies to, when it exists.
-    public internal(set) var parent: Int?
+    package internal(set) var parent: Int?
     /// Replies, oldest first (a conversation reads down).
-    public internal(set) var replies: [Int] = []
+    package internal(set) var replies: [Int] = []
     /// Users who liked it, in uid order; the like count is its size.
-    public internal(set) var likers: [Int] = []
+    package internal(set) var likers: [Int] = []
 }
 
 /// One user's lists, in page order.
-public struct UserActivity: Sendable, Equatable {
+package struct UserActivity: Sendable, Equatable {
     /// Tweets that are not replies, newest first.
-    public internal(set) var tweets: [Int] = []
+    package internal(set) var tweets: [Int] = []
     /// Replies, newest first.
-    public internal(set) var replies: [Int] = []
+    package internal(set) var replies: [Int] = []
     /// Liked tweets, most recent like first (like timestamp, else tweet timestamp; ties by tweet ID).
-    public internal(set) var likes: [Int] = []
+    package internal(set) var likes: [Int] = []
     /// Favorite places by name in code point order, ties by ID.
-    public internal(set) var favorites: [FavoritePlace] = []
+    package internal(set) var favorites: [FavoritePlace] = []
 }
 
-public struct HashtagIndex: Sendable, Equatable {
+package struct HashtagIndex: Sendable, Equatable {
     /// Lowercased, without `#`.
-    public let tag: String
+    package let tag: String
     /// Newest first.
-    public let tweets: [Int]
+    package let tweets: [Int]
 }
 
 /// A like of an existing user for an existing tweet, by index.

@@ -7,7 +7,7 @@ extension Timestamp {
     static let latestSeconds: Int64 = 253_402_300_800
 
     /// Reads any accepted form; nil when the value is none of them or out of range.
-    public init?(_ value: Value) {
+    package init?(_ value: Value) {
         switch value {
         case .timestamp(let t):
             self = t
@@ -60,7 +60,7 @@ extension Timestamp {
     }
 
     /// Parses an RFC 3339 string (Store's parser) within Firestore's range.
-    public init?(rfc3339 text: String) {
+    package init?(rfc3339 text: String) {
         guard let t = RFC3339.parse(text), t.seconds >= Self.earliestSeconds, t.seconds < Self.latestSeconds else {
             return nil
         }
@@ -68,7 +68,7 @@ extension Timestamp {
     }
 
     /// `2021-11-05T09:30:00Z`, with nine fractional digits when there are nanoseconds.
-    public var rfc3339: String {
+    package var rfc3339: String {
         RFC3339.format(self) ?? "\(seconds)s"
     }
 }

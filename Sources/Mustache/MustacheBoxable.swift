@@ -1,5 +1,5 @@
 /// A type that can be handed to a template as a value.
-public protocol MustacheBoxable: Sendable {
+package protocol MustacheBoxable: Sendable {
     var mustacheValue: MustacheValue { get }
 }
 
@@ -11,56 +11,56 @@ public protocol MustacheBoxable: Sendable {
 ///             key == "text" ? .string(text) : nil
 ///         }
 ///     }
-public protocol MustacheObject: MustacheBoxable {
+package protocol MustacheObject: MustacheBoxable {
     /// The value for `key`, or nil when this object has no such key
     /// (the lookup then continues down the context stack).
     func value(forKey key: String) -> MustacheValue?
 }
 
 extension MustacheObject {
-    public var mustacheValue: MustacheValue { .object(self) }
+    package var mustacheValue: MustacheValue { .object(self) }
 }
 
 /// A list a section iterates over. Arrays of boxable elements conform.
-public protocol MustacheList: Sendable {
+package protocol MustacheList: Sendable {
     var count: Int { get }
     func mustacheElement(at index: Int) -> MustacheValue
 }
 
 extension MustacheValue: MustacheBoxable {
-    public var mustacheValue: MustacheValue { self }
+    package var mustacheValue: MustacheValue { self }
 }
 
 extension String: MustacheBoxable {
-    public var mustacheValue: MustacheValue { .string(self) }
+    package var mustacheValue: MustacheValue { .string(self) }
 }
 
 extension Substring: MustacheBoxable {
-    public var mustacheValue: MustacheValue { .string(String(self)) }
+    package var mustacheValue: MustacheValue { .string(String(self)) }
 }
 
 extension Int: MustacheBoxable {
-    public var mustacheValue: MustacheValue { .int(self) }
+    package var mustacheValue: MustacheValue { .int(self) }
 }
 
 extension Double: MustacheBoxable {
-    public var mustacheValue: MustacheValue { .double(self) }
+    package var mustacheValue: MustacheValue { .double(self) }
 }
 
 extension Bool: MustacheBoxable {
-    public var mustacheValue: MustacheValue { .bool(self) }
+    package var mustacheValue: MustacheValue { .bool(self) }
 }
 
 extension Optional: MustacheBoxable where Wrapped: MustacheBoxable {
-    public var mustacheValue: MustacheValue { self?.mustacheValue ?? .null }
+    package var mustacheValue: MustacheValue { self?.mustacheValue ?? .null }
 }
 
 extension Array: MustacheBoxable, MustacheList where Element: MustacheBoxable {
-    public var mustacheValue: MustacheValue { .list(self) }
+    package var mustacheValue: MustacheValue { .list(self) }
     @inline(__always)
-    public func mustacheElement(at index: Int) -> MustacheValue { self[index].mustacheValue }
+    package func mustacheElement(at index: Int) -> MustacheValue { self[index].mustacheValue }
 }
 
 extension Dictionary: MustacheBoxable, MustacheObject where Key == String, Value: MustacheBoxable {
-    public func value(forKey key: String) -> MustacheValue? { self[key]?.mustacheValue }
+    package func value(forKey key: String) -> MustacheValue? { self[key]?.mustacheValue }
 }

@@ -1,19 +1,19 @@
 /// Where in a template something is: the file (or template name), 1-based line and column.
-public struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
-    public let file: String
-    public let line: Int
-    public let column: Int
+package struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
+    package let file: String
+    package let line: Int
+    package let column: Int
 
-    public init(file: String, line: Int, column: Int) {
+    package init(file: String, line: Int, column: Int) {
         self.file = file
         self.line = line
         self.column = column
     }
 
-    public var description: String { "\(file):\(line):\(column)" }
+    package var description: String { "\(file):\(line):\(column)" }
 }
 
-public enum MustacheError: Error, Equatable, CustomStringConvertible {
+package enum MustacheError: Error, Equatable, CustomStringConvertible {
     /// `{{#name}}` (or `^`, `$`, `<`) never closed; the location is the opening tag.
     case unclosedSection(name: String, at: SourceLocation)
     /// `{{/closed}}` while `open` was the innermost open section.
@@ -39,7 +39,7 @@ public enum MustacheError: Error, Equatable, CustomStringConvertible {
     /// A template file or folder that could not be read.
     case cannotRead(path: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unclosedSection(let name, let at): return "\(at): unclosed section '\(name)'"
         case .mismatchedCloseTag(let open, let closed, let at):

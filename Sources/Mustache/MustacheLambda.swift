@@ -5,9 +5,9 @@
 /// What it returns is rendered as a template against the current context
 /// (with the section's delimiters, or the default ones for interpolations).
 /// In an inverted section a lambda counts as truthy and is not called.
-public struct MustacheLambda: Sendable {
+package struct MustacheLambda: Sendable {
     let body: @Sendable (String) -> String
 
-    public init(_ body: @escaping @Sendable (String) -> String) { self.body = body }
-    public init(_ body: @escaping @Sendable () -> String) { self.body = { _ in body() } }
+    package init(_ body: @escaping @Sendable (String) -> String) { self.body = body }
+    package init(_ body: @escaping @Sendable () -> String) { self.body = { _ in body() } }
 }

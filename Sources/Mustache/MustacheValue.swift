@@ -2,7 +2,7 @@
 ///
 /// Lists and objects are held through protocols, so an app's arrays of structs
 /// render without being copied into dictionaries or arrays of values.
-public enum MustacheValue: Sendable {
+package enum MustacheValue: Sendable {
     case null
     case bool(Bool)
     case int(Int)
@@ -13,7 +13,7 @@ public enum MustacheValue: Sendable {
     case lambda(MustacheLambda)
 
     /// Falsy: null, false, 0, 0.0, "", and empty lists. Lambdas are truthy.
-    public var isTruthy: Bool {
+    package var isTruthy: Bool {
         switch self {
         case .null: return false
         case .bool(let b): return b
@@ -29,13 +29,13 @@ public enum MustacheValue: Sendable {
 extension MustacheValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
-    public init(nilLiteral: ()) { self = .null }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(integerLiteral value: Int) { self = .int(value) }
-    public init(floatLiteral value: Double) { self = .double(value) }
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(arrayLiteral elements: MustacheValue...) { self = .list(elements) }
-    public init(dictionaryLiteral elements: (String, MustacheValue)...) {
+    package init(nilLiteral: ()) { self = .null }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(integerLiteral value: Int) { self = .int(value) }
+    package init(floatLiteral value: Double) { self = .double(value) }
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(arrayLiteral elements: MustacheValue...) { self = .list(elements) }
+    package init(dictionaryLiteral elements: (String, MustacheValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }

@@ -1,9 +1,9 @@
 /// A compiled template: parsed once, rendered many times.
-public struct Template: Sendable {
+package struct Template: Sendable {
     /// The name partials and parents refer to it by.
-    public let name: String
+    package let name: String
     /// The file (or name) errors point at.
-    public let file: String
+    package let file: String
     let nodes: [Node]
     /// The text it was compiled from (what `fingerprint(ofTemplatesReachableFrom:)` hashes).
     let source: [UInt8]
@@ -18,27 +18,27 @@ public struct Template: Sendable {
     /// Compiles a single template. Partial and parent tags need a
     /// `TemplateLibrary`: here they are an error, since nothing can resolve them
     /// (dynamic ones fail when rendered).
-    public init(source: String, name: String = "template") throws {
+    package init(source: String, name: String = "template") throws {
         let bytes = Array(source.utf8)
         let nodes = try Parser.parse(bytes, file: name)
         self.init(name: name, file: name, nodes: try Linker.link(nodes, index: [:], missing: .fail), source: bytes)
     }
 
     /// Renders against `context`, appending to `buffer`.
-    public func render(_ context: some MustacheBoxable, into buffer: inout [UInt8]) throws {
+    package func render(_ context: some MustacheBoxable, into buffer: inout [UInt8]) throws {
         var renderer = Renderer(library: .empty, context: context.mustacheValue)
         try renderer.render(nodes, into: &buffer, indent: [], overrides: [:])
     }
 
     /// Renders against `context` into a new buffer of UTF-8 bytes.
-    public func render(_ context: some MustacheBoxable) throws -> [UInt8] {
+    package func render(_ context: some MustacheBoxable) throws -> [UInt8] {
         var buffer: [UInt8] = []
         try render(context, into: &buffer)
         return buffer
     }
 
     /// Renders against `context` into a String.
-    public func renderString(_ context: some MustacheBoxable) throws -> String {
+    package func renderString(_ context: some MustacheBoxable) throws -> String {
         String(decoding: try render(context), as: UTF8.self)
     }
 }

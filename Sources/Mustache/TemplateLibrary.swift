@@ -18,9 +18,9 @@
 /// Templates are compiled once when the library loads; static partial and
 /// parent names are checked then. Rendering appends UTF-8 bytes and is safe
 /// from many threads at once.
-public struct TemplateLibrary: Sendable {
+package struct TemplateLibrary: Sendable {
     /// What a partial or parent that names no template does.
-    public enum MissingPartials: Sendable {
+    package enum MissingPartials: Sendable {
         /// Static names fail when the library loads, dynamic ones when rendering.
         case fail
         /// Render nothing, as the Mustache specification asks.
@@ -30,7 +30,7 @@ public struct TemplateLibrary: Sendable {
     let storage: LibraryStorage
 
     /// Templates from memory, `[name: source]`; errors name the template.
-    public init(templates: [String: String], missingPartials: MissingPartials = .fail) throws {
+    package init(templates: [String: String], missingPartials: MissingPartials = .fail) throws {
         let sources = templates.sorted { $0.key < $1.key }.map {
             (name: $0.key, file: $0.key, bytes: Array($0.value.utf8))
         }
@@ -39,7 +39,7 @@ public struct TemplateLibrary: Sendable {
 
     /// Templates already read: `name` is how partials refer to each one (`partials/card`),
     /// `file` what error messages call it.
-    public init(sources: [(name: String, file: String, bytes: [UInt8])], missingPartials: MissingPartials = .fail)
+    package init(sources: [(name: String, file: String, bytes: [UInt8])], missingPartials: MissingPartials = .fail)
         throws
     {
         var index: [String: Int] = [:]
@@ -59,28 +59,28 @@ public struct TemplateLibrary: Sendable {
     }
 
     /// The names of all templates, sorted.
-    public var templateNames: [String] { storage.templates.map(\.name) }
+    package var templateNames: [String] { storage.templates.map(\.name) }
 
-    public func template(named name: String) -> Template? {
+    package func template(named name: String) -> Template? {
         storage.index[name].map { storage.templates[$0] }
     }
 
     /// Renders template `name` against `context`, appending to `buffer`.
-    public func render(_ name: String, _ context: some MustacheBoxable, into buffer: inout [UInt8]) throws {
+    package func render(_ name: String, _ context: some MustacheBoxable, into buffer: inout [UInt8]) throws {
         guard let slot = storage.index[name] else { throw MustacheError.unknownTemplate(name: name) }
         var renderer = Renderer(library: storage, context: context.mustacheValue)
         try renderer.render(storage.templates[slot].nodes, into: &buffer, indent: [], overrides: [:])
     }
 
     /// Renders template `name` against `context` into UTF-8 bytes.
-    public func render(_ name: String, _ context: some MustacheBoxable) throws -> [UInt8] {
+    package func render(_ name: String, _ context: some MustacheBoxable) throws -> [UInt8] {
         var buffer: [UInt8] = []
         try render(name, context, into: &buffer)
         return buffer
     }
 
     /// Renders template `name` against `context` into a String.
-    public func renderString(_ name: String, _ context: some MustacheBoxable) throws -> String {
+    package func renderString(_ name: String, _ context: some MustacheBoxable) throws -> String {
         String(decoding: try render(name, context), as: UTF8.self)
     }
 }

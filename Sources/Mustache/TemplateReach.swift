@@ -11,7 +11,7 @@ extension TemplateLibrary {
     ///
     /// A lambda's text is parsed when rendered and may name any template: contexts that hold
     /// lambdas cannot rely on this.
-    public func templatesReachable(from roots: [String]) -> [String]? {
+    package func templatesReachable(from roots: [String]) -> [String]? {
         var seen = Set<String>()
         var pending = roots
         while let name = pending.popLast() {
@@ -27,7 +27,7 @@ extension TemplateLibrary {
     /// A fingerprint of the sources of `templatesReachable(from: roots)` (of every template
     /// when that is nil): equal fingerprints mean rendering `roots` gives the same bytes for
     /// the same context.
-    public func fingerprint(ofTemplatesReachableFrom roots: [String]) -> Int {
+    package func fingerprint(ofTemplatesReachableFrom roots: [String]) -> Int {
         var h = StableHasher()
         let names = templatesReachable(from: roots)
         h.combine(names == nil)

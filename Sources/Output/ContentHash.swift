@@ -3,7 +3,7 @@
 /// Stable across processes, runs and platforms: input words are read as little-endian
 /// and no random seed is used (unlike `Hasher`). Used to decide whether an output file
 /// changed since the last build; not for security.
-public enum ContentHash {
+package enum ContentHash {
     static let p1: UInt64 = 0x9E37_79B1_85EB_CA87
     static let p2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
     static let p3: UInt64 = 0x1656_67B1_9E37_79F9
@@ -12,7 +12,7 @@ public enum ContentHash {
 
     @inline(__always) static func rotl(_ x: UInt64, _ r: UInt64) -> UInt64 { (x << r) | (x >> (64 - r)) }
 
-    public static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    package static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         let n = bytes.count
         var h = p5 &+ UInt64(truncatingIfNeeded: n)
         if let base = bytes.baseAddress {
@@ -39,6 +39,6 @@ public enum ContentHash {
         return h
     }
 
-    public static func hash(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBytes { hash($0) } }
-    public static func hash(_ string: String) -> UInt64 { hash(Array(string.utf8)) }
+    package static func hash(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBytes { hash($0) } }
+    package static func hash(_ string: String) -> UInt64 { hash(Array(string.utf8)) }
 }

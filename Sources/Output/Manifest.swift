@@ -25,19 +25,19 @@ import Darwin
 /// An entry whose hash is `-` is "dirty": the file is ours but its content is unknown
 /// (it was being replaced when a commit was interrupted); it never counts as unchanged.
 /// Lines that do not parse, or whose path breaks `PathRules`, are ignored.
-public struct ManifestEntry: Equatable, Sendable {
-    public var hash: UInt64
-    public var size: Int
-    public var known: Bool
-    public var fingerprint: UInt64?
+package struct ManifestEntry: Equatable, Sendable {
+    package var hash: UInt64
+    package var size: Int
+    package var known: Bool
+    package var fingerprint: UInt64?
 
-    public init(hash: UInt64, size: Int, fingerprint: UInt64? = nil) {
+    package init(hash: UInt64, size: Int, fingerprint: UInt64? = nil) {
         self.hash = hash
         self.size = size
         self.known = true
         self.fingerprint = fingerprint
     }
-    public static let dirty = ManifestEntry(unknown: ())
+    package static let dirty = ManifestEntry(unknown: ())
     private init(unknown: Void) {
         hash = 0
         size = 0
@@ -48,13 +48,13 @@ public struct ManifestEntry: Equatable, Sendable {
     func matches(hash: UInt64, size: Int) -> Bool { known && self.hash == hash && self.size == size }
 }
 
-public enum Manifest {
-    public static let fileName = ".roost-manifest"
+package enum Manifest {
+    package static let fileName = ".roost-manifest"
     static let header = "# roost-manifest 2\n"
 
     static let inputsPrefix = "# inputs "
 
-    public static func encode(_ entries: [String: ManifestEntry], inputs: String? = nil) -> [UInt8] {
+    package static func encode(_ entries: [String: ManifestEntry], inputs: String? = nil) -> [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity(header.utf8.count + entries.count * 64)
         appendHeader(inputs: inputs, to: &out)
@@ -115,7 +115,7 @@ public enum Manifest {
     }
 
     /// The inputs token of a manifest, if it has one (on the line after the header).
-    public static func inputs(of bytes: [UInt8]) -> String? {
+    package static func inputs(of bytes: [UInt8]) -> String? {
         guard bytes.starts(with: header.utf8) else { return nil }
         let rest = bytes[header.utf8.count...]
         guard rest.starts(with: inputsPrefix.utf8) else { return nil }
@@ -124,7 +124,7 @@ public enum Manifest {
         return String(decoding: rest[start..<end], as: UTF8.self)
     }
 
-    public static func decode(_ bytes: [UInt8]) -> [String: ManifestEntry] {
+    package static func decode(_ bytes: [UInt8]) -> [String: ManifestEntry] {
         var entries = [String: ManifestEntry]()
         forEachEntry(in: bytes) { path, _, entry in entries[path] = entry }
         return entries

@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// Everything that can go wrong while writing the site, with messages a user can act on.
-public enum OutputError: Error, CustomStringConvertible, Equatable, Sendable {
+package enum OutputError: Error, CustomStringConvertible, Equatable, Sendable {
     /// A path given to `write` is not a safe relative path inside the output folder.
     case unsafePath(path: String, reason: String)
     /// The same path was written twice in one build (a bug in the caller).
@@ -19,7 +19,7 @@ public enum OutputError: Error, CustomStringConvertible, Equatable, Sendable {
     /// `write`/`commit` called after `commit()` or `abandon()`.
     case finished(directory: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unsafePath(let path, let reason):
             return "refusing to write \(quoted(path)): \(reason)"
@@ -36,7 +36,7 @@ public enum OutputError: Error, CustomStringConvertible, Equatable, Sendable {
     }
 
     /// The errno of a `.fileSystem` error, else nil.
-    public var errnoCode: Int32? {
+    package var errnoCode: Int32? {
         if case .fileSystem(_, _, let code) = self { return code }
         return nil
     }

@@ -1,13 +1,13 @@
 /// The rules every path given to `SiteWriter.write` must follow, so that writes stay inside
 /// the output folder and never touch the writer's own bookkeeping files.
-public enum PathRules {
+package enum PathRules {
     /// Names starting with this are reserved for the writer (`.roost-manifest`, `.roost-lock`, …).
-    public static let reservedPrefix = ".roost-"
-    public static let maxSegmentBytes = 255
+    package static let reservedPrefix = ".roost-"
+    package static let maxSegmentBytes = 255
     private static let reservedBytes = Array(reservedPrefix.utf8)
 
     /// Why `path` is refused, or nil if it is safe.
-    public static func problem(with path: String) -> String? {
+    package static func problem(with path: String) -> String? {
         let bytes = path.utf8
         if bytes.isEmpty { return "the path is empty" }
         if bytes.first == UInt8(ascii: "/") { return "the path is absolute; give it relative to the output folder" }

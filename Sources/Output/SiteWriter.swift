@@ -7,19 +7,19 @@ import Glibc
 import Darwin
 #endif
 
-public enum WriteOutcome: Equatable, Sendable {
+package enum WriteOutcome: Equatable, Sendable {
     /// New or changed: staged, and moved into place by `commit()`.
     case written
     /// Same hash and size as the last build wrote, and still on disk with that size: not touched.
     case unchanged
 }
 
-public struct WriteSummary: Equatable, Sendable, CustomStringConvertible {
-    public var written = 0
-    public var unchanged = 0
-    public var removed = 0
-    public var bytesWritten = 0
-    public init(written: Int = 0, unchanged: Int = 0, removed: Int = 0, bytesWritten: Int = 0) {
+package struct WriteSummary: Equatable, Sendable, CustomStringConvertible {
+    package var written = 0
+    package var unchanged = 0
+    package var removed = 0
+    package var bytesWritten = 0
+    package init(written: Int = 0, unchanged: Int = 0, removed: Int = 0, bytesWritten: Int = 0) {
         self.written = written
         self.unchanged = unchanged
         self.removed = removed
@@ -27,7 +27,7 @@ public struct WriteSummary: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// For example "wrote 12 files (34,567 bytes), 3,988 unchanged, removed 2".
-    public var description: String {
+    package var description: String {
         func grouped(_ n: Int) -> String {
             var digits = Array(String(n))
             var out = ""
@@ -61,17 +61,17 @@ public struct WriteSummary: Equatable, Sendable, CustomStringConvertible {
 /// concurrent process is not defended against.) Durability: files are complete before they are
 /// renamed, so a killed build leaves whole files; nothing is fsynced, so a power loss may not.
 /// `commit()`/`abandon()` must not run concurrently with `write`.
-public final class SiteWriter: Sendable {
-    public let outputDirectory: String
+package final class SiteWriter: Sendable {
+    package let outputDirectory: String
     /// The folder as shown in messages, with a trailing "/".
-    public let displayName: String
+    package let displayName: String
     let dirFD: Int32
     let lockFD: Int32
     let stagingFD: Int32
     let stagingName: String
     let previous: PreviousManifest
     /// The inputs token the last finished build recorded (see `Manifest`), if any.
-    public let previousInputs: String?
+    package let previousInputs: String?
     let state = Mutex(State())
 
     static let lockName = ".roost-lock"
@@ -99,7 +99,7 @@ public final class SiteWriter: Sendable {
 
     /// Opens `outputDirectory` for writing: creates it (and its parents) if missing, takes the
     /// lock, removes staging folders of dead builds, and reads the manifest.
-    public init(outputDirectory: String) throws(OutputError) {
+    package init(outputDirectory: String) throws(OutputError) {
         var directory = outputDirectory
         while directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
         if directory.isEmpty { directory = "." }
@@ -211,7 +211,7 @@ public final class SiteWriter: Sendable {
     /// True when every file the last build recorded is still on disk, a regular file of the
     /// recorded size, and none was left half-replaced: together with an unchanged inputs
     /// token, the output is what a new build would make.
-    public func previousOutputIsIntact() -> Bool {
+    package func previousOutputIsIntact() -> Bool {
         let (paths, entries, dirFD) = (previous.paths, previous.entries, dirFD)
         struct Broken: Error {}
         do throws(Broken) {
@@ -237,11 +237,11 @@ public final class SiteWriter: Sendable {
     /// one at a time, the table of what was produced is copied into one twice its size at
     /// each doubling, both held at once (at two million files, some 130 MB more at the
     /// last doubling than the table itself).
-    public func expect(files: Int) {
+    package func expect(files: Int) {
         state.withLock { $0.produced.reserveCapacity(files) }
     }
 
-    public func write(_ path: String, _ bytes: [UInt8], fingerprint: UInt64? = nil) throws(OutputError) -> WriteOutcome
+    package func write(_ path: String, _ bytes: [UInt8], fingerprint: UInt64? = nil) throws(OutputError) -> WriteOutcome
     {
         let result = bytes.withUnsafeBytes { buffer in
             Result { () throws(OutputError) -> WriteOutcome in
@@ -254,7 +254,7 @@ public final class SiteWriter: Sendable {
     /// Keeps the file the last build wrote at `path` when it was made with the same
     /// `fingerprint` and is still there with its size: the builder need not produce it again.
     /// False when it must (then `write` it). Thread-safe.
-    public func keep(_ path: String, fingerprint: UInt64) throws(OutputError) -> Bool {
+    package func keep(_ path: String, fingerprint: UInt64) throws(OutputError) -> Bool {
         guard let position = previous.position(of: path) else { return false }
         let old = previous.entries[position]
         guard old.known, old.fingerprint == fingerprint else { return false }
@@ -270,7 +270,7 @@ public final class SiteWriter: Sendable {
         return true
     }
 
-    public func write(_ path: String, _ string: String) throws(OutputError) -> WriteOutcome {
+    package func write(_ path: String, _ string: String) throws(OutputError) -> WriteOutcome {
         var string = string
         let result = string.withUTF8 { buffer in
             Result { () throws(OutputError) -> WriteOutcome in
@@ -282,7 +282,7 @@ public final class SiteWriter: Sendable {
 
     /// Stages `bytes` for `path` (relative to the output folder) unless the last build wrote
     /// the same content there. Thread-safe.
-    public func write(_ path: String, bytes: UnsafeRawBufferPointer, fingerprint: UInt64? = nil) throws(OutputError)
+    package func write(_ path: String, bytes: UnsafeRawBufferPointer, fingerprint: UInt64? = nil) throws(OutputError)
         -> WriteOutcome
     {
         if let problem = PathRules.problem(with: path) { throw .unsafePath(path: path, reason: problem) }
@@ -368,7 +368,7 @@ public final class SiteWriter: Sendable {
     // MARK: Finishing
 
     /// Removes the staging folder and releases the lock; the output folder is left as it was.
-    public func abandon() {
+    package func abandon() {
         let wasFinished = state.withLock { state in
             defer { state.finished = true }
             return state.finished
@@ -392,7 +392,7 @@ public final class SiteWriter: Sendable {
     ///
     /// `inputs` is recorded in the manifest for the next build (see `previousInputs`) only
     /// when everything succeeded.
-    public func commit(inputs: String? = nil) throws(OutputError) -> WriteSummary {
+    package func commit(inputs: String? = nil) throws(OutputError) -> WriteSummary {
         // Taken out of the state: the commit's own bookkeeping replaces it, and at two
         // million files it is some 200 MiB better freed early.
         let produced = try state.withLock { (state: inout State) throws(OutputError) -> [String: Produced] in

@@ -6,9 +6,9 @@ import Synchronization
 /// Watches folders (recursively, including folders created later) and single files with Linux inotify,
 /// and reports changes in debounced batches: events are collected until none arrives for `debounce`,
 /// then `onChange` is called once, on the watcher's own thread, with everything that changed.
-public final class FileWatcher: Sendable {
-    public struct Change: Hashable, Sendable, CustomStringConvertible {
-        public enum Kind: String, Sendable {
+package final class FileWatcher: Sendable {
+    package struct Change: Hashable, Sendable, CustomStringConvertible {
+        package enum Kind: String, Sendable {
             /// It exists now and was created (or moved in, or replaced by a rename) during the batch.
             case created
             /// It existed and was written.
@@ -18,24 +18,24 @@ public final class FileWatcher: Sendable {
         }
 
         /// The root it is under, as given to the watcher (standardized).
-        public var root: URL
+        package var root: URL
         /// The path relative to `root` (`u/mina.json`); `""` when the root is a single file.
-        public var path: String
-        public var kind: Kind
+        package var path: String
+        package var kind: Kind
 
-        public init(root: URL, path: String, kind: Kind) {
+        package init(root: URL, path: String, kind: Kind) {
             self.root = root
             self.path = path
             self.kind = kind
         }
 
-        public var description: String { "\(kind) \(root.path)\(path.isEmpty ? "" : "/" + path)" }
+        package var description: String { "\(kind) \(root.path)\(path.isEmpty ? "" : "/" + path)" }
     }
 
-    public enum WatchError: Error, CustomStringConvertible {
+    package enum WatchError: Error, CustomStringConvertible {
         case cannotWatch(path: String, reason: String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .cannotWatch(let path, let reason): return "cannot watch \(path): \(reason)"
             }
@@ -58,7 +58,7 @@ public final class FileWatcher: Sendable {
     /// - Parameters:
     ///   - roots: folders (watched recursively) or single files (their folder is watched, other names ignored).
     ///   - debounce: how long to wait for quiet before reporting a batch.
-    public init(
+    package init(
         roots: [URL],
         debounce: Duration = .milliseconds(50),
         onChange: @escaping @Sendable (Set<Change>) -> Void
@@ -114,7 +114,7 @@ public final class FileWatcher: Sendable {
 
     /// Stops watching and waits for the watcher thread to end (unless called from `onChange` itself).
     /// No callback starts after this returns.
-    public func stop() {
+    package func stop() {
         guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }
         var byte: UInt8 = 1
         _ = write(wakeWrite, &byte, 1)

@@ -2,12 +2,12 @@ import Foundation
 import Support
 import Synchronization
 
-public enum PreviewError: Error, Equatable, CustomStringConvertible, LocalizedError {
+package enum PreviewError: Error, Equatable, CustomStringConvertible, LocalizedError {
     case portInUse(host: String, port: UInt16)
     case cannotListen(host: String, port: UInt16, reason: String)
     case alreadyStarted
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .portInUse(let host, let port):
             return "\(Self.address(host, port)) is already in use"
@@ -20,7 +20,7 @@ public enum PreviewError: Error, Equatable, CustomStringConvertible, LocalizedEr
         }
     }
 
-    public var errorDescription: String? { description }
+    package var errorDescription: String? { description }
 
     static func address(_ host: String, _ port: UInt16) -> String {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
@@ -51,12 +51,12 @@ public enum PreviewError: Error, Equatable, CustomStringConvertible, LocalizedEr
 /// get `<script src="/__roost/live.js"></script>` before `</body>`, which the site's CSP allows
 /// (`script-src 'self'`). Each connection has its own thread (an event stream blocks its thread);
 /// note that browsers open at most 6 HTTP/1.1 connections per host, so very many open tabs queue up.
-public final class PreviewServer: Sendable {
+package final class PreviewServer: Sendable {
     /// One served request, for logging.
-    public struct LogEntry: Sendable {
-        public var method: String
-        public var path: String
-        public var status: Int
+    package struct LogEntry: Sendable {
+        package var method: String
+        package var path: String
+        package var status: Int
     }
 
     private struct State {
@@ -66,7 +66,7 @@ public final class PreviewServer: Sendable {
         var daemon: HTTPDaemon?
     }
 
-    public let host: String
+    package let host: String
     /// The `Host` names (and `Origin`s) answered.
     private let hosts: HostCheck
     private let state: Mutex<State>
@@ -78,7 +78,7 @@ public final class PreviewServer: Sendable {
     ///   - keepAlive: how often an idle event stream gets a `: keep-alive` comment.
     ///   - allowedHosts: host names answered besides its own (`HostCheck`).
     ///   - log: called after each request (on a connection thread).
-    public init(
+    package init(
         source: any SiteSource,
         host: String = "127.0.0.1",
         port: UInt16 = 8000,
@@ -96,24 +96,24 @@ public final class PreviewServer: Sendable {
     deinit { stop() }
 
     /// The port (the one picked by the system after `start()` when 0 was asked for).
-    public var port: UInt16 { state.withLock { $0.port } }
+    package var port: UInt16 { state.withLock { $0.port } }
 
     /// `http://host:port/`
-    public var url: URL {
+    package var url: URL {
         URL(string: "http://\(PreviewError.address(host, port))/")!
     }
 
     /// The site being served; the rebuild side may swap it at any time.
-    public var source: any SiteSource {
+    package var source: any SiteSource {
         get { state.withLock { $0.source } }
         set { state.withLock { $0.source = newValue } }
     }
 
     /// The number of open `/__roost/events` streams.
-    public var liveClientCount: Int { hub.count }
+    package var liveClientCount: Int { hub.count }
 
     /// Binds and starts serving. Throws `PreviewError.portInUse` when the port is taken.
-    public func start() throws(PreviewError) {
+    package func start() throws(PreviewError) {
         let requested = try state.withLock { state throws(PreviewError) -> UInt16 in
             if state.daemon != nil { throw .alreadyStarted }
             return state.port
@@ -135,7 +135,7 @@ public final class PreviewServer: Sendable {
     }
 
     /// Ends every event stream, closes every connection and the listening socket.
-    public func stop() {
+    package func stop() {
         let daemon = state.withLock { state -> HTTPDaemon? in
             let daemon = state.daemon
             state.daemon = nil
@@ -147,14 +147,14 @@ public final class PreviewServer: Sendable {
 
     /// Tells open pages that these site paths changed (`u/mina/index.html`, `/u/mina/`, `style.css`, or `*`
     /// for everything); a page reloads when it is named, or when a non-page file (CSS, JS, images) changed.
-    public func publish(changedPaths: [String]) {
+    package func publish(changedPaths: [String]) {
         guard !changedPaths.isEmpty else { return }
         hub.broadcast(LiveReload.event("change", data: LiveReload.jsonArray(changedPaths)))
     }
 
     /// Shows (a message) or hides (nil) the build-error overlay on every page. Setting it sends an
     /// `error` event to open pages; clearing it makes them reload.
-    public func setError(_ message: String?) {
+    package func setError(_ message: String?) {
         let previous = state.withLock { state -> String? in
             let previous = state.error
             state.error = message
@@ -168,7 +168,7 @@ public final class PreviewServer: Sendable {
     }
 
     /// The current error message, if any.
-    public var error: String? { state.withLock { $0.error } }
+    package var error: String? { state.withLock { $0.error } }
 
     // MARK: - Responding
 

@@ -4,6 +4,6 @@
 /// `u/mina/index.html` or `style.css`: no leading slash, no empty, `.` or `..` segment,
 /// no NUL or backslash (the server refuses such requests before asking the source).
 /// Return `nil` for anything that is not a readable file (missing, a folder, outside the site).
-public protocol SiteSource: Sendable {
+package protocol SiteSource: Sendable {
     func file(at path: String) -> [UInt8]?
 }

@@ -3,8 +3,8 @@ import JSON
 /// JSON string literals in the index's script files. JSON strings are JavaScript strings
 /// (U+2028 and U+2029 are allowed in string literals since ES2019); `<` and `>` are escaped too,
 /// so no file holds markup (`</script`, `<!--`, `<img …>`) whatever the store says.
-public enum JSONText {
-    public static func append(_ text: String, to out: inout [UInt8]) {
+package enum JSONText {
+    package static func append(_ text: String, to out: inout [UInt8]) {
         guard text.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }) else {
             return JSONWriter.appendString(text, to: &out)
         }

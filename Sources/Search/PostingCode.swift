@@ -7,11 +7,11 @@
 /// - Bits: `~` and then 6 bits per character (bit `j` of character `k` is number `6k + j`);
 ///   never longer than `count / 6` characters, so a word in every tweet costs about 17 KB at
 ///   100,000 tweets.
-public enum PostingCode {
-    public static let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_".utf8)
+package enum PostingCode {
+    package static let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_".utf8)
 
     /// `numbers` (ascending, each in `0..<count`) in the shorter form.
-    public static func encode(_ numbers: [Int32], count: Int) -> [UInt8] {
+    package static func encode(_ numbers: [Int32], count: Int) -> [UInt8] {
         let alphabet = Self.alphabet
         let bitsLength = 1 + (count + 5) / 6
         var gaps: [UInt8] = []
@@ -36,7 +36,7 @@ public enum PostingCode {
     }
 
     /// The numbers of `code` (either form): what the browser does, for tests.
-    public static func decode(_ code: [UInt8]) -> [Int32] {
+    package static func decode(_ code: [UInt8]) -> [Int32] {
         var numbers: [Int32] = []
         if code.first == UInt8(ascii: "~") {
             for (k, char) in code.dropFirst().enumerated() {

@@ -18,29 +18,29 @@ import Support
 /// Tweets are numbered oldest first (number `n` is `snapshot.tweets[count - 1 - n]`), so that
 /// new tweets take new numbers and the postings of old ones stay as they were; results are
 /// shown by descending number, which is the feed's order. Users are numbered as in the snapshot.
-public struct SearchIndex: Sendable {
-    public static let folder = "search/"
-    public static let manifestPath = folder + "index.js"
-    public static let daysPath = folder + "days.js"
+package struct SearchIndex: Sendable {
+    package static let folder = "search/"
+    package static let manifestPath = folder + "index.js"
+    package static let daysPath = folder + "days.js"
 
     /// One term shard: its file and bytes.
-    public struct Shard: Sendable, Equatable {
-        public let path: String
-        public let firstKey: String
-        public let bytes: [UInt8]
+    package struct Shard: Sendable, Equatable {
+        package let path: String
+        package let firstKey: String
+        package let bytes: [UInt8]
     }
 
-    public private(set) var shards: [Shard]
-    public let tweetCount: Int
-    public let userCount: Int
+    package private(set) var shards: [Shard]
+    package let tweetCount: Int
+    package let userCount: Int
     /// `search/index.js`.
-    public let manifest: [UInt8]
+    package let manifest: [UInt8]
     /// `search/days.js`.
-    public let days: [UInt8]
+    package let days: [UInt8]
 
     /// This index without its term shards' bytes (their paths and first keys kept), for a
     /// build that has written them: the rest of its render need not hold them.
-    public func droppingShardBytes() -> SearchIndex {
+    package func droppingShardBytes() -> SearchIndex {
         var index = self
         index.shards = shards.map { Shard(path: $0.path, firstKey: $0.firstKey, bytes: []) }
         return index
@@ -56,7 +56,7 @@ public struct SearchIndex: Sendable {
     /// The keys a caption gives its tweet: its words and its `@mentions` (the author's, the
     /// hashtags' and `is:reply` are added by the index). The slow part of indexing, made once
     /// per caption text; a build cache may keep them between builds.
-    public static func captionKeys(_ caption: String) -> [String] {
+    package static func captionKeys(_ caption: String) -> [String] {
         let (text, mentions) = PlainText.searchable(caption)
         var keys = Set(SearchText.words(text))
         for name in mentions { keys.insert("@" + SearchText.fold(name)) }
@@ -64,7 +64,7 @@ public struct SearchIndex: Sendable {
     }
 
     /// - Parameter captionKeys: `captionKeys(_:)` of each tweet's caption, if known already.
-    public init(snapshot: Snapshot, captionKeys known: [[String]]? = nil) {
+    package init(snapshot: Snapshot, captionKeys known: [[String]]? = nil) {
         let tweetCount = snapshot.tweets.count
         let userCount = snapshot.users.count
         // The captions' keys not known already, on all cores (parsing and folding is the work).
@@ -298,16 +298,16 @@ public struct SearchIndex: Sendable {
     }
 
     /// Result cards' data: tweets by number, this many per file (`search/d/{bucket}.js`).
-    public static let docBucket = 4
+    package static let docBucket = 4
     /// Users' data by number, this many per file (`search/u/{bucket}.js`).
-    public static let userBucket = 32
+    package static let userBucket = 32
 
-    public var docBuckets: Int { (tweetCount + Self.docBucket - 1) / Self.docBucket }
-    public var userBuckets: Int { (userCount + Self.userBucket - 1) / Self.userBucket }
-    public static func docsPath(_ bucket: Int) -> String { folder + "d/\(bucket).js" }
-    public static func usersPath(_ bucket: Int) -> String { folder + "u/\(bucket).js" }
+    package var docBuckets: Int { (tweetCount + Self.docBucket - 1) / Self.docBucket }
+    package var userBuckets: Int { (userCount + Self.userBucket - 1) / Self.userBucket }
+    package static func docsPath(_ bucket: Int) -> String { folder + "d/\(bucket).js" }
+    package static func usersPath(_ bucket: Int) -> String { folder + "u/\(bucket).js" }
 
     /// The tweet number of `snapshot.tweets[index]`, and back (the same formula).
-    public func number(ofTweet index: Int) -> Int { tweetCount - 1 - index }
-    public func tweet(number: Int) -> Int { tweetCount - 1 - number }
+    package func number(ofTweet index: Int) -> Int { tweetCount - 1 - index }
+    package func tweet(number: Int) -> Int { tweetCount - 1 - number }
 }

@@ -6,9 +6,9 @@ import Support
 /// after folding: NFC, then each scalar's own lowercase mapping (no context, so a final sigma
 /// is not special), `ς` as `σ`, then NFC again. The browser does exactly these steps with
 /// `normalize("NFC")` and `toLowerCase()` of one code point at a time.
-public enum SearchText {
+package enum SearchText {
     /// `text` folded (see the type's comment).
-    public static func fold(_ text: String) -> String {
+    package static func fold(_ text: String) -> String {
         // Nearly all text is ASCII or precomposed Hangul: no table look-ups for it.
         var simple = true
         for scalar in text.unicodeScalars where scalar.value >= 0x80 && !isHangulSyllable(scalar) {
@@ -38,7 +38,7 @@ public enum SearchText {
     }
 
     /// The words of `text`, folded, in order (repeats kept).
-    public static func words(_ text: String) -> [String] {
+    package static func words(_ text: String) -> [String] {
         if isASCII(text) { return asciiWords(text) }
         var words: [String] = []
         var word = String.UnicodeScalarView()
@@ -74,7 +74,7 @@ public enum SearchText {
     }
 
     /// Letters, marks, digits (L*, M*, N*) and `_`.
-    public static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x5F: return true
         case 0..<0x80: return false

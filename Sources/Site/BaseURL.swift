@@ -4,9 +4,9 @@ import Foundation
 /// with `/`, checked and written as a valid URI (RFC 3986): path bytes outside the allowed
 /// characters percent-encoded (existing `%XX` kept), a non-ASCII host in its IDNA form
 /// (`xn--…`), scheme and host lowercased, always ending in `/`.
-public enum BaseURL {
+package enum BaseURL {
     /// The base URL as pages write it, or why `text` is not one.
-    public static func normalized(_ text: String) throws(BaseURLError) -> String {
+    package static func normalized(_ text: String) throws(BaseURLError) -> String {
         if text.contains("?") { throw .init(text, "it has a query ('?'); a base URL is where pages live") }
         if text.contains("#") { throw .init(text, "it has a fragment ('#')") }
         if text.hasPrefix("/") {
@@ -112,16 +112,16 @@ public enum BaseURL {
 }
 
 /// Why a base URL cannot be used: a usage error.
-public struct BaseURLError: Error, Sendable, CustomStringConvertible {
-    public let text: String
-    public let reason: String
+package struct BaseURLError: Error, Sendable, CustomStringConvertible {
+    package let text: String
+    package let reason: String
 
     init(_ text: String, _ reason: String) {
         self.text = text
         self.reason = reason
     }
 
-    public var description: String {
+    package var description: String {
         "'\(text)' is not a base URL: \(reason). Give an absolute http(s) URL (https://example.com/project/) "
             + "or a path starting with / (/project/)"
     }

@@ -1,11 +1,11 @@
 /// A caption as pages show it: its HTML, and its first words as plain text (titles, feed
 /// entries). Made once per caption text and link targets (`SiteRenderer.captionContext`);
 /// a build cache may keep it between builds.
-public struct CaptionRender: Sendable, Equatable {
-    public var html: String
-    public var excerpt: String
+package struct CaptionRender: Sendable, Equatable {
+    package var html: String
+    package var excerpt: String
 
-    public init(html: String, excerpt: String) {
+    package init(html: String, excerpt: String) {
         self.html = html
         self.excerpt = excerpt
     }
@@ -14,4 +14,4 @@ public struct CaptionRender: Sendable, Equatable {
 /// Captions rendered before (by a build cache, which matched them by text): the render of
 /// tweet `tweet`'s caption (`snapshot.tweets[tweet]`) for the context it was rendered in; nil
 /// when the caption is not known or the context differs.
-public typealias CaptionRenders = @Sendable (_ tweet: Int, _ context: UInt64) -> CaptionRender?
+package typealias CaptionRenders = @Sendable (_ tweet: Int, _ context: UInt64) -> CaptionRender?

@@ -57,8 +57,8 @@ extension SiteContext {
 }
 
 /// Each page's fingerprint by path, and which pages show each tweet.
-public struct PageFingerprints: Sendable {
-    public internal(set) var byPath: [String: Int]
+package struct PageFingerprints: Sendable {
+    package internal(set) var byPath: [String: Int]
     /// Per tweet, the plan indices of the pages whose fingerprint includes it.
     let pagesShowing: [[Int32]]
     /// What all fingerprints share; a content edit leaves it as it is.
@@ -99,7 +99,7 @@ extension SiteRenderer {
 
     /// Each page's fingerprint, in plan order: what a build compares with the manifest.
     /// Each page's is its own work: on all cores.
-    public func pageFingerprints() -> [UInt64] {
+    package func pageFingerprints() -> [UInt64] {
         let inputs = FingerprintInputs(renderer: self, shared: sharedInputs())
         return plan.pages.parallelMap { [self] page in
             UInt64(bitPattern: Int64(fingerprint(of: page, inputs, recordingShown: false).value))
@@ -108,7 +108,7 @@ extension SiteRenderer {
 
     /// Every page's fingerprint by path, and which pages show each tweet: what a live preview
     /// needs to tell which pages an edit touched.
-    public func pageFingerprintsByPath() -> PageFingerprints {
+    package func pageFingerprintsByPath() -> PageFingerprints {
         let inputs = FingerprintInputs(renderer: self, shared: sharedInputs())
         var byPath: [String: Int] = [:]
         byPath.reserveCapacity(plan.pages.count)
@@ -123,7 +123,7 @@ extension SiteRenderer {
 
     /// After `updatingContent(of: changed, …)`: recomputes the fingerprints of the pages that
     /// show a changed tweet and returns the paths whose fingerprint differs.
-    public func updateFingerprints(_ fingerprints: inout PageFingerprints, changed: [Int]) -> [String] {
+    package func updateFingerprints(_ fingerprints: inout PageFingerprints, changed: [Int]) -> [String] {
         let inputs = FingerprintInputs(renderer: self, shared: fingerprints.inputs)
         var candidates = Set<Int32>()
         for t in changed { candidates.formUnion(fingerprints.pagesShowing[t]) }

@@ -10,18 +10,18 @@ import Support
 /// A key a language's table leaves out falls back to the English table's text, which every
 /// theme has. A language is found by its tag as given (`ko`), then ignoring case, then by its
 /// first subtag (`ko-KR` → `ko`).
-public struct LocalizedTemplates: Sendable {
+package struct LocalizedTemplates: Sendable {
     /// The language every theme has a table for and every other falls back to.
-    public static let fallbackLanguage = "en"
+    package static let fallbackLanguage = "en"
     /// Where a theme keeps its tables.
-    public static let tableFolder = "i18n/"
+    package static let tableFolder = "i18n/"
     /// The name of a text's partial: `t/` and its key.
-    public static let textPrefix = "t/"
+    package static let textPrefix = "t/"
 
     /// The languages the theme has a table for, sorted.
-    public let languages: [String]
+    package let languages: [String]
     /// Where the theme came from, for messages.
-    public let origin: String
+    package let origin: String
     private let libraries: [String: TemplateLibrary]
 
     /// The theme of `files` (paths relative to its root, `/`-separated): its templates
@@ -29,7 +29,7 @@ public struct LocalizedTemplates: Sendable {
     /// (`i18n/<language>.json`); other files are not looked at. A template that does not parse
     /// is a `MustacheError` naming `origin/path`; a table that is not a flat object of texts, a
     /// text that does not parse, or a theme with no `i18n/en.json` is a `SiteError`.
-    public init(files: [(path: String, bytes: [UInt8])], origin: String) throws {
+    package init(files: [(path: String, bytes: [UInt8])], origin: String) throws {
         let files = files.sorted { codePointOrder($0.path, $1.path) }
         var templates: [(name: String, file: String, bytes: [UInt8])] = []
         var tables: [String: [String: String]] = [:]
@@ -73,7 +73,7 @@ public struct LocalizedTemplates: Sendable {
 
     /// The templates and texts of `language`; a language the theme has no table for is an
     /// error naming the ones it has.
-    public func templates(for language: String) throws(SiteError) -> TemplateLibrary {
+    package func templates(for language: String) throws(SiteError) -> TemplateLibrary {
         guard let found = self.language(matching: language), let library = libraries[found] else {
             throw .unknownLanguage(language, available: languages, folder: origin + "/" + Self.tableFolder)
         }
@@ -83,7 +83,7 @@ public struct LocalizedTemplates: Sendable {
     /// The table `language` uses: its own, else one of the same tag ignoring case, else its
     /// first subtag's (`ko-KR` → `ko`); nil when the theme has none, or `language` is not a
     /// language tag (`ko`, `pt-BR`).
-    public func language(matching language: String) -> String? {
+    package func language(matching language: String) -> String? {
         guard Self.isLanguageTag(language[...]) else { return nil }  // it goes into `lang` attributes as it is
         if libraries[language] != nil { return language }
         let lowered = language.lowercased()

@@ -1,7 +1,7 @@
 /// One file of the site and what it shows.
-public struct Page: Sendable, Hashable {
+package struct Page: Sendable, Hashable {
     /// Each kind's template, view and fingerprint are its `declaration` (`PageDeclaration`).
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// The feed, 1-based page number.
         case feed(page: Int)
         /// A tweet's permalink (index into the snapshot's tweets).
@@ -32,19 +32,19 @@ public struct Page: Sendable, Hashable {
         case searchFile(SearchFile)
     }
 
-    public let kind: Kind
+    package let kind: Kind
     /// The file's path from the output folder's root: `u/mina/likes/page/2/index.html`.
-    public let path: String
+    package let path: String
 
     /// A term shard of the search index: bytes made with the index, not rendered.
-    public var isSearchTermShard: Bool {
+    package var isSearchTermShard: Bool {
         if case .searchFile(.terms) = kind { return true }
         return false
     }
 }
 
 /// The Tweets / Replies / Likes tabs of a profile.
-public enum ProfileTab: String, Sendable, Hashable, CaseIterable {
+package enum ProfileTab: String, Sendable, Hashable, CaseIterable {
     case tweets, replies, likes
 
     /// The folder under `u/{handle}/`: empty for the Tweets tab.
@@ -52,7 +52,7 @@ public enum ProfileTab: String, Sendable, Hashable, CaseIterable {
 }
 
 /// The script files of search, besides the page.
-public enum SearchFile: Sendable, Hashable {
+package enum SearchFile: Sendable, Hashable {
     /// `search/index.js`: counts and the shard list.
     case manifest
     /// `search/days.js`: the first tweet of each day.

@@ -2,24 +2,24 @@ import Model
 import Support
 
 /// A user's position in the snapshot's users (`Snapshot.users`), as a page names it.
-public struct UserIndex: Sendable, Hashable, Comparable {
-    public let value: Int
-    public init(_ value: Int) { self.value = value }
-    public static func < (a: Self, b: Self) -> Bool { a.value < b.value }
+package struct UserIndex: Sendable, Hashable, Comparable {
+    package let value: Int
+    package init(_ value: Int) { self.value = value }
+    package static func < (a: Self, b: Self) -> Bool { a.value < b.value }
 }
 
 /// A tweet's position in the snapshot's tweets (`Snapshot.tweets`, feed order).
-public struct TweetIndex: Sendable, Hashable, Comparable {
-    public let value: Int
-    public init(_ value: Int) { self.value = value }
-    public static func < (a: Self, b: Self) -> Bool { a.value < b.value }
+package struct TweetIndex: Sendable, Hashable, Comparable {
+    package let value: Int
+    package init(_ value: Int) { self.value = value }
+    package static func < (a: Self, b: Self) -> Bool { a.value < b.value }
 }
 
 /// A hashtag's position in the snapshot's tags (`Snapshot.tags`).
-public struct TagIndex: Sendable, Hashable, Comparable {
-    public let value: Int
-    public init(_ value: Int) { self.value = value }
-    public static func < (a: Self, b: Self) -> Bool { a.value < b.value }
+package struct TagIndex: Sendable, Hashable, Comparable {
+    package let value: Int
+    package init(_ value: Int) { self.value = value }
+    package static func < (a: Self, b: Self) -> Bool { a.value < b.value }
 }
 
 /// One kind of page, declared once: the template it is rendered with, how it is rendered

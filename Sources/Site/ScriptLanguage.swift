@@ -19,15 +19,15 @@ import Support
 /// `ko`, kana `ja`, Han `zh`, Cyrillic `ru`, Greek `el`, Arabic `ar`, Hebrew `he`, Thai `th`,
 /// Devanagari `hi`… A tie between the site language's script and another one is the site's.
 /// The text gets that language as `lang` only when its script is not the site language's.
-public struct ScriptLanguage: Sendable {
+package struct ScriptLanguage: Sendable {
     /// The scripts told apart, with the language a text in each is taken to be in.
-    public enum Script: Int, Sendable, CaseIterable, Comparable {
+    package enum Script: Int, Sendable, CaseIterable, Comparable {
         case latin, hangul, japanese, han, cyrillic, greek, arabic, hebrew, thai, devanagari, bengali,
             gurmukhi, gujarati, tamil, telugu, kannada, malayalam, sinhala, lao, tibetan, myanmar,
             georgian, armenian, ethiopic, khmer
 
         /// The language `lang` names for text in this script: the script's most common one.
-        public var language: String {
+        package var language: String {
             switch self {
             case .latin: "en"
             case .hangul: "ko"
@@ -57,15 +57,15 @@ public struct ScriptLanguage: Sendable {
             }
         }
 
-        public static func < (a: Script, b: Script) -> Bool { a.rawValue < b.rawValue }
+        package static func < (a: Script, b: Script) -> Bool { a.rawValue < b.rawValue }
     }
 
     /// The site's language, as configured (`en`, `ko-KR`).
-    public let siteLanguage: String
+    package let siteLanguage: String
     /// The script the site's language is written in; nil when Roost does not know the language.
-    public let siteScript: Script?
+    package let siteScript: Script?
 
-    public init(siteLanguage: String) {
+    package init(siteLanguage: String) {
         self.siteLanguage = siteLanguage
         siteScript = Self.script(ofLanguage: siteLanguage)
     }
@@ -73,7 +73,7 @@ public struct ScriptLanguage: Sendable {
     /// The `lang` attribute `text` needs on this site, or nil: when it has no letters, or is in
     /// the site language's script. (Japanese and Chinese sites also write Han: Han alone is
     /// theirs.)
-    public func lang(of text: String) -> String? {
+    package func lang(of text: String) -> String? {
         // ASCII text has Latin letters or none: either way nothing to mark on a Latin site.
         // (Every caption of every build: most take this way out without counting.)
         if siteScript == .latin, isASCII(text) { return nil }
@@ -87,7 +87,7 @@ public struct ScriptLanguage: Sendable {
 
     /// The script most of `text`'s letters are in (see the type's rule), nil when it has none.
     /// `preferring` wins a tie.
-    public static func script(of text: String, preferring preferred: Script? = nil) -> Script? {
+    package static func script(of text: String, preferring preferred: Script? = nil) -> Script? {
         var text = text
         var counts = text.withUTF8(countLetters)
         // Han goes with kana (Japanese) or Hangul (Korean, which may write Hanja) when present.
@@ -207,7 +207,7 @@ public struct ScriptLanguage: Sendable {
     }
 
     /// The script `language` (a BCP 47 tag) is written in; nil when not known.
-    public static func script(ofLanguage language: String) -> Script? {
+    package static func script(ofLanguage language: String) -> Script? {
         let subtags = language.split(separator: "-").map { $0.lowercased() }
         guard let primary = subtags.first else { return nil }
         // An explicit script subtag wins: `sr-Latn`, `zh-Hant`.

@@ -1,21 +1,21 @@
 /// The options of a build that change what pages say (SPEC 5).
-public struct SiteConfig: Sendable, Equatable {
+package struct SiteConfig: Sendable, Equatable {
     /// The URL path or absolute URL the site is served from, ending in `/`.
-    public var baseURL: String
+    package var baseURL: String
     /// Tweets per page (at least 1).
-    public var pageSize: Int
+    package var pageSize: Int
     /// Render as this user sees the app (their likes filled), by handle.
-    public var viewer: String?
+    package var viewer: String?
     /// The site's name (SPEC 10).
-    public var title: String
+    package var title: String
     /// What the site is about, for the feed page's description; nil: the theme's words.
-    public var description: String?
+    package var description: String?
     /// The language of the theme's words and of the pages (`en`, `ko`), a BCP 47 tag.
-    public var language: String
+    package var language: String
     /// What pages do with remote images (`--media`).
-    public var media: MediaMode
+    package var media: MediaMode
 
-    public init(
+    package init(
         baseURL: String = "/", pageSize: Int = 20, viewer: String? = nil, title: String = "Roost",
         description: String? = nil, language: String = "en", media: MediaMode = .link
     ) {
@@ -29,7 +29,7 @@ public struct SiteConfig: Sendable, Equatable {
     }
 
     /// True when `baseURL` has a scheme and host, so feeds can carry absolute links.
-    public var hasAbsoluteBase: Bool {
+    package var hasAbsoluteBase: Bool {
         baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://")
     }
 }

@@ -1,7 +1,7 @@
 import Mustache
 
 /// Why a site cannot be rendered.
-public enum SiteError: Error, CustomStringConvertible {
+package enum SiteError: Error, CustomStringConvertible {
     case unknownViewer(String)
     case missingTemplate(name: String, folder: String)
     case template(MustacheError)
@@ -24,7 +24,7 @@ public enum SiteError: Error, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownViewer(let handle):
             "viewer '\(handle)': no user has this handle or username"

@@ -6,7 +6,7 @@ import Support
 ///
 /// Made once per build from the snapshot's names (each tweet's slug, each user's handle, each
 /// tag's slug), so that asking for a path computes nothing but the string.
-public struct SitePaths: Sendable {
+package struct SitePaths: Sendable {
     /// Per tweet (snapshot order): the folder name under `t/`.
     private let tweetSlugs: [String]
     /// Per user: the folder name under `u/`.
@@ -14,7 +14,7 @@ public struct SitePaths: Sendable {
     /// Per hashtag (snapshot order): the folder name under `tags/`.
     private let tagSlugs: [String]
 
-    public init(snapshot: Snapshot) {
+    package init(snapshot: Snapshot) {
         tweetSlugs = Self.caseSafe(snapshot.tweets.map { Slug.id($0.id) }, names: { snapshot.tweets[$0].id })
         handles = snapshot.users.map(\.handle)  // case-safe already (Model)
         tagSlugs = Self.caseSafe(snapshot.tags.map { Slug.tag($0.tag) }, names: { snapshot.tags[$0].tag })
@@ -31,43 +31,43 @@ public struct SitePaths: Sendable {
         return slugs
     }
 
-    public static let index = "index.html"
+    package static let index = "index.html"
 
     /// `page/N/` under a folder, for N ≥ 2.
     static func paged(_ folder: String, _ page: Int) -> String {
         page <= 1 ? folder : folder + "page/\(page)/"
     }
 
-    public func feed(page: Int) -> String { Self.paged("", page) }
-    public func tweet(_ index: Int) -> String { "t/\(tweetSlugs[index])/" }
-    public func user(_ index: Int) -> String { "u/\(handles[index])/" }
-    public func profile(_ user: Int, _ tab: ProfileTab, page: Int) -> String {
+    package func feed(page: Int) -> String { Self.paged("", page) }
+    package func tweet(_ index: Int) -> String { "t/\(tweetSlugs[index])/" }
+    package func user(_ index: Int) -> String { "u/\(handles[index])/" }
+    package func profile(_ user: Int, _ tab: ProfileTab, page: Int) -> String {
         Self.paged(self.user(user) + tab.folder, page)
     }
-    public func favorites(_ user: Int) -> String { self.user(user) + "favorites/" }
-    public func userFeed(_ user: Int) -> String { self.user(user) + "feed.xml" }
-    public func tag(_ index: Int, page: Int) -> String { Self.paged("tags/\(tagSlugs[index])/", page) }
+    package func favorites(_ user: Int) -> String { self.user(user) + "favorites/" }
+    package func userFeed(_ user: Int) -> String { self.user(user) + "feed.xml" }
+    package func tag(_ index: Int, page: Int) -> String { Self.paged("tags/\(tagSlugs[index])/", page) }
 
     // Browsing by date and by number (SPEC 7).
-    public static let archive = "archive/"
+    package static let archive = "archive/"
     static func archive(year: Int, page: Int) -> String {
         paged(archive + Month(year: year, month: 1).yearText + "/", page)
     }
     static func archive(_ month: Month, page: Int) -> String {
         paged(archive + month.yearText + "/" + month.monthText + "/", page)
     }
-    public static let tagIndex = "tags/"
-    public static let top = "top/"
-    public static let stats = "stats/"
+    package static let tagIndex = "tags/"
+    package static let top = "top/"
+    package static let stats = "stats/"
 
     /// A folder path as an `href`: `index.html` appended (so `file://` opens the page, not a
     /// listing) and non-ASCII bytes percent-encoded.
-    public static func href(_ folder: String) -> String {
+    package static func href(_ folder: String) -> String {
         Slug.percentEncoded(folder.hasSuffix("/") || folder.isEmpty ? folder + index : folder)
     }
 
     /// `../../` for `u/mina/index.html`; `./` at the root.
-    public static func root(of path: String) -> String {
+    package static func root(of path: String) -> String {
         let depth = path.utf8.count { $0 == UInt8(ascii: "/") }
         return depth == 0 ? "./" : String(repeating: "../", count: depth)
     }

@@ -2,16 +2,16 @@ import Model
 import Search
 
 /// Every page of the site, in a fixed order (SPEC 3).
-public struct SitePlan: Sendable {
-    public let pages: [Page]
-    public let paths: SitePaths
-    public let config: SiteConfig
+package struct SitePlan: Sendable {
+    package let pages: [Page]
+    package let paths: SitePaths
+    package let config: SiteConfig
     /// Positions in `pages` of the HTML pages a sitemap lists, in plan order (found once:
     /// every part of a large sitemap needs them).
     let sitemapIndices: [Int32]
 
     /// The sitemap protocol's limit of URLs per file.
-    public static let sitemapLimit = 50_000
+    package static let sitemapLimit = 50_000
 
     init(snapshot: Snapshot, paths: SitePaths, archive: ArchiveIndex, config: SiteConfig, search: SearchIndex) {
         let size = config.pageSize

@@ -5,24 +5,24 @@ import Support
 
 /// Renders the pages of a plan with the theme's templates. Immutable and thread-safe:
 /// pages can be rendered on all cores at once.
-public final class SiteRenderer: Sendable {
+package final class SiteRenderer: Sendable {
     /// The templates every theme has (docs/templates.md).
-    public static let requiredTemplates = [
+    package static let requiredTemplates = [
         "layout", "feed", "tweet", "profile", "favorites", "tag", "404", "atom", "partials/card", "archive",
         "archive-year", "archive-month", "tags", "top", "stats", "search",
     ]
 
-    public let plan: SitePlan
+    package let plan: SitePlan
     let site: SiteContext
     /// The snapshot the pages show.
-    public var snapshot: Snapshot { site.snapshot }
+    package var snapshot: Snapshot { site.snapshot }
     let templates: TemplateLibrary
     /// The card partial, rendered once per tweet when first shown.
     let cards: CardCache
     /// What each card shows (see Fingerprints.swift).
     let cardFingerprints: [Int]
     /// The search index's files (SPEC 8).
-    public let search: SearchIndex
+    package let search: SearchIndex
     /// The theme's stylesheet for 404.html (see `InlineStyle`).
     let inlineStyle: InlineStyle?
 
@@ -31,7 +31,7 @@ public final class SiteRenderer: Sendable {
     /// (inversely), down to 64 MiB from 600,000 tweets. What a build holds besides grows with
     /// the store, and cards are only a saving of CPU: at a million tweets, 384 MiB of them
     /// were an eighth of the peak, for a few percent of the render's CPU (`CardCache`).
-    public static func defaultCardBudget(tweets: Int) -> Int {
+    package static func defaultCardBudget(tweets: Int) -> Int {
         let most = 384 << 20
         return min(most, max(64 << 20, most * 100_000 / max(1, tweets)))
     }
@@ -49,7 +49,7 @@ public final class SiteRenderer: Sendable {
     /// - Parameter cardBudget: bytes of rendered cards kept for the next page that shows them
     ///   (nil: `defaultCardBudget(tweets:)`); past it, cards are rendered at each use (see
     ///   `CardCache`).
-    public init(
+    package init(
         snapshot: Snapshot, config: SiteConfig, templates: TemplateLibrary, templateFolder: String = "templates",
         stylesheet: String? = nil, images: SiteImages = SiteImages(), reusing previous: SiteRenderer? = nil,
         search: SearchIndex? = nil, renders: CaptionRenders? = nil, cardBudget: Int? = nil
@@ -116,7 +116,7 @@ public final class SiteRenderer: Sendable {
     /// only the changed tweets' captions are rendered again (and their cards when next shown).
     /// `images`: the copies now, when the changed captions may show new ones (a superset of
     /// the old: avatars and bios keep theirs).
-    public func updatingContent(of changed: [Int], in snapshot: Snapshot, images: SiteImages? = nil) throws(SiteError)
+    package func updatingContent(of changed: [Int], in snapshot: Snapshot, images: SiteImages? = nil) throws(SiteError)
         -> SiteRenderer
     {
         let site = SiteContext(previous: self.site, snapshot: snapshot, changed: changed, images: images)
@@ -142,17 +142,17 @@ public final class SiteRenderer: Sendable {
     /// This renderer without the search index's term shards, for a build that has written
     /// those pages (`Page.isSearchTermShard`): at a million tweets they are some 180 MB that
     /// the rest of the render does not need. Rendering a term shard with it is an error.
-    public func droppingSearchTermShards() -> SiteRenderer {
+    package func droppingSearchTermShards() -> SiteRenderer {
         SiteRenderer(
             plan: plan, site: site, templates: templates, cards: cards, cardFingerprints: cardFingerprints,
             inlineStyle: inlineStyle, search: search.droppingShardBytes())
     }
 
     /// What a caption's HTML depends on besides its text (see `CaptionRenders`).
-    public var captionContext: UInt64 { site.captionContext }
+    package var captionContext: UInt64 { site.captionContext }
 
     /// Tweet `t`'s caption as rendered for this build.
-    public func captionRender(ofTweet t: Int) -> CaptionRender {
+    package func captionRender(ofTweet t: Int) -> CaptionRender {
         CaptionRender(html: site.captions[t], excerpt: site.excerpts[t])
     }
 
@@ -166,7 +166,7 @@ public final class SiteRenderer: Sendable {
     }
 
     /// The bytes of one page of the plan.
-    public func render(_ page: Page) throws(SiteError) -> [UInt8] {
+    package func render(_ page: Page) throws(SiteError) -> [UInt8] {
         do {
             return try page.kind.declaration.render(self, path: page.path)
         } catch {

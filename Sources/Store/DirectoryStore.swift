@@ -14,10 +14,10 @@ import Darwin
 ///
 /// Enumeration uses readdir and never follows symbolic links below the root (they are
 /// skipped and noted in `ignored`); files are read and parsed in parallel on all cores.
-public enum DirectoryStore {
+package enum DirectoryStore {
     /// Folders this many path segments deep are skipped (Firestore allows 100 levels of
     /// nesting); a hostile store cannot make paths too long to open.
-    public static let maxDepth = 200
+    package static let maxDepth = 200
     /// One document file found while walking the store.
     struct Entry {
         var path: DocumentPath
@@ -69,7 +69,7 @@ public enum DirectoryStore {
     }
 
     /// Reads every document of the directory store at `root`, sorted by path.
-    public static func read(root: String) throws(StoreError) -> DocumentStore {
+    package static func read(root: String) throws(StoreError) -> DocumentStore {
         let (documents, missing, ignored) = try read(root: root, transform: { $0 })
         return DocumentStore(
             documents: documents, format: .directory, path: root,
@@ -85,7 +85,7 @@ public enum DirectoryStore {
     /// the files found there and every document folder below (a subtree each) are then
     /// read on all cores, files opened relative to their open folder. When files cannot be
     /// read, the error is the first in path order either way.
-    public static func read<T>(
+    package static func read<T>(
         root: String, ordered: Bool = true, transform: @escaping @Sendable (Document) -> T
     ) throws(StoreError) -> (values: [T], missingParents: [DocumentPath], ignored: [StoreNote]) {
         let read = try read(
@@ -102,7 +102,7 @@ public enum DirectoryStore {
     /// A file in `stamps` (from a `StoreStamp` walk just before, by relative path) is not
     /// stat-ed again. `folders` is what the listings showed (nil if two folders' paths share
     /// a hash).
-    public static func read<T>(
+    package static func read<T>(
         root: String, stamps: StoreFileStamps.Index? = nil, ordered: Bool = true,
         reusing: @escaping @Sendable (_ file: String, FileStamp) -> T?,
         transform: @escaping @Sendable (Document, FileStamp?) -> T
@@ -221,7 +221,7 @@ public enum DirectoryStore {
     /// path relative to `root` or one starting with `root`. Nil when the file is not a
     /// document of the store: not ending in `.json`, a dot-name, at a collection position,
     /// outside the root, or reached through a symbolic link.
-    public static func readDocument(file: String, root: String) throws(StoreError) -> Document? {
+    package static func readDocument(file: String, root: String) throws(StoreError) -> Document? {
         var relative = file
         let prefix = root.hasSuffix("/") ? root : root + "/"
         if file.hasPrefix(prefix) {
@@ -255,7 +255,7 @@ public enum DirectoryStore {
     /// this listing saw it (see `FolderLayouts`): a build cache lists again only the folders
     /// whose layout moved. Nil when a read of the whole store would not list this folder
     /// (nested too deep).
-    public static func documentFiles(inFolder relative: String, root: String) throws(StoreError)
+    package static func documentFiles(inFolder relative: String, root: String) throws(StoreError)
         -> (files: [String], folder: FolderLayouts.Folder)?
     {
         let segments = splitSlashes(relative).filter { !$0.isEmpty }
@@ -274,7 +274,7 @@ public enum DirectoryStore {
     }
 
     /// `users/u1.json` → `users/u1`; nil for anything that is not a document file position.
-    public static func documentPath(forRelativeFile relative: String) -> DocumentPath? {
+    package static func documentPath(forRelativeFile relative: String) -> DocumentPath? {
         var segments = splitSlashes(relative).filter { !$0.isEmpty }
         guard var last = segments.last, last.hasSuffix(".json"), segments.count % 2 == 0 else { return nil }
         last.removeLast(5)

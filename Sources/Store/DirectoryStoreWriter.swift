@@ -20,14 +20,14 @@ import Darwin
 /// - geopoint → `{"_latitude": …, "_longitude": …}`;
 /// - reference → its path string; bytes → the base64 string;
 /// - a non-finite double (REST `"NaN"`, `"Infinity"`) → `null`.
-public enum DirectoryStoreWriter {
+package enum DirectoryStoreWriter {
     /// Writes `documents` under `dir`. Refuses, before writing anything, any path segment
     /// that is unsafe as a file name. `dir` must be missing or empty unless `force`, which
     /// deletes its contents first (symbolic links inside are removed, never followed).
     /// Of documents with the same path, the last is written. Each of `missingParents` (a
     /// store's missing parents) gets its folder, without a file, so the store written reports
     /// it too, even with no document below it.
-    public static func write(
+    package static func write(
         _ documents: [Document], to dir: String, force: Bool,
         missingParents: [DocumentPath] = []
     ) throws(StoreError) {
@@ -91,7 +91,7 @@ public enum DirectoryStoreWriter {
 
     /// Why `segment` cannot be a file or folder name in a store, or nil if it can.
     /// `isFileName`: the document ID, written as `ID.json`.
-    public static func unsafeReason(_ segment: String, isFileName: Bool) -> String? {
+    package static func unsafeReason(_ segment: String, isFileName: Bool) -> String? {
         if segment.isEmpty { return "is empty" }
         if segment == "." || segment == ".." { return "is not allowed as a file name" }
         if segment.utf8.contains(UInt8(ascii: "/")) { return "contains '/'" }
@@ -105,12 +105,12 @@ public enum DirectoryStoreWriter {
     }
 
     /// The JSON a document's fields are written as.
-    public static func jsonObject(_ fields: Fields) -> JSONValue {
+    package static func jsonObject(_ fields: Fields) -> JSONValue {
         .object(fields.pairs.map { ($0.key, json(for: $0.value)) })
     }
 
     /// The JSON a value is written as (see the type's documentation).
-    public static func json(for value: Value) -> JSONValue {
+    package static func json(for value: Value) -> JSONValue {
         switch value {
         case .null: return .null
         case .bool(let b): return .bool(b)

@@ -1,45 +1,45 @@
 /// Where a document lives: alternating collection and document IDs,
 /// `users/u1/user-likes/t9` is `["users", "u1", "user-likes", "t9"]`.
-public struct DocumentPath: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public let segments: [String]
+package struct DocumentPath: Sendable, Hashable, Comparable, CustomStringConvertible {
+    package let segments: [String]
 
     /// - Precondition: an even, non-zero number of segments.
-    public init(_ segments: [String]) {
+    package init(_ segments: [String]) {
         precondition(!segments.isEmpty && segments.count % 2 == 0, "a document path has collection/ID pairs")
         self.segments = segments
     }
 
     /// `"users/u1"` → `["users", "u1"]`; nil unless it has an even, non-zero number of non-empty segments.
-    public init?(string: String) {
+    package init?(string: String) {
         let parts = string.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard !parts.isEmpty, parts.count % 2 == 0, !parts.contains(where: \.isEmpty) else { return nil }
         self.segments = parts
     }
 
     /// The document's ID: the last segment.
-    public var id: String { segments[segments.count - 1] }
+    package var id: String { segments[segments.count - 1] }
     /// The collection the document is in: `users/u1/user-likes` for a like.
-    public var collection: String { segments.dropLast().joined(separator: "/") }
+    package var collection: String { segments.dropLast().joined(separator: "/") }
     /// The document that holds this one's collection, if any: `users/u1` for a like.
-    public var parent: DocumentPath? {
+    package var parent: DocumentPath? {
         segments.count > 2 ? DocumentPath(Array(segments.dropLast(2))) : nil
     }
 
-    public var description: String { segments.joined(separator: "/") }
+    package var description: String { segments.joined(separator: "/") }
 
-    public static func < (lhs: DocumentPath, rhs: DocumentPath) -> Bool {
+    package static func < (lhs: DocumentPath, rhs: DocumentPath) -> Bool {
         lhs.segments.lexicographicallyPrecedes(rhs.segments)
     }
 }
 
 /// One document: its path and its fields.
-public struct Document: Sendable, Equatable {
-    public var path: DocumentPath
-    public var fields: Fields
+package struct Document: Sendable, Equatable {
+    package var path: DocumentPath
+    package var fields: Fields
     /// The file the document was read from, for error messages.
-    public var source: String
+    package var source: String
 
-    public init(path: DocumentPath, fields: Fields, source: String) {
+    package init(path: DocumentPath, fields: Fields, source: String) {
         self.path = path
         self.fields = fields
         self.source = source

@@ -2,7 +2,7 @@ import JSON
 import Support
 
 /// Which kind of store documents were read from.
-public enum StoreFormat: String, Sendable, CaseIterable, CustomStringConvertible {
+package enum StoreFormat: String, Sendable, CaseIterable, CustomStringConvertible {
     /// A folder of one JSON file per document (SPEC 2.1).
     case directory
     /// node-firestore-import-export: `{"__collections__": {…}}`.
@@ -16,7 +16,7 @@ public enum StoreFormat: String, Sendable, CaseIterable, CustomStringConvertible
     /// A plain JSON array of Firestore REST documents.
     case restDocumentArray
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .directory: return "directory store"
         case .nodeFirestoreImportExport: return "node-firestore-import-export"
@@ -27,37 +27,37 @@ public enum StoreFormat: String, Sendable, CaseIterable, CustomStringConvertible
         }
     }
 
-    public var isSingleFile: Bool { self != .directory }
+    package var isSingleFile: Bool { self != .directory }
 }
 
 /// Something in a store that was skipped, and why (not an error).
-public struct StoreNote: Sendable, Equatable, CustomStringConvertible {
+package struct StoreNote: Sendable, Equatable, CustomStringConvertible {
     /// The path relative to the store root (directory stores) or the document path.
-    public let path: String
-    public let reason: String
+    package let path: String
+    package let reason: String
 
-    public init(path: String, reason: String) {
+    package init(path: String, reason: String) {
         self.path = path
         self.reason = reason
     }
 
-    public var description: String { "\(path): \(reason)" }
+    package var description: String { "\(path): \(reason)" }
 }
 
 /// All documents of a store, sorted by path.
-public struct DocumentStore: Sendable {
-    public let documents: [Document]
-    public let format: StoreFormat
+package struct DocumentStore: Sendable {
+    package let documents: [Document]
+    package let format: StoreFormat
     /// The store path as given to `read(at:)`.
-    public let path: String
+    package let path: String
     /// Document paths that have subcollections but no body of their own (Firestore's
     /// "missing" documents, such as `favorites/{uid}`), sorted.
-    public let missingParents: [DocumentPath]
+    package let missingParents: [DocumentPath]
     /// Entries that were skipped: symbolic links, `.json` files at collection positions,
     /// names that are not UTF-8 (files not ending in `.json` and dot-names are ignored silently).
-    public let ignored: [StoreNote]
+    package let ignored: [StoreNote]
 
-    public init(
+    package init(
         documents: [Document], format: StoreFormat, path: String,
         missingParents: [DocumentPath] = [], ignored: [StoreNote] = []
     ) {
@@ -70,7 +70,7 @@ public struct DocumentStore: Sendable {
 
     /// Reads the store at `path`: a folder is a directory store, a file a single-file store
     /// whose format is recognised from its shape.
-    public static func read(at path: String) throws(StoreError) -> DocumentStore {
+    package static func read(at path: String) throws(StoreError) -> DocumentStore {
         let (kind, code) = fileKind(path, follow: true)
         switch kind {
         case .directory:
@@ -87,7 +87,7 @@ public struct DocumentStore: Sendable {
 
     /// Reads the single-file store at `path` as `read(at:)` does, turning each document into a
     /// `T` as soon as it is read (see `SingleFileStore.read(file:transform:)`).
-    public static func readSingleFile<T>(at path: String, transform: @Sendable (Document) -> T) throws(StoreError)
+    package static func readSingleFile<T>(at path: String, transform: @Sendable (Document) -> T) throws(StoreError)
         -> (format: StoreFormat, values: [T], missingParents: [DocumentPath])
     {
         try checkRegularFile(path)
@@ -96,7 +96,7 @@ public struct DocumentStore: Sendable {
 
     /// `readSingleFile(at:transform:)` with the values handed over in batches, in no
     /// particular order (see `SingleFileStore.read(file:transform:take:restart:)`).
-    public static func readSingleFile<T>(
+    package static func readSingleFile<T>(
         at path: String, transform: @Sendable (Document) -> T, take: (consuming [T]) -> Void, restart: () -> Void
     ) throws(StoreError) -> StoreFormat {
         try checkRegularFile(path)
@@ -117,7 +117,7 @@ public struct DocumentStore: Sendable {
     }
 
     /// True when `path` is a folder (following a symbolic link): a directory store.
-    public static func isDirectoryStore(_ path: String) -> Bool {
+    package static func isDirectoryStore(_ path: String) -> Bool {
         fileKind(path, follow: true).0 == .directory
     }
 
@@ -139,7 +139,7 @@ import Darwin
 
 extension Value {
     /// Plain JSON as a value: no tag is interpreted.
-    public init(json: JSONValue) {
+    package init(json: JSONValue) {
         switch json {
         case .null: self = .null
         case .bool(let b): self = .bool(b)
@@ -154,7 +154,7 @@ extension Value {
 
 extension Fields {
     /// A JSON object's pairs as fields, in order, values converted by `Value(json:)`.
-    public init(json pairs: [(key: String, value: JSONValue)]) {
+    package init(json pairs: [(key: String, value: JSONValue)]) {
         var out: [(key: String, value: Value)] = []
         out.reserveCapacity(pairs.count)
         for p in pairs { out.append((p.key, Value(json: p.value))) }

@@ -10,15 +10,15 @@ import Darwin
 /// before (the check of `make` and git's index). A file written again gets a new
 /// modification and change time, and a file put back from elsewhere a new inode and change
 /// time, even with its old size and modification time.
-public struct FileStamp: Sendable, Hashable {
-    public var size: Int64
+package struct FileStamp: Sendable, Hashable {
+    package var size: Int64
     /// Modification time, nanoseconds since 1970.
-    public var modified: Int64
+    package var modified: Int64
     /// Status change time, nanoseconds since 1970.
-    public var changed: Int64
-    public var inode: UInt64
+    package var changed: Int64
+    package var inode: UInt64
 
-    public init(size: Int64, modified: Int64, changed: Int64, inode: UInt64) {
+    package init(size: Int64, modified: Int64, changed: Int64, inode: UInt64) {
         self.size = size
         self.modified = modified
         self.changed = changed
@@ -33,11 +33,11 @@ public struct FileStamp: Sendable, Hashable {
     }
 
     /// The newer of the two times.
-    public var newest: Int64 { max(modified, changed) }
+    package var newest: Int64 { max(modified, changed) }
 
     /// The stamp of the file at `path` (not following a last symbolic link); nil when it
     /// cannot be had.
-    public static func of(_ path: String) -> FileStamp? {
+    package static func of(_ path: String) -> FileStamp? {
         var st = stat()
         return lstat(path, &st) == 0 ? FileStamp(st) : nil
     }

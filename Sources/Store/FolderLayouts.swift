@@ -56,28 +56,28 @@ struct StoreLayout {
 /// walk sees a folder with the layout the cache recorded, that folder still holds the same
 /// files; only the folders whose layout moved (or that are new) need listing again
 /// (`changes(since:)`), and when none did, the store need not be listed at all.
-public struct FolderLayouts: Sendable, Equatable {
-    public struct Folder: Sendable, Equatable {
+package struct FolderLayouts: Sendable, Equatable {
+    package struct Folder: Sendable, Equatable {
         /// FNV-1a of the folder's path relative to the store (`""` for the root).
-        public let pathHash: UInt64
-        public let layout: UInt64
+        package let pathHash: UInt64
+        package let layout: UInt64
         /// The relative path, when the listing kept it (the walk does).
-        public let relative: String?
+        package let relative: String?
 
-        public init(pathHash: UInt64, layout: UInt64, relative: String? = nil) {
+        package init(pathHash: UInt64, layout: UInt64, relative: String? = nil) {
             self.pathHash = pathHash
             self.layout = layout
             self.relative = relative
         }
 
-        public static func == (a: Folder, b: Folder) -> Bool { a.pathHash == b.pathHash && a.layout == b.layout }
+        package static func == (a: Folder, b: Folder) -> Bool { a.pathHash == b.pathHash && a.layout == b.layout }
     }
 
     /// By `pathHash`.
-    public let folders: [Folder]
+    package let folders: [Folder]
 
     /// Nil when two folders' paths share a hash (they could not be told apart).
-    public init?(_ folders: [Folder]) {
+    package init?(_ folders: [Folder]) {
         let sorted = folders.sorted { $0.pathHash < $1.pathHash }
         for k in sorted.indices.dropFirst() where sorted[k].pathHash == sorted[k - 1].pathHash { return nil }
         self.folders = sorted
@@ -85,7 +85,7 @@ public struct FolderLayouts: Sendable, Equatable {
 
     /// One number for every folder's path and layout: equal digests, the same folders
     /// holding the same names.
-    public var digest: UInt64 {
+    package var digest: UInt64 {
         var hasher = StableHasher()
         for folder in folders {
             hasher.combine(folder.pathHash)
@@ -98,7 +98,7 @@ public struct FolderLayouts: Sendable, Equatable {
     /// folders that are new or whose layout moved (in byte order; nil if one of them has no
     /// path), and the hashes of the folders that are gone or moved (their old files no longer
     /// count).
-    public func changes(since old: FolderLayouts) -> (relist: [String], dropped: Set<UInt64>)? {
+    package func changes(since old: FolderLayouts) -> (relist: [String], dropped: Set<UInt64>)? {
         var relist: [String] = []
         var dropped = Set<UInt64>()
         var (i, j) = (0, 0)

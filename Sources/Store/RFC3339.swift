@@ -1,11 +1,11 @@
 import Support
 
 /// RFC 3339 timestamps ↔ `Timestamp`, without Foundation's formatters (which lose nanoseconds).
-public enum RFC3339 {
+package enum RFC3339 {
     /// Parses `2021-11-05T09:30:00Z`, `2021-11-05T09:30:00.123456789Z`, `2021-11-05T18:30:00+09:00`
     /// (`t`/`z` lower case and a space for `T` accepted; fractions beyond nanoseconds are
     /// truncated; a leap second `:60` counts as the next second). Nil if malformed.
-    public static func parse(_ text: String) -> Timestamp? {
+    package static func parse(_ text: String) -> Timestamp? {
         var s = text
         return s.withUTF8 { parse(bytes: $0) }
     }
@@ -78,7 +78,7 @@ public enum RFC3339 {
     /// `2021-11-05T09:30:00Z`, with `.123456789` (always nine digits) when the nanoseconds
     /// are not zero. Nil when the year is outside 0000...9999, which RFC 3339 cannot write,
     /// or the nanoseconds are outside 0..<1,000,000,000.
-    public static func format(_ t: Timestamp) -> String? {
+    package static func format(_ t: Timestamp) -> String? {
         guard t.nanoseconds >= 0 && t.nanoseconds < 1_000_000_000 else { return nil }
         let secs = t.seconds
         guard secs >= -62_167_219_200, secs < 253_402_300_800 else { return nil }  // 0000-01-01 ..< 10000-01-01

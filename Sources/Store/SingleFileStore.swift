@@ -22,8 +22,8 @@ import Darwin
 /// The documents come sorted as the directory store sorts them (see `PathOrder`); in
 /// node-firestore-import-export an object holding only subcollections (Firestore's
 /// "missing" document, such as `favorites/{uid}`) is not a document but a missing parent.
-public enum SingleFileStore {
-    public static func read(file: String) throws(StoreError) -> DocumentStore {
+package enum SingleFileStore {
+    package static func read(file: String) throws(StoreError) -> DocumentStore {
         let (format, documents, missingParents) = try read(file: file, transform: { $0 })
         return DocumentStore(documents: documents, format: format, path: file, missingParents: missingParents)
     }
@@ -33,7 +33,7 @@ public enum SingleFileStore {
     /// `decodeStore`). A node-firestore-import-export file is decoded while it is parsed
     /// (`readStreaming`), so its JSON is never in memory whole; other files, and files that
     /// are not what they first look like, are parsed whole (`readWhole`).
-    public static func read<T>(file: String, transform: @Sendable (Document) -> T) throws(StoreError)
+    package static func read<T>(file: String, transform: @Sendable (Document) -> T) throws(StoreError)
         -> (format: StoreFormat, values: [T], missingParents: [DocumentPath])
     {
         if let streamed = try readStreaming(file: file, transform: transform) { return streamed }
@@ -46,7 +46,7 @@ public enum SingleFileStore {
     /// a large node-firestore-import-export file are never all held at once. `restart` is
     /// called before the file is read again whole (it did not stream to the end, see
     /// `readStreaming`): the values taken until then are to be dropped.
-    public static func read<T>(
+    package static func read<T>(
         file: String, transform: @Sendable (Document) -> T, take: (consuming [T]) -> Void, restart: () -> Void
     ) throws(StoreError) -> StoreFormat {
         if try streamUnordered(file: file, transform: transform, take: take) { return .nodeFirestoreImportExport }
@@ -77,7 +77,7 @@ public enum SingleFileStore {
 
     /// The documents of a parsed single-file store, sorted by path; `file` is used in
     /// error messages and as each document's `source`.
-    public static func decode(_ json: JSONValue, file: String) throws(StoreError) -> (StoreFormat, [Document]) {
+    package static func decode(_ json: JSONValue, file: String) throws(StoreError) -> (StoreFormat, [Document]) {
         let (format, documents, _) = try decodeStore(json, file: file)
         return (format, documents)
     }
@@ -174,7 +174,7 @@ public enum SingleFileStore {
     }
 
     /// Strips `projects/P/databases/D/documents/` (and leading slashes) from a REST name or reference.
-    public static func stripDatabasePrefix(_ name: String) -> String {
+    package static func stripDatabasePrefix(_ name: String) -> String {
         splitDatabasePrefix(name).joined(separator: "/")
     }
 

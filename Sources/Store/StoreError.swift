@@ -2,7 +2,7 @@ import JSON
 
 /// Why a store cannot be read or written. `description` is a message for the user:
 /// it names the file (and line and column, or the document path and field) at fault.
-public enum StoreError: Error, Sendable, CustomStringConvertible {
+package enum StoreError: Error, Sendable, CustomStringConvertible {
     /// The store path does not exist.
     case notFound(path: String)
     /// A folder that holds none of the collections of a store; `holds` lists what it has,
@@ -31,7 +31,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// A file or folder could not be written; `reason` is the system's (errno) text.
     case writeFailed(path: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notFound(let path):
             return "\(path): store not found (expected a folder or a single-file store .json)"

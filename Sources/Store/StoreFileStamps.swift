@@ -10,7 +10,7 @@ import Support
 /// is read, or (a file created since the walk, with a colliding hash) another file's; both
 /// are safe for a cache keyed by path and stamp: no entry matches, the file is read, and the
 /// next build sees its real stamp.
-public struct StoreFileStamps: Sendable {
+package struct StoreFileStamps: Sendable {
     /// One file as the walk saw it: the hash of its relative path, and its stamp.
     typealias Recorded = (pathHash: UInt64, stamp: FileStamp)
 
@@ -21,22 +21,22 @@ public struct StoreFileStamps: Sendable {
     init(chunks: [[Recorded]]) { self.chunks = chunks }
 
     /// How many files were recorded.
-    public var count: Int { chunks.reduce(0) { $0 + $1.count } }
+    package var count: Int { chunks.reduce(0) { $0 + $1.count } }
 
     /// The stamps, ready to be found by path.
-    public func index() -> Index { Index(chunks) }
+    package func index() -> Index { Index(chunks) }
 
     /// Open addressing over the recorded stamps: built in one pass and found in a probe or
     /// two, where sorting them (on one thread) and a binary search (a cache miss a step)
     /// cost a cached rebuild tens of milliseconds at 100,000 files.
-    public struct Index: Sendable {
+    package struct Index: Sendable {
         /// Every file recorded, in walk order.
         private let recorded: [Recorded]
         /// Power-of-two table, at most two thirds full: 0 for an empty slot, else a position in
         /// `recorded` plus one, with `sharedBit` set when other files have that hash too.
         private let slots: [UInt32]
         /// How many files can be found (those whose hash no other file shares).
-        public let count: Int
+        package let count: Int
 
         private static let sharedBit: UInt32 = 1 << 31
 
@@ -70,10 +70,10 @@ public struct StoreFileStamps: Sendable {
         }
 
         /// The stamp of the file at `relative` (`users/u1/likes/t1.json`), if the walk saw it.
-        public subscript(relative: String) -> FileStamp? { self[pathHash: StableHash.fnv1a(relative)] }
+        package subscript(relative: String) -> FileStamp? { self[pathHash: StableHash.fnv1a(relative)] }
 
         /// The stamp of the file whose relative path hashes (FNV-1a) to `hash`, if the walk saw it.
-        public subscript(pathHash hash: UInt64) -> FileStamp? {
+        package subscript(pathHash hash: UInt64) -> FileStamp? {
             var s = Self.home(of: hash, in: slots.count)
             while slots[s] != 0 {
                 let file = recorded[Int(slots[s] & ~Self.sharedBit) - 1]

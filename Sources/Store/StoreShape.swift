@@ -7,12 +7,12 @@ import Glibc
 /// A folder is a directory store when it holds at least one of the collections Roost reads
 /// (SPEC 2.1). Anything else named as a store — a collection folder, the theme, a project's
 /// root — is a mistake to say, not an empty site to build.
-public enum StoreShape {
+package enum StoreShape {
     static let collections = ["users", "tweets", "favorites"]
 
     /// Throws `notAStore` when `path` is a folder that holds none of `users/`, `tweets/`,
     /// `favorites/` (a file is checked by its format when it is read).
-    public static func check(_ path: String) throws(StoreError) {
+    package static func check(_ path: String) throws(StoreError) {
         guard isFolder(path) else { return }
         let root = path
         if collections.contains(where: { isFolder(joinPath(root, $0)) }) { return }

@@ -17,29 +17,29 @@ import Darwin
 /// A file changed within the same clock tick as the stamp was taken may keep its times, so
 /// callers should trust a stamp only when `newest` is safely before the time it was taken
 /// (git's "racily clean" rule).
-public struct StoreStamp: Equatable, Sendable {
+package struct StoreStamp: Equatable, Sendable {
     /// Order-independent digest of every entry (names starting with `.` are skipped, as the
     /// readers skip them).
-    public let digest: UInt64
+    package let digest: UInt64
     /// The newest modification or change time of any entry, in nanoseconds since 1970.
-    public let newest: Int64
+    package let newest: Int64
     /// Entries seen: files and folders.
-    public let entries: Int
+    package let entries: Int
     /// Every regular file's stamp, when the walk was asked to record them (`recordingFiles`).
-    public let files: StoreFileStamps?
+    package let files: StoreFileStamps?
     /// Every folder's layout (names and kinds), when the walk was asked to record files;
     /// nil for a single-file store, or when two folders' paths share a hash.
-    public let folders: FolderLayouts?
+    package let folders: FolderLayouts?
 
     /// Equal when the digests, newest times and entry counts are (the recorded files follow).
-    public static func == (a: StoreStamp, b: StoreStamp) -> Bool {
+    package static func == (a: StoreStamp, b: StoreStamp) -> Bool {
         a.digest == b.digest && a.newest == b.newest && a.entries == b.entries
     }
 
     /// The stamp of the store at `path`: a folder (walked in parallel, links not followed)
     /// or a single file. With `recordingFiles`, it also keeps each regular file's own stamp
     /// (`files`), so that a read after it need not stat every file a second time.
-    public static func of(_ path: String, recordingFiles: Bool = false) throws(StoreError) -> StoreStamp {
+    package static func of(_ path: String, recordingFiles: Bool = false) throws(StoreError) -> StoreStamp {
         var st = stat()
         guard stat(path, &st) == 0 else {
             let code = errno

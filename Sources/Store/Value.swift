@@ -5,7 +5,7 @@
 /// tag timestamps, geopoints, references and bytes, which keep their type here.
 /// Interpreting an untagged value (an RFC 3339 string as a timestamp, say) is
 /// the model's job, not the store's.
-public enum Value: Sendable, Equatable {
+package enum Value: Sendable, Equatable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -24,46 +24,46 @@ public enum Value: Sendable, Equatable {
 /// A document's fields, in the order the source gave them; the last of
 /// duplicate keys wins on look-up. An array of pairs is far smaller than a
 /// dictionary for the handful of fields a document has.
-public struct Fields: Sendable, Equatable, Sequence {
-    public private(set) var pairs: [(key: String, value: Value)]
+package struct Fields: Sendable, Equatable, Sequence {
+    package private(set) var pairs: [(key: String, value: Value)]
 
-    public init(_ pairs: [(key: String, value: Value)] = []) {
+    package init(_ pairs: [(key: String, value: Value)] = []) {
         self.pairs = pairs
     }
 
-    public subscript(key: String) -> Value? {
+    package subscript(key: String) -> Value? {
         for pair in pairs.reversed() where pair.key == key { return pair.value }
         return nil
     }
 
-    public var isEmpty: Bool { pairs.isEmpty }
-    public var count: Int { pairs.count }
+    package var isEmpty: Bool { pairs.isEmpty }
+    package var count: Int { pairs.count }
 
-    public mutating func append(_ key: String, _ value: Value) {
+    package mutating func append(_ key: String, _ value: Value) {
         pairs.append((key, value))
     }
 
-    public func makeIterator() -> IndexingIterator<[(key: String, value: Value)]> {
+    package func makeIterator() -> IndexingIterator<[(key: String, value: Value)]> {
         pairs.makeIterator()
     }
 
-    public static func == (lhs: Fields, rhs: Fields) -> Bool {
+    package static func == (lhs: Fields, rhs: Fields) -> Bool {
         lhs.pairs.count == rhs.pairs.count
             && zip(lhs.pairs, rhs.pairs).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     }
 }
 
 /// A point in time with nanosecond precision, as Firestore stores it.
-public struct Timestamp: Sendable, Hashable, Comparable {
-    public var seconds: Int64
-    public var nanoseconds: Int32
+package struct Timestamp: Sendable, Hashable, Comparable {
+    package var seconds: Int64
+    package var nanoseconds: Int32
 
-    public init(seconds: Int64, nanoseconds: Int32 = 0) {
+    package init(seconds: Int64, nanoseconds: Int32 = 0) {
         self.seconds = seconds
         self.nanoseconds = nanoseconds
     }
 
-    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+    package static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
         (lhs.seconds, lhs.nanoseconds) < (rhs.seconds, rhs.nanoseconds)
     }
 }

@@ -9,22 +9,22 @@ import Darwin
 
 /// `roost generate`: a synthetic directory store (SPEC 2.1, 2.3) of a given size,
 /// byte-identical for the same arguments on any machine and any number of cores.
-public enum SyntheticStore {
-    public struct Options: Sendable {
-        public var users: Int
-        public var tweets: Int
-        public var seed: UInt64
-        public var likesPerTweet: Double
+package enum SyntheticStore {
+    package struct Options: Sendable {
+        package var users: Int
+        package var tweets: Int
+        package var seed: UInt64
+        package var likesPerTweet: Double
         /// When set (`roost generate --picture-base URL`), user `n` (from 0, in the order users
         /// are drawn) has `profileImageUrl` = `{pictureBase}/{n}.png` instead of a Firebase
         /// Storage URL, so a benchmark can mirror the pictures from a local server. Nothing
         /// else changes, and nil gives the same bytes as before the option existed.
-        public var pictureBase: String?
+        package var pictureBase: String?
 
         /// Likes per tweet on average, when not said.
-        public static let defaultLikesPerTweet: Double = 3
+        package static let defaultLikesPerTweet: Double = 3
 
-        public init(
+        package init(
             users: Int, tweets: Int, seed: UInt64, likesPerTweet: Double = defaultLikesPerTweet,
             pictureBase: String? = nil
         ) {
@@ -41,7 +41,7 @@ public enum SyntheticStore {
     /// must exist, and an existing file is replaced only when `force`. Any other path is a
     /// directory store (SPEC 2.1): the folder must be missing or empty unless `force` (its
     /// contents are then deleted first).
-    public static func generate(_ options: Options, to destination: String, force: Bool) throws(GenerateError)
+    package static func generate(_ options: Options, to destination: String, force: Bool) throws(GenerateError)
         -> Summary
     {
         guard options.users >= 1, options.tweets >= 0 else {
@@ -76,26 +76,26 @@ public enum SyntheticStore {
     }
 
     /// Whether `generate` writes `destination` as one file: its name ends in `.json`.
-    public static func isSingleFile(_ destination: String) -> Bool {
+    package static func isSingleFile(_ destination: String) -> Bool {
         destination.hasSuffix(".json")
     }
 
     /// What was written, for `roost generate` to print.
-    public struct Summary: Sendable, CustomStringConvertible {
+    package struct Summary: Sendable, CustomStringConvertible {
         /// The folder or file written.
-        public var directory = ""
+        package var directory = ""
         /// True for one node-firestore-import-export file.
-        public var singleFile = false
-        public var seed: UInt64 = 0
-        public var users = 0, tweets = 0, replies = 0, tagged = 0, secondsObjects = 0
-        public var likes = 0, timestampedLikes = 0, wrongCounters = 0, maxLikes = 0, maxTweetsByUser = 0
-        public var places = 0
-        public var files = 0, folders = 0, bytes = 0
+        package var singleFile = false
+        package var seed: UInt64 = 0
+        package var users = 0, tweets = 0, replies = 0, tagged = 0, secondsObjects = 0
+        package var likes = 0, timestampedLikes = 0, wrongCounters = 0, maxLikes = 0, maxTweetsByUser = 0
+        package var places = 0
+        package var files = 0, folders = 0, bytes = 0
         /// Documents written (in a directory store, one per file).
-        public var documents = 0
-        public var seconds = 0.0
+        package var documents = 0
+        package var seconds = 0.0
 
-        public var description: String {
+        package var description: String {
             let mib = (Double(bytes) / 1_048_576 * 10).rounded() / 10
             let time = (seconds * 10).rounded() / 10
             let what =
@@ -113,7 +113,7 @@ public enum SyntheticStore {
     }
 }
 
-public enum GenerateError: Error, Sendable, CustomStringConvertible {
+package enum GenerateError: Error, Sendable, CustomStringConvertible {
     case invalid(String)
     /// The folder is not empty and replacing its contents was not asked for (`force`).
     case notEmpty(path: String)
@@ -127,7 +127,7 @@ public enum GenerateError: Error, Sendable, CustomStringConvertible {
     case noParentFolder(path: String, folder: String)
     case failed(path: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalid(let message): return message
         case .notEmpty(let path): return "\(path) exists and is not empty"

@@ -9,14 +9,14 @@ import Store
 // MARK: - The package and its default theme
 
 /// The package root, from this file's path (`<root>/Tests/TestSupport/Fixtures.swift`).
-public let packageRoot: String = {
+package let packageRoot: String = {
     var url = URL(fileURLWithPath: #filePath)
     for _ in 0..<3 { url.deleteLastPathComponent() }
     return url.path
 }()
 
 /// The default theme's templates in each of its languages, loaded once for the whole suite.
-public let defaultTheme: LocalizedTemplates = {
+package let defaultTheme: LocalizedTemplates = {
     let root = packageRoot + "/templates"
     var files: [(path: String, bytes: [UInt8])] = []
     let enumerator = FileManager.default.enumerator(atPath: root)
@@ -32,17 +32,17 @@ public let defaultTheme: LocalizedTemplates = {
 }()
 
 /// The default theme in English.
-public let defaultTemplates: TemplateLibrary = defaultTemplates(language: "en")
+package let defaultTemplates: TemplateLibrary = defaultTemplates(language: "en")
 
 /// The default theme in `language` (one of its tables).
-public func defaultTemplates(language: String) -> TemplateLibrary {
+package func defaultTemplates(language: String) -> TemplateLibrary {
     do { return try defaultTheme.templates(for: language) } catch {
         fatalError("the default theme has no \(language): \(error)")
     }
 }
 
 /// The default theme's `static/style.css` (404.html carries it: see `SiteRenderer`'s `stylesheet`).
-public let defaultStylesheet: String = {
+package let defaultStylesheet: String = {
     guard let data = FileManager.default.contents(atPath: packageRoot + "/templates/static/style.css") else {
         fatalError("no templates/static/style.css in \(packageRoot)")
     }
@@ -50,7 +50,7 @@ public let defaultStylesheet: String = {
 }()
 
 /// `static/…` paths of the theme's assets (copied to the output as they are).
-public let themeAssets: Set<String> = {
+package let themeAssets: Set<String> = {
     let root = packageRoot + "/templates/static"
     var found: Set<String> = []
     let enumerator = FileManager.default.enumerator(atPath: root)
@@ -67,14 +67,14 @@ public let themeAssets: Set<String> = {
 
 // MARK: - Documents
 
-public func doc(_ path: String, _ fields: [(String, Value)] = []) -> Document {
+package func doc(_ path: String, _ fields: [(String, Value)] = []) -> Document {
     Document(
         path: DocumentPath(string: path)!, fields: Fields(fields.map { (key: $0.0, value: $0.1) }),
         source: path + ".json")
 }
 
 /// `users/{uid}`; the e-mail defaults to `{uid}@private.example` (it must never be written).
-public func user(
+package func user(
     _ uid: String, _ username: String, fullname: String? = nil, bio: String? = nil,
     image: String? = nil, email: String? = nil
 ) -> Document {
@@ -89,7 +89,7 @@ public func user(
 }
 
 /// `tweets/{id}`; `time` is an RFC 3339 string.
-public func tweet(
+package func tweet(
     _ id: String, by uid: String, at time: String, _ caption: String = "hello",
     replyTo: String? = nil, likes: Int64? = nil
 ) -> Document {
@@ -102,12 +102,12 @@ public func tweet(
 }
 
 /// `users/{uid}/user-likes/{tweetID}`, with or without a like timestamp.
-public func like(_ uid: String, _ tweetID: String, at time: String? = nil) -> Document {
+package func like(_ uid: String, _ tweetID: String, at time: String? = nil) -> Document {
     doc("users/\(uid)/user-likes/\(tweetID)", time.map { [("timestamp", .string($0))] } ?? [])
 }
 
 /// `favorites/{uid}/favorites/{id}`.
-public func favorite(_ uid: String, _ id: String, _ name: String, address: String? = nil, coordinate: Value? = nil)
+package func favorite(_ uid: String, _ id: String, _ name: String, address: String? = nil, coordinate: Value? = nil)
     -> Document
 {
     var fields: [(String, Value)] = [("placeName", .string(name))]
@@ -119,7 +119,7 @@ public func favorite(_ uid: String, _ id: String, _ name: String, address: Strin
 // MARK: - Paths
 
 /// Decodes `%XX` escapes (as UTF-8); nil when malformed.
-public func percentDecoded(_ text: String) -> String? {
+package func percentDecoded(_ text: String) -> String? {
     var bytes: [UInt8] = []
     var utf8 = Array(text.utf8)[...]
     while let b = utf8.first {
@@ -140,7 +140,7 @@ public func percentDecoded(_ text: String) -> String? {
 // MARK: - Reading HTML
 
 /// Decodes `&amp;` `&lt;` `&gt;` `&quot;` `&#39;` `&apos;` and numeric references.
-public func decodeReferences(_ text: String) -> String {
+package func decodeReferences(_ text: String) -> String {
     guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
     // Scalars, not Characters: "&gt;" followed by a combining mark is still a reference.
     var out = String.UnicodeScalarView()

@@ -3,19 +3,19 @@
 
 // MARK: - Tags
 
-public struct Tag {
-    public var name: String
+package struct Tag {
+    package var name: String
     /// Names lowercased; values with character references decoded.
-    public var attributes: [(name: String, value: String)]
+    package var attributes: [(name: String, value: String)]
     /// For `<script>`/`<style>`: the raw text up to the end tag.
-    public var rawText: String?
+    package var rawText: String?
 
-    public func attribute(_ name: String) -> String? { attributes.first { $0.name == name }?.value }
+    package func attribute(_ name: String) -> String? { attributes.first { $0.name == name }?.value }
 }
 
 /// Start tags of a page (comments, doctype and end tags skipped), with attributes as a
 /// browser tokenizes them: quoted, unquoted, or without a value.
-public func tags(_ html: String) -> [Tag] {
+package func tags(_ html: String) -> [Tag] {
     let b = Array(html.utf8)
     var found: [Tag] = []
     var i = 0
@@ -92,7 +92,7 @@ public func tags(_ html: String) -> [Tag] {
 // MARK: - Links
 
 /// The scheme a browser sees: leading controls and spaces dropped, tabs and newlines removed, lowercased.
-public func browserScheme(_ url: String) -> String? {
+package func browserScheme(_ url: String) -> String? {
     var cleaned = ""
     var started = false
     for scalar in url.unicodeScalars {
@@ -108,7 +108,7 @@ public func browserScheme(_ url: String) -> String? {
 }
 
 /// Every `href`/`src` value of a page (of `<base>` too), in document order.
-public func links(_ html: String) -> [String] {
+package func links(_ html: String) -> [String] {
     links(of: tags(html))
 }
 
@@ -118,12 +118,12 @@ private func links(of tags: some Sequence<Tag>) -> [String] {
 
 /// Whether a link is relative to the page's `<base>`: no scheme (as a browser reads it), not
 /// `#…`, not `/…`.
-public func isRelativeLink(_ value: String) -> Bool {
+package func isRelativeLink(_ value: String) -> Bool {
     !value.hasPrefix("#") && !value.hasPrefix("/") && browserScheme(value) == nil
 }
 
 /// The relative links of a page (its `<base>` aside), in document order.
-public func relativeLinks(_ html: String) -> [String] {
+package func relativeLinks(_ html: String) -> [String] {
     links(of: tags(html).filter { $0.name != "base" }).filter(isRelativeLink)
 }
 
@@ -136,12 +136,12 @@ public func relativeLinks(_ html: String) -> [String] {
 ///   the site, in valid percent-encoding;
 /// - every root-relative one (`/…`) is under the base URL and names a written file (`…/`
 ///   naming its `index.html`).
-public func brokenLinks(in files: [String: String], baseURL: String) -> [String] {
+package func brokenLinks(in files: [String: String], baseURL: String) -> [String] {
     brokenLinks(written: Set(files.keys), baseURL: baseURL) { files[$0]! }
 }
 
 /// The same, for a site whose files are bytes (read as UTF-8).
-public func brokenLinks(in files: [String: [UInt8]], baseURL: String) -> [String] {
+package func brokenLinks(in files: [String: [UInt8]], baseURL: String) -> [String] {
     brokenLinks(written: Set(files.keys), baseURL: baseURL) { String(decoding: files[$0]!, as: UTF8.self) }
 }
 

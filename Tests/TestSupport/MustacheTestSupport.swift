@@ -8,7 +8,7 @@ import Mustache
 extension TemplateLibrary {
     /// Loads every `*.mustache` file below `directory`, named by its path
     /// relative to `directory` without the extension (`partials/card`).
-    public init(directory: String, missingPartials: MissingPartials = .fail) throws {
+    package init(directory: String, missingPartials: MissingPartials = .fail) throws {
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
         guard fm.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -40,7 +40,7 @@ extension MustacheValue {
     /// `[String: Any]`, `[Any]`, `NSNumber`, `NSNull`) into a value.
     /// Values that are already `MustacheBoxable` are used as they are;
     /// anything else unknown becomes `.null`.
-    public init(any value: Any?) {
+    package init(any value: Any?) {
         guard let value else {
             self = .null
             return

@@ -4,16 +4,16 @@ import Site
 
 /// Every page of a snapshot's site rendered in memory, in plan order, as a build renders
 /// them: the one in-memory build the tests share (a build into a folder is `SiteBuild`).
-public struct RenderedPages {
-    public let renderer: SiteRenderer
+package struct RenderedPages {
+    package let renderer: SiteRenderer
     /// The pages' paths, in plan order.
-    public let paths: [String]
-    public let files: [String: [UInt8]]
+    package let paths: [String]
+    package let files: [String: [UInt8]]
     /// A path the plan gives two pages, if it does (the later one is in `files`).
-    public let duplicate: String?
+    package let duplicate: String?
 
     /// - Parameter templates: the default theme's, in `config.language`, when nil.
-    public init(
+    package init(
         of snapshot: Snapshot, config: SiteConfig = SiteConfig(), templates: TemplateLibrary? = nil,
         stylesheet: String? = nil, cardBudget: Int? = nil
     ) throws {

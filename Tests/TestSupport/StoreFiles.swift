@@ -7,7 +7,7 @@ extension TemporaryFolder {
     /// writes them, whatever else the folder holds (`""`: this folder is the store); returns the
     /// files' paths.
     @discardableResult
-    public func write(_ documents: [Document], in store: String = "store") throws -> [String] {
+    package func write(_ documents: [Document], in store: String = "store") throws -> [String] {
         try documents.map { document in
             let json = DirectoryStoreWriter.jsonObject(document.fields)
             return try write(

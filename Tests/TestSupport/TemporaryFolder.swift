@@ -6,10 +6,10 @@ import Glibc
 
 /// A new, empty folder under the system's temporary folder, removed when the test lets go
 /// of it: the one scratch folder every test target uses.
-public final class TemporaryFolder {
-    public let url: URL
+package final class TemporaryFolder {
+    package let url: URL
 
-    public init() throws {
+    package init() throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("roost-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
@@ -33,18 +33,18 @@ public final class TemporaryFolder {
     }
 
     /// The folder, or `relative` inside it.
-    public func path(_ relative: String = "") -> String {
+    package func path(_ relative: String = "") -> String {
         relative.isEmpty ? url.path : url.appendingPathComponent(relative).path
     }
 
     /// Writes `text` at `relative`, creating the folders above it; returns the file's path.
     @discardableResult
-    public func write(_ relative: String, _ text: String) throws -> String {
+    package func write(_ relative: String, _ text: String) throws -> String {
         try write(relative, bytes: Array(text.utf8))
     }
 
     @discardableResult
-    public func write(_ relative: String, bytes: [UInt8]) throws -> String {
+    package func write(_ relative: String, bytes: [UInt8]) throws -> String {
         let file = url.appendingPathComponent(relative)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(bytes).write(to: file)
@@ -52,7 +52,7 @@ public final class TemporaryFolder {
     }
 
     /// Copies `source` (a file or folder) to `relative`.
-    public func copy(_ source: String, to relative: String) throws {
+    package func copy(_ source: String, to relative: String) throws {
         let target = url.appendingPathComponent(relative)
         try FileManager.default.createDirectory(
             at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -60,7 +60,7 @@ public final class TemporaryFolder {
     }
 
     /// Every file below `relative` (but Roost's own bookkeeping, `.roost-*`), with its bytes.
-    public func files(_ relative: String = "") -> [String: Data] {
+    package func files(_ relative: String = "") -> [String: Data] {
         let root = path(relative)
         var found: [String: Data] = [:]
         let enumerator = FileManager.default.enumerator(atPath: root)

@@ -7,10 +7,10 @@ import Glibc
 /// This test binary run again as a child process that runs only the test `filter`, with
 /// `variable` set to `value` in its environment: for tests that kill a writer with SIGKILL
 /// at an arbitrary moment (the child test is enabled only when the variable is set).
-public final class TestChild {
+package final class TestChild {
     private let process = Process()
 
-    public init(filter: String, variable: String, value: String) throws {
+    package init(filter: String, variable: String, value: String) throws {
         var buffer = [CChar](repeating: 0, count: 4096)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard length > 0 else { throw CocoaError(.fileReadUnknown) }
@@ -24,10 +24,10 @@ public final class TestChild {
     }
 
     /// The child's pid: what files it names after itself are called.
-    public var processIdentifier: Int32 { process.processIdentifier }
+    package var processIdentifier: Int32 { process.processIdentifier }
 
     /// Sends SIGKILL and waits; true when the child died of it (it was still running).
-    public func kill() -> Bool {
+    package func kill() -> Bool {
         Glibc.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         return process.terminationReason == .uncaughtSignal

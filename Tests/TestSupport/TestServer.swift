@@ -6,14 +6,14 @@ import Synchronization
 /// thread per connection, keep-alive for plain answers. It counts connections and requests,
 /// keeps each request's headers, and notes how many body bytes each streamed answer got out
 /// before the client hung up. It stops when told, when dropped, or after `lifetime` seconds.
-public final class TestServer: Sendable {
-    public struct Request: Sendable {
-        public var path: String
+package final class TestServer: Sendable {
+    package struct Request: Sendable {
+        package var path: String
         /// Header names in lowercase.
-        public var headers: [String: String]
+        package var headers: [String: String]
     }
 
-    public enum Response: Sendable {
+    package enum Response: Sendable {
         /// A whole answer: status, headers (Content-Length is added), body.
         case answer(status: Int, headers: [(String, String)], body: [UInt8])
         /// Headers, then nothing for `seconds` (the client times out first).
@@ -26,38 +26,38 @@ public final class TestServer: Sendable {
         /// A Content-Length of `announced`, then `body` (shorter), then the connection closed.
         case cut(announced: Int, body: [UInt8])
 
-        public static func ok(_ body: [UInt8], type: String, headers: [(String, String)] = []) -> Response {
+        package static func ok(_ body: [UInt8], type: String, headers: [(String, String)] = []) -> Response {
             .answer(status: 200, headers: [("Content-Type", type)] + headers, body: body)
         }
 
-        public static func redirect(_ location: String, status: Int = 302) -> Response {
+        package static func redirect(_ location: String, status: Int = 302) -> Response {
             .answer(status: status, headers: [("Location", location)], body: Array("moved".utf8))
         }
     }
 
     /// What the server saw.
-    public struct Log: Sendable {
-        public var connections = 0
-        public var requests: [Request] = []
+    package struct Log: Sendable {
+        package var connections = 0
+        package var requests: [Request] = []
         /// Body bytes sent by each streamed answer, by path.
-        public var streamed: [String: Int] = [:]
+        package var streamed: [String: Int] = [:]
         /// Paths of streamed answers the client stopped reading before the end.
-        public var cutShort: Set<String> = []
+        package var cutShort: Set<String> = []
         /// Requests being answered now, and the most at once.
-        public var inFlight = 0
-        public var maxInFlight = 0
+        package var inFlight = 0
+        package var maxInFlight = 0
     }
 
-    public let port: UInt16
+    package let port: UInt16
     /// The loopback address it listens on.
-    public let address: String
+    package let address: String
     private let listener: Int32
     private let state = Mutex((log: Log(), stopped: false))
     private let handler: @Sendable (Request) -> Response
 
     /// - Parameter address: a loopback address (`127.0.0.2`: another host, as far as a client's
     ///   address rules can tell); never one off this machine.
-    public init(
+    package init(
         address loopback: String = "127.0.0.1", lifetime: Double = 60,
         handler: @escaping @Sendable (Request) -> Response
     ) throws {
@@ -92,11 +92,11 @@ public final class TestServer: Sendable {
 
     deinit { stop() }
 
-    public var base: String { "http://\(address):\(port)" }
+    package var base: String { "http://\(address):\(port)" }
 
-    public var log: Log { state.withLock { $0.log } }
+    package var log: Log { state.withLock { $0.log } }
 
-    public func stop() {
+    package func stop() {
         let first = state.withLock { s in
             defer { s.stopped = true }
             return !s.stopped
@@ -253,16 +253,16 @@ public final class TestServer: Sendable {
     }
 }
 
-public struct TestServerError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct TestServerError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// Valid images made in code, each different, for tests that need many.
-public enum TestImages {
+package enum TestImages {
     /// An RGB PNG of `width`×`height` pixels of one colour (`seed` picks it), with real CRCs
     /// and a zlib stream of stored blocks, so any decoder takes it.
-    public static func png(width: Int, height: Int, seed: Int = 0) -> [UInt8] {
+    package static func png(width: Int, height: Int, seed: Int = 0) -> [UInt8] {
         var raw: [UInt8] = []
         let colour = [UInt8(truncatingIfNeeded: seed), UInt8(truncatingIfNeeded: seed >> 8), 0x80]
         for _ in 0..<height {
@@ -287,7 +287,7 @@ public enum TestImages {
     }
 
     /// Image `n` of a large set: sizes from 1×1 to 64×64 and a colour from `n`, so no two alike.
-    public static func numbered(_ n: Int) -> [UInt8] {
+    package static func numbered(_ n: Int) -> [UInt8] {
         png(width: 1 + n % 64, height: 1 + (n / 64) % 64, seed: n)
     }
 
