@@ -138,18 +138,7 @@ import Testing
     }
 
     /// The theme's files, as `defaultTheme` reads them.
-    static let themeFiles: [(path: String, bytes: [UInt8])] = {
-        let root = packageRoot + "/templates"
-        var files: [(path: String, bytes: [UInt8])] = []
-        let enumerator = FileManager.default.enumerator(atPath: root)
-        while let relative = enumerator?.nextObject() as? String {
-            guard relative.hasSuffix(".mustache") || relative.hasPrefix("i18n/"),
-                let data = FileManager.default.contents(atPath: root + "/" + relative)
-            else { continue }
-            files.append((relative, [UInt8](data)))
-        }
-        return files.sorted { $0.path < $1.path }
-    }()
+    static let themeFiles = defaultThemeFiles
 
     /// Each template edited in turn (a comment added at its end), the texts (each one given a
     /// prefix), the stylesheet: the pages that show them must change fingerprints, the others

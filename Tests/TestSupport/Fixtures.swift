@@ -15,8 +15,9 @@ package let packageRoot: String = {
     return url.path
 }()
 
-/// The default theme's templates in each of its languages, loaded once for the whole suite.
-package let defaultTheme: LocalizedTemplates = {
+/// The default theme's templates and texts (`templates/*.mustache`, `i18n/`), by path in
+/// code point order, read once.
+package let defaultThemeFiles: [(path: String, bytes: [UInt8])] = {
     let root = packageRoot + "/templates"
     var files: [(path: String, bytes: [UInt8])] = []
     let enumerator = FileManager.default.enumerator(atPath: root)
@@ -26,7 +27,13 @@ package let defaultTheme: LocalizedTemplates = {
         else { continue }
         files.append((relative, [UInt8](data)))
     }
-    do { return try LocalizedTemplates(files: files, origin: root) } catch {
+    return files.sorted { $0.path < $1.path }
+}()
+
+/// The default theme's templates in each of its languages, loaded once for the whole suite.
+package let defaultTheme: LocalizedTemplates = {
+    let root = packageRoot + "/templates"
+    do { return try LocalizedTemplates(files: defaultThemeFiles, origin: root) } catch {
         fatalError("cannot load \(root): \(error)")
     }
 }()
