@@ -102,9 +102,13 @@ final class MediaFetcher {
     /// rule refuses (`http://10.0.0.7/`, `http://0x7f.1/`, `http://[::ffff:127.0.0.1]/`).
     /// Nil for a host name (checked when curl connects) and for an allowed address.
     static func refusal(of url: String, rule: AddressRule) -> MediaFailure? {
-        guard case .success(let parsed) = parse(url), let address = IPAddress(urlHost: parsed.name),
-            let scope = rule.refusal(of: address)
-        else { return nil }
+        guard case .success(let parsed) = parse(url) else { return nil }
+        return refusal(ofHost: parsed.name, rule: rule)
+    }
+
+    /// The same for a host `parse` gave.
+    static func refusal(ofHost name: String, rule: AddressRule) -> MediaFailure? {
+        guard let address = IPAddress(urlHost: name), let scope = rule.refusal(of: address) else { return nil }
         return .addressRefused(host: nil, address: address.description, scope: scope, redirectedTo: nil)
     }
 

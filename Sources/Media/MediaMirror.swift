@@ -160,9 +160,10 @@ package final class MediaMirror: Sendable {
         }
         let request: String
         let host: String
+        let name: String
         switch MediaFetcher.parse(url) {
         case .failure(let failure): return .settled(.failure(failure))
-        case .success(let parsed): (request, host) = (parsed.request, parsed.host)
+        case .success(let parsed): (request, host, name) = parsed
         }
         switch entry?.content {
         case .image?:
@@ -176,7 +177,7 @@ package final class MediaMirror: Sendable {
         case nil:
             if options.offline { return .settled(.failure(.notCached)) }
         }
-        if let refusal = MediaFetcher.refusal(of: url, rule: options.limits.addresses) {
+        if let refusal = MediaFetcher.refusal(ofHost: name, rule: options.limits.addresses) {
             return .settled(.failure(refusal))
         }
         return .download(MediaFetcher.Job(url: url, request: request, host: host, revalidating: nil))

@@ -55,9 +55,10 @@ enum BuildCommand: Command {
                     + "and options as they were); done in \(seconds) s")
         case .built(let summary):
             for notice in report.notices { Console.error("note: \(ErrorHints.notice(notice))") }
-            for warning in report.warnings.prefix(10) { Console.error("warning: \(ErrorHints.warning(warning))") }
-            if report.warnings.count > 10 {
-                Console.error("warning: … and \(report.warnings.count - 10) more; 'roost check' lists them all")
+            let shown = SitePipeline.problemsShown
+            for warning in report.warnings.prefix(shown) { Console.error("warning: \(ErrorHints.warning(warning))") }
+            if report.warnings.count > shown {
+                Console.error("warning: … and \(report.warnings.count - shown) more; 'roost check' lists them all")
             }
             let part = options.shard.map { " (shard \($0.description))" } ?? ""
             if let media = report.media {

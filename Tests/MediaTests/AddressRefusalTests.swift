@@ -8,16 +8,6 @@ import Testing
 /// as the "other" host a redirect points at.
 @Suite("Mirroring refuses this machine's and its network's addresses, and sends them nothing")
 struct AddressRefusalTests {
-    /// A picture server; `/away/NAME` redirects to `target` + NAME.
-    static func server(address: String = "127.0.0.1", redirectingTo target: String? = nil) throws -> TestServer {
-        try TestServer(address: address) { request in
-            if let target, request.path.hasPrefix("/away/") {
-                return .redirect(target + request.path.dropFirst("/away/".count))
-            }
-            return .ok(TestImages.png(width: 3, height: 2), type: "image/png")
-        }
-    }
-
     static func mirror(_ folder: TemporaryFolder, allow: [String]) throws -> MediaMirror {
         var options = MediaMirror.Options(userAgent: "Roost/test (address rule)")
         options.limits.connectTimeout = 2
@@ -31,7 +21,7 @@ struct AddressRefusalTests {
     }
 
     @Test func withoutAnAllowanceALocalServerGetsNoConnection() throws {
-        let server = try Self.server()
+        let server = try TestServer.pictures()
         let folder = try TemporaryFolder()
         let urls = [
             server.base + "/a.png", "http://localhost:\(server.port)/b.png",
@@ -49,7 +39,7 @@ struct AddressRefusalTests {
     }
 
     @Test func anAllowedNetworkIsMirrored() throws {
-        let server = try Self.server()
+        let server = try TestServer.pictures()
         let folder = try TemporaryFolder()
         let urls = [server.base + "/a.png", "http://localhost:\(server.port)/b.png"]
         let results = try Self.mirror(folder, allow: ["127.0.0.1/32"]).fetch(Self.references(urls))
@@ -60,8 +50,8 @@ struct AddressRefusalTests {
     }
 
     @Test func aRedirectToAnAddressNotAllowedIsRefusedBeforeItsConnection() throws {
-        let other = try Self.server(address: "127.0.0.2")
-        let first = try Self.server(redirectingTo: other.base + "/")
+        let other = try TestServer.pictures(address: "127.0.0.2")
+        let first = try TestServer.pictures(redirectingTo: other.base + "/")
         let folder = try TemporaryFolder()
         let urls = [first.base + "/away/a.png", first.base + "/b.png"]
         let results = try Self.mirror(folder, allow: ["127.0.0.1/32"]).fetch(Self.references(urls))
@@ -78,8 +68,8 @@ struct AddressRefusalTests {
     }
 
     @Test func aRedirectToAHostNameIsCheckedAtTheAddressesItResolvesTo() throws {
-        let local = try Self.server()
-        let first = try Self.server(address: "127.0.0.2", redirectingTo: "http://localhost:\(local.port)/")
+        let local = try TestServer.pictures()
+        let first = try TestServer.pictures(address: "127.0.0.2", redirectingTo: "http://localhost:\(local.port)/")
         let folder = try TemporaryFolder()
         let urls = [first.base + "/away/a.png"]
         let results = try Self.mirror(folder, allow: ["127.0.0.2/32"]).fetch(Self.references(urls))
@@ -91,7 +81,7 @@ struct AddressRefusalTests {
     }
 
     @Test func aRefusalIsNotRememberedSoAnAllowanceTakesEffectAtOnce() throws {
-        let server = try Self.server()
+        let server = try TestServer.pictures()
         let folder = try TemporaryFolder()
         let urls = ["http://localhost:\(server.port)/a.png"]
         #expect(try Self.mirror(folder, allow: []).fetch(Self.references(urls)).images.isEmpty)

@@ -8,17 +8,6 @@ import Testing
 /// answers only its own host names (SPEC 5). Every server here is on the loopback range.
 @Suite("roost build and serve: no request where it should not go, no answer to another host", .serialized)
 struct NetworkRuleTests {
-    /// A picture server on `address`; `/away/NAME` redirects to `target` + NAME.
-    static func pictures(address: String = "127.0.0.1", redirectingTo target: String? = nil) throws -> TestServer {
-        try TestServer(address: address) { request in
-            if let target, request.path.hasPrefix("/away/") {
-                return .redirect(target + request.path.dropFirst("/away/".count))
-            }
-            let n = Int(request.path.dropFirst().prefix { $0.isNumber }) ?? 0
-            return .ok(TestImages.numbered(n), type: "image/png")
-        }
-    }
-
     /// A store of two users whose pictures are `urls`, each with a tweet.
     static func store(pictures urls: [String]) throws -> TemporaryFolder {
         let work = try TemporaryFolder()
@@ -45,7 +34,7 @@ struct NetworkRuleTests {
     }
 
     @Test func aMirroredBuildSendsALocalServerNothingUntilItIsAllowed() throws {
-        let server = try Self.pictures()
+        let server = try TestServer.pictures()
         let work = try Self.store(pictures: [server.base + "/1.png", "http://localhost:\(server.port)/2.png"])
 
         let refused = try Self.build(work, [])
@@ -70,7 +59,7 @@ struct NetworkRuleTests {
     }
 
     @Test func roostJSONAllowsANetworkToo() throws {
-        let server = try Self.pictures()
+        let server = try TestServer.pictures()
         let work = try Self.store(pictures: [server.base + "/1.png"])
         try work.write("roost.json", #"{"mediaAllow": ["10.0.0.0/8", "127.0.0.0/8"]}"#)
         let result = try Self.build(work, [])
@@ -85,8 +74,8 @@ struct NetworkRuleTests {
     }
 
     @Test func aRedirectFromTheAllowedServerToAnotherIsRefusedBeforeItIsReached() throws {
-        let other = try Self.pictures(address: "127.0.0.2")
-        let first = try Self.pictures(redirectingTo: other.base + "/")
+        let other = try TestServer.pictures(address: "127.0.0.2")
+        let first = try TestServer.pictures(redirectingTo: other.base + "/")
         let work = try Self.store(pictures: [first.base + "/away/1.png", first.base + "/2.png"])
         let result = try Self.build(work, ["--media-allow", "127.0.0.1/32"])
         #expect(result.status == 0, "\(result.stderr)")

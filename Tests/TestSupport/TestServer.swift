@@ -322,3 +322,19 @@ package enum TestImages {
         return b << 16 | a
     }
 }
+
+extension TestServer {
+    /// A picture server on the loopback `address`: `/N.png` is `TestImages.numbered(N)` (any
+    /// other path, picture 0), and `/away/NAME` redirects to `target` + NAME.
+    package static func pictures(address: String = "127.0.0.1", redirectingTo target: String? = nil) throws
+        -> TestServer
+    {
+        try TestServer(address: address) { request in
+            if let target, request.path.hasPrefix("/away/") {
+                return .redirect(target + request.path.dropFirst("/away/".count))
+            }
+            let n = Int(request.path.dropFirst().prefix { $0.isNumber }) ?? 0
+            return .ok(TestImages.numbered(n), type: "image/png")
+        }
+    }
+}
