@@ -133,7 +133,8 @@ struct CachedStoreRead {
         case .singleFileFromCache(let documents):
             gathered = Gathered(decoded: documents, readCount: 0, reused: 1, documentCache: cache?.checksum)
         case .singleFile:
-            let read = try source.read(stamps: nil, reusing: nil, transform: { document, _ in DecodedDocument(document) })
+            let read = try source.read(
+                stamps: nil, reusing: nil, transform: { document, _ in DecodedDocument(document) })
             gathered = Gathered(decoded: read.values, readCount: 1, reused: 0, documentCache: cache?.checksum)
         }
         (self.identity, listing, readFiles, reusedFiles) = (

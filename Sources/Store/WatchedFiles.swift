@@ -18,8 +18,9 @@ final class WatchedFiles: ChangeFollowing {
                 if !batch.isEmpty { onChange(batch) }
             }
         } catch let error as FileWatcher.WatchError {
-            guard case .cannotWatch(_, let reason) = error else { throw .cannotFollow(path: location, reason: "\(error)") }
-            throw .cannotFollow(path: location, reason: reason)
+            switch error {
+            case .cannotWatch(_, let reason): throw .cannotFollow(path: location, reason: reason)
+            }
         } catch {
             throw .cannotFollow(path: location, reason: "\(error)")
         }
