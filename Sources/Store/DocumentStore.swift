@@ -121,11 +121,6 @@ package struct DocumentStore: Sendable {
         }
     }
 
-    /// True when `path` is a folder (following a symbolic link): a directory store.
-    package static func isDirectoryStore(_ path: String) -> Bool {
-        fileKind(path, follow: true).0 == .directory
-    }
-
     /// Document paths that are ancestors of some document but not documents themselves,
     /// sorted (found in one pass over the documents in path order; see `PathOrder`).
     static func missingParents(of documents: [Document]) -> [DocumentPath] {
