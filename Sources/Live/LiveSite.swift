@@ -152,7 +152,7 @@ package final class LiveSite: Sendable {
     }
 
     /// True when a change the theme's watcher saw is under this site's theme folder.
-    package func concerns(themeChange change: FileWatcher.Change) -> Bool {
+    private func concerns(themeChange change: FileWatcher.Change) -> Bool {
         change.root.standardizedFileURL.path == templatesRoot
     }
 
