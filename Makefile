@@ -2,14 +2,15 @@
 #   make        install what is missing, build Roost, render content/ into public/
 #   make test   install what is missing, run the tests, validate the sample site's HTML
 # and `make install` (PREFIX=/usr/local, DESTDIR for staging): the roost binary, which carries
-# the default theme and the sample store inside it, to $(DESTDIR)$(PREFIX)/bin.
+# the default theme and the sample store inside it, its man page and shell completions;
+# `make deb`: the same files as a Debian package (scripts/make-deb).
 SWIFT ?= swift
 ROOST := .build/release/roost
 VALIDATE_SITE := .build/validate-site
 PREFIX ?= /usr/local
-BINDIR = $(DESTDIR)$(PREFIX)/bin
 
-.PHONY: all deps test-deps build site install uninstall test lint format validate browser bench clean fuzz
+.PHONY: all deps test-deps build site install install-files uninstall deb package-test man-completions
+.PHONY: test lint format validate browser bench clean fuzz
 
 all: site
 
@@ -19,18 +20,69 @@ deps:
 test-deps:
 	@scripts/install-deps --test
 
+# The release binary links the Swift runtime and Foundation statically and has no RUNPATH, so it
+# runs without the toolchain: it needs only Debian's libraries (docs/benchmarks.md: size, start-up).
+# scripts/bench* build with the same flags (other flags would rebuild everything).
+RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath
 build: deps
-	$(SWIFT) build -c release --product roost
+	$(SWIFT) build $(RELEASE_FLAGS) --product roost
 
 site: build
 	$(ROOST) build --store content --templates templates --output public
 
-install: build
+# --- Installing and packaging -------------------------------------------------------------
+# `make install` and `make deb` install the same files: the binary (stripped), roost(1) and the
+# bash, zsh and fish completions, which the binary prints (`roost manual`, `roost completions
+# SHELL`). The .deb adds /usr/share/doc/roost/{copyright,changelog.gz} (packaging/).
+# `make package-test` (scripts/test-package, run by .ci/run) checks both, with the toolchain hidden.
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+MAN1DIR = $(DESTDIR)$(PREFIX)/share/man/man1
+BASH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions
+FISH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+MANPAGE := .build/roost.1
+COMPLETIONS := .build/completions
+
+# roost(1) and the completions, from the built binary. (A binary without those commands gets a
+# warning, and the files it cannot print are left out of install and deb.)
+man-completions: build
+	@mkdir -p $(COMPLETIONS)
+	@set -e; gen() { out=$$1; shift; \
+		if $(ROOST) "$$@" > "$$out.tmp" 2>/dev/null; then mv "$$out.tmp" "$$out"; \
+		else rm -f "$$out.tmp" "$$out"; echo "warning: '$(ROOST) $$*' failed: no $$out" >&2; fi; }; \
+	gen $(MANPAGE) manual; \
+	gen $(COMPLETIONS)/roost.bash completions bash; \
+	gen $(COMPLETIONS)/_roost completions zsh; \
+	gen $(COMPLETIONS)/roost.fish completions fish
+
+install: build man-completions
+	@$(MAKE) --no-print-directory install-files
+
+# The copy alone (scripts/make-deb stages the package with it, PREFIX=/usr).
+install-files:
 	install -d "$(BINDIR)"
-	install -m 755 $(ROOST) "$(BINDIR)/roost"
+	install -m 755 -s $(ROOST) "$(BINDIR)/roost"
+	@set -e; if [ -f $(MANPAGE) ]; then \
+		echo 'install -d "$(MAN1DIR)"; gzip -9n < $(MANPAGE) > "$(MAN1DIR)/roost.1.gz"'; \
+		install -d "$(MAN1DIR)"; gzip -9n < $(MANPAGE) > "$(MAN1DIR)/roost.1.gz"; chmod 644 "$(MAN1DIR)/roost.1.gz"; fi
+	@set -e; put() { if [ -f "$$1" ]; then echo "install -m 644 $$1 $$2/$$3"; \
+		install -d "$$2"; install -m 644 "$$1" "$$2/$$3"; fi; }; \
+	put $(COMPLETIONS)/roost.bash "$(BASH_COMPLETIONS)" roost; \
+	put $(COMPLETIONS)/_roost "$(ZSH_COMPLETIONS)" _roost; \
+	put $(COMPLETIONS)/roost.fish "$(FISH_COMPLETIONS)" roost.fish
 
 uninstall:
-	rm -f "$(BINDIR)/roost"
+	rm -f "$(BINDIR)/roost" "$(MAN1DIR)/roost.1.gz" "$(BASH_COMPLETIONS)/roost" \
+		"$(ZSH_COMPLETIONS)/_roost" "$(FISH_COMPLETIONS)/roost.fish"
+
+# .build/roost_VERSION_ARCH.deb (dpkg-deb, no network): Depends from dpkg-shlibdeps on the binary.
+deb: build man-completions
+	MAKE="$(MAKE)" scripts/make-deb
+
+# The installed binary and the package with the Swift toolchain's folder hidden (root: a private
+# mount namespace), then dpkg -i / dpkg -r. Outside CI, not root: skipped with a message.
+package-test: build man-completions
+	MAKE="$(MAKE)" scripts/test-package
 
 test: test-deps lint
 	$(SWIFT) test
