@@ -84,6 +84,16 @@ deb: build man-completions
 package-test: build man-completions
 	MAKE="$(MAKE)" scripts/test-package
 
+# roost(1) and the bash, zsh and fish completions, written by the release binary from its option
+# table (`roost manual`, `roost completions SHELL`), so they say what its --help says.
+.PHONY: man-and-completions
+man-and-completions: build
+	mkdir -p .build/completions
+	$(ROOST) manual > .build/roost.1
+	$(ROOST) completions bash > .build/completions/roost.bash
+	$(ROOST) completions zsh > .build/completions/_roost
+	$(ROOST) completions fish > .build/completions/roost.fish
+
 test: test-deps lint
 	$(SWIFT) test
 	$(MAKE) --no-print-directory validate

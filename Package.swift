@@ -13,8 +13,10 @@ let package = Package(
         .target(name: "Support"),
         // Stage 0: a small JSON parser that reports line and column (Foundation's gives a byte offset only).
         .target(name: "JSON"),
-        // Stage 1: the document store (directory and single-file formats) → documents.
-        .target(name: "Store", dependencies: ["JSON", "Support"]),
+        // Watching folders and files with inotify, changes in debounced batches: knows no store.
+        .target(name: "Watch", dependencies: ["Support"]),
+        // Stage 1: document sources (a folder, an export file) → documents, stamps and changes.
+        .target(name: "Store", dependencies: ["JSON", "Watch", "Support"]),
         // Stage 2: documents → users, tweets, likes, favorites and everything derived.
         // (Markdown finds hashtags exactly where the renderer will link them.)
         .target(name: "Model", dependencies: ["Store", "Markdown", "Support"], linkerSettings: [.linkedLibrary("m")]),
@@ -40,11 +42,11 @@ let package = Package(
             dependencies: [
                 "JSON", "Store", "Model", "Mustache", "Search", "Site", "Output", "DefaultSite", "Media", "Support",
             ]),
-        // An HTTP server on Debian's libmicrohttpd, file watching, live reload: knows no site.
+        // An HTTP server on Debian's libmicrohttpd, live reload: knows no site.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "Preview", dependencies: ["CMicroHTTPD", "Support"]),
         // `roost serve`: stores kept live document by document, served and reloaded.
-        .target(name: "Live", dependencies: ["Store", "Model", "Site", "Build", "Preview", "Support"]),
+        .target(name: "Live", dependencies: ["Store", "Model", "Site", "Build", "Preview", "Watch", "Support"]),
         // Remote images mirrored into a content-addressed cache: downloads through Debian's libcurl
         // (its multi interface), type by magic bytes, size from the header. Knows no site.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -77,7 +79,9 @@ let package = Package(
                 "Build", "Site", "Model", "Output", "DefaultSite", "Media", "Live", "Support", "TestSupport",
             ]),
         .testTarget(name: "PreviewTests", dependencies: ["Preview", "TestSupport"]),
-        .testTarget(name: "LiveTests", dependencies: ["Live", "Preview", "Site", "Model", "Store", "TestSupport"]),
+        .testTarget(name: "WatchTests", dependencies: ["Watch", "TestSupport"]),
+        .testTarget(
+            name: "LiveTests", dependencies: ["Live", "Preview", "Watch", "Site", "Model", "Store", "TestSupport"]),
         .testTarget(
             name: "MediaTests", dependencies: ["Media", "Support", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "SyntheticTests", dependencies: ["Synthetic", "Store", "Model", "TestSupport"]),

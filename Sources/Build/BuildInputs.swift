@@ -18,7 +18,8 @@ struct BuildInputs {
     let stampedAt: Int64
     /// The newest change time in the store.
     let newestChange: Int64
-    /// Each store file's stamp, for the build cache (`options.usesCache` and a directory store).
+    /// Each store entry's stamp, for the build cache (`options.usesCache` and a source of one
+    /// document an entry).
     let storeFiles: StoreFileStamps?
     /// The store's folders as the walk saw them (`FolderLayouts`), for the build cache.
     let storeFolders: FolderLayouts?
@@ -41,18 +42,16 @@ struct BuildInputs {
         return text
     }()
 
-    init(_ options: BuildOptions, theme: Theme, clock: BuildClock = .system) throws {
+    init(_ options: BuildOptions, source: any DocumentSource, theme: Theme, clock: BuildClock = .system) throws {
         stampedAt = clock.now()
-        try StoreShape.check(options.store)  // before walking a folder that is no store
+        try source.checkShape()  // before walking a folder that is no store
         // The cached read takes each file's stamp from this walk. A first build (no cache yet)
         // reads every file anyway: it does not hold them (40 bytes a file, at its peak).
         let recording =
             options.usesCache
-            && access(
-                DocumentCache.path(
-                    folder: options.media.cache, identity: StoreIdentity(store: options.store, isDirectory: true)),
-                F_OK) == 0
-        let stamp = try StoreStamp.of(options.store, recordingFiles: recording)
+            && source.layout == .documentPerEntry
+            && access(DocumentCache.path(folder: options.media.cache, identity: StoreIdentity(source)), F_OK) == 0
+        let stamp = try source.stamp(recording: recording)
         newestChange = stamp.newest
         storeFiles = stamp.files
         storeFolders = stamp.folders

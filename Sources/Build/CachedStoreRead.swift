@@ -85,7 +85,7 @@ struct CachedStoreRead {
 
     /// What every way of reading needs to know of this read.
     private struct Context {
-        let store: String
+        let source: any DocumentSource
         let isDirectory: Bool
         let identity: StoreIdentity
         /// The document cache's file, and the snapshot's.
@@ -111,21 +111,21 @@ struct CachedStoreRead {
     /// `walk`: the store's files and folders as the inputs' walk just saw them (files are not
     /// stat-ed again), and when that walk started.
     init(
-        store: String, cacheFolder: String,
+        source: any DocumentSource, cacheFolder: String,
         walk: (files: StoreFileStamps, folders: FolderLayouts?, startedAt: Int64)?, clock: BuildClock = .system,
         phases: (BuildPhase) -> Void
     ) throws(StoreError) {
-        let isDirectory = DocumentStore.isDirectoryStore(store)
-        let identity = StoreIdentity(store: store, isDirectory: isDirectory)
+        let isDirectory = source.layout == .documentPerEntry
+        let identity = StoreIdentity(source)
         // Stamps are trusted by when they were taken: a walk's, by when it began.
         let readStart = walk?.startedAt ?? clock.now()
         let context = Context(
-            store: store, isDirectory: isDirectory, identity: identity,
+            source: source, isDirectory: isDirectory, identity: identity,
             path: DocumentCache.path(folder: cacheFolder, identity: identity),
             snapshotPath: SnapshotCache.path(folder: cacheFolder, identity: identity), walk: walk,
             settled: { stamp in stamp.map { BuildInputs.isSettled(newest: $0.newest, at: readStart) } ?? false })
         let cache = DocumentCache.load(path: context.path, identity: identity, writer: CacheFile.writer)
-        let stamp = isDirectory ? nil : FileStamp.of(store)
+        let stamp = isDirectory ? nil : source.stamp(ofEntry: "")
         var gathered: Gathered
         switch Self.plan(isDirectory: isDirectory, cache: cache, stamp: stamp) {
         case .firstRead: gathered = try Self.firstRead(context)
@@ -133,9 +133,9 @@ struct CachedStoreRead {
         case .singleFileFromCache(let documents):
             gathered = Gathered(decoded: documents, readCount: 0, reused: 1, documentCache: cache?.checksum)
         case .singleFile:
-            gathered = Gathered(
-                decoded: try DecodedDocument.read(singleFile: store).1, readCount: 1, reused: 0,
-                documentCache: cache?.checksum)
+            let read = try source.read(
+                stamps: nil, reusing: nil, transform: { document, _ in DecodedDocument(document) })
+            gathered = Gathered(decoded: read.values, readCount: 1, reused: 0, documentCache: cache?.checksum)
         }
         (self.identity, listing, readFiles, reusedFiles) = (
             identity, gathered.listing, gathered.readCount, gathered.reused
@@ -188,9 +188,9 @@ struct CachedStoreRead {
     /// path and stamp until the end would be the largest part of a first build's peak at a
     /// million tweets).
     private static func firstRead(_ context: Context) throws(StoreError) -> Gathered {
-        try StoreShape.check(context.store)
+        try context.source.checkShape()
         let written = try writtenWhileRead(
-            context.store, path: context.path, identity: context.identity, stamps: context.walk?.files.index(),
+            context.source, path: context.path, identity: context.identity, stamps: context.walk?.files.index(),
             settled: context.settled)
         var gathered = Gathered(
             decoded: written.documents, folders: written.folders, readCount: written.documents.count, reused: 0,
@@ -204,23 +204,23 @@ struct CachedStoreRead {
     /// `update`), else the files are read from the plan; otherwise the whole store is walked,
     /// each file taken from the cache when its stamp is the one recorded.
     private static func readThrough(_ cache: DocumentCache, _ context: Context) throws(StoreError) -> Gathered {
-        try StoreShape.check(context.store)
-        let store = context.store
+        try context.source.checkShape()
+        let source = context.source
         var gathered = Gathered(documentCache: cache.checksum)
         let stamps = context.walk?.files.index()
         var planned = false
         if let stamps, let walked = context.walk?.folders, let known = cache.folders,
-            let plan = plan(store, cache: cache, known: known, walked: walked)
+            let plan = plan(source, cache: cache, known: known, walked: walked)
         {
             if let saved = SnapshotCache.open(path: context.snapshotPath, identity: context.identity),
                 let update = update(
-                    saved, store: store, plan.sources, cache: cache, stamps: stamps, folders: plan.folders,
+                    saved, source: source, plan.sources, cache: cache, stamps: stamps, folders: plan.folders,
                     relisted: known != plan.folders ? plan.files : 0)
             {
                 gathered.updated = update.snapshot
                 (gathered.readCount, gathered.reused) = (update.read, plan.sources.count - update.read)
                 planned = true
-            } else if let found = read(store, plan.sources, cache: cache, stamps: stamps) {
+            } else if let found = read(source, plan.sources, cache: cache, stamps: stamps) {
                 gathered.items = found
                 planned = true
             }
@@ -234,8 +234,8 @@ struct CachedStoreRead {
         }
         if !planned {
             let index = cache.fileIndex()
-            let read = try DirectoryStore.read(
-                root: store, stamps: stamps, ordered: false,
+            let read = try source.read(
+                stamps: stamps,
                 reusing: { file, stamp in
                     guard let k = cache.entry(file: file, stamp: stamp, in: index), let document = cache.document(of: k)
                     else { return nil }
@@ -296,7 +296,7 @@ struct CachedStoreRead {
     /// written again (`relisted`: the files a rebuild lists again; see `init`): the store is
     /// then read and derived as without it. Returns how many files were read.
     private static func update(
-        _ saved: SnapshotCache, store: String, _ sources: [Source], cache: DocumentCache,
+        _ saved: SnapshotCache, source: any DocumentSource, _ sources: [Source], cache: DocumentCache,
         stamps: StoreFileStamps.Index, folders: FolderLayouts, relisted: Int
     ) -> (snapshot: Snapshot, read: Int)? {
         guard saved.basis.documents == cache.checksum, saved.basis.folders == folders.digest else { return nil }
@@ -327,18 +327,18 @@ struct CachedStoreRead {
         guard !CacheFile.isWorthRewriting(drift: drift, live: sources.count) else { return nil }
         var documents: [DecodedDocument] = []
         for file in stale {
-            guard let document = try? DirectoryStore.readDocument(file: file, root: store) ?? nil else { return nil }
-            documents.append(DecodedDocument(document))
+            guard let read = try? source.documents(inEntry: file) ?? nil else { return nil }
+            documents += read.map(DecodedDocument.init)
         }
         guard let (snapshot, _) = saved.snapshot()?.replacingContent(ofDocuments: documents) else { return nil }
         return (snapshot, stale.count)
     }
 
-    /// Reads every file of the directory store at `store` and writes the cache of them at
+    /// Reads every entry of `source` (one document each) and writes the cache of them at
     /// `path` as it goes (`stamps`: the walk's, when it recorded them, as for an unusable
     /// cache). A cache that cannot be written is given up (`problem`), not the build.
     private static func writtenWhileRead(
-        _ store: String, path: String, identity: StoreIdentity, stamps: StoreFileStamps.Index?,
+        _ source: any DocumentSource, path: String, identity: StoreIdentity, stamps: StoreFileStamps.Index?,
         settled: @escaping @Sendable (FileStamp?) -> Bool
     ) throws(StoreError) -> (documents: [DecodedDocument], problem: String?, checksum: UInt64?, folders: FolderLayouts?)
     {
@@ -350,11 +350,10 @@ struct CachedStoreRead {
             writer = nil
             problem.withLock { $0 = error.description }
         }
-        let read:
-            (values: [DecodedDocument], missingParents: [DocumentPath], ignored: [StoreNote], folders: FolderLayouts?)
+        let read: SourceRead<DecodedDocument>
         do throws(StoreError) {
-            read = try DirectoryStore.read(
-                root: store, stamps: stamps, ordered: false, reusing: { _, _ in nil },
+            read = try source.read(
+                stamps: stamps, reusing: { _, _ in nil },
                 transform: { document, stamp in
                     let decoded = DecodedDocument(document)
                     if let writer {
@@ -422,13 +421,13 @@ struct CachedStoreRead {
 
     /// The store's document files, from the cache's list (the cache's entries in the folders
     /// whose layout the walk saw as the cache recorded it) and the folders whose layout moved
-    /// or that are new, listed again now (`DirectoryStore.documentFiles(inFolder:root:)`), with
+    /// or that are new, listed again now (`DocumentSource.entries(inFolder:)`), with
     /// the layouts to record. The order does not matter: the snapshot does not depend on it.
     /// `files` counts the files in the folders listed, and each folder once.
     /// Nil when so many folders moved that listing the whole store costs less, or one of them
     /// cannot be listed as a read of the whole store would list it.
     private static func plan(
-        _ store: String, cache: DocumentCache, known: FolderLayouts, walked: FolderLayouts
+        _ source: any DocumentSource, cache: DocumentCache, known: FolderLayouts, walked: FolderLayouts
     ) -> (sources: [Source], folders: FolderLayouts, listed: Int, files: Int)? {
         guard let (relist, dropped) = walked.changes(since: known) else { return nil }
         if relist.isEmpty && dropped.isEmpty { return ((0..<cache.count).map(Source.cached), known, 0, 0) }
@@ -448,8 +447,7 @@ struct CachedStoreRead {
         var folders = known.folders.filter { !dropped.contains($0.pathHash) }
         var listedFiles = 0
         for folder in relist {
-            guard let (files, listed) = try? DirectoryStore.documentFiles(inFolder: folder, root: store) ?? nil
-            else { return nil }
+            guard let (files, listed) = try? source.entries(inFolder: folder) ?? nil else { return nil }
             folders.append(listed)
             listedFiles += files.count
             for file in files { sources.append(moved[file].map(Source.cached) ?? .file(file)) }
@@ -463,26 +461,23 @@ struct CachedStoreRead {
     /// store changed since the walk), or cannot be read: the store is then read whole, which
     /// reports the first problem in path order, as a build without the cache does.
     private static func read(
-        _ store: String, _ sources: [Source], cache: DocumentCache, stamps: StoreFileStamps.Index
+        _ source: any DocumentSource, _ sources: [Source], cache: DocumentCache, stamps: StoreFileStamps.Index
     ) -> [Item]? {
         let chunk = 512
         let chunks = [[Item]?](parallelCount: (sources.count + chunk - 1) / chunk) { c in
             var items: [Item] = []
             items.reserveCapacity(chunk)
-            for source in sources[(c * chunk)..<min(sources.count, (c + 1) * chunk)] {
-                guard
-                    let stamp = stamps[pathHash: source.pathHash(in: cache)]
-                        ?? FileStamp.of(joinPath(store, source.relative(in: cache)))
+            for file in sources[(c * chunk)..<min(sources.count, (c + 1) * chunk)] {
+                let relative = file.relative(in: cache)
+                guard let stamp = stamps[pathHash: file.pathHash(in: cache)] ?? source.stamp(ofEntry: relative)
                 else { return nil }
-                if let k = source.entry, stamp == cache.stamp(of: k), let document = cache.document(of: k) {
+                if let k = file.entry, stamp == cache.stamp(of: k), let document = cache.document(of: k) {
                     items.append(Item(document: document, origin: .cached(k)))
                     continue
                 }
-                let relative = source.relative(in: cache)
-                guard let document = try? DirectoryStore.readDocument(file: relative, root: store) ?? nil else {
-                    return nil
-                }
-                items.append(Item(document: DecodedDocument(document), origin: .read(file: relative, stamp: stamp)))
+                // One document an entry (`EntryLayout.documentPerEntry`): anything else is read whole.
+                guard let read = try? source.documents(inEntry: relative) ?? nil, read.count == 1 else { return nil }
+                items.append(Item(document: DecodedDocument(read[0]), origin: .read(file: relative, stamp: stamp)))
             }
             return items
         }

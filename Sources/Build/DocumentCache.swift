@@ -178,14 +178,14 @@ struct StoreIdentity: Equatable {
     let path: String
     let kind: String
 
-    init(store: String, isDirectory: Bool) {
-        if let resolved = realpath(store, nil) {
+    init(_ source: any DocumentSource) {
+        if let resolved = realpath(source.location, nil) {
             path = String(cString: resolved)
             free(resolved)
         } else {
-            path = store
+            path = source.location
         }
-        kind = isDirectory ? "directory" : "file"
+        kind = source.entryKind
     }
 
     /// The cache file `name` of this store in `folder`: `name-<hash of the real path>.cache`.

@@ -32,7 +32,8 @@ package struct SiteBuild: Sendable {
     package func run(observer: some BuildObserver = SilentBuild()) throws -> BuildReport {
         let start = ContinuousClock.now
         let pipeline = try SitePipeline(config: options.config, theme: try theme(), media: options.media)
-        let inputs = try BuildInputs(options, theme: pipeline.theme, clock: clock)
+        let source = try DocumentStore.source(at: options.store)
+        let inputs = try BuildInputs(options, source: source, theme: pipeline.theme, clock: clock)
         observer.phaseEnded(.stampInputs)
         // With an output folder already there, take it (and its lock) now: if the last build
         // was made from the same inputs and its files are intact, there is nothing to do.
@@ -50,7 +51,7 @@ package struct SiteBuild: Sendable {
             }
             openedWriter = writer
         }
-        let read = try readStore(inputs, observer: observer)
+        let read = try readStore(source, inputs, observer: observer)
         var notices = self.notices + read.notices
         // (A build that ends, or fails, leaves no write behind it.)
         let snapshotWrite = read.snapshotWrite
@@ -124,13 +125,15 @@ package struct SiteBuild: Sendable {
     }
 
     /// The store's snapshot: through the build cache (`CachedStoreRead`), or read whole.
-    private func readStore(_ inputs: BuildInputs, observer: some BuildObserver) throws -> StoreRead {
+    private func readStore(_ source: any DocumentSource, _ inputs: BuildInputs, observer: some BuildObserver) throws
+        -> StoreRead
+    {
         guard options.usesCache else {
-            let snapshot = try Snapshot.read(at: options.store, phases: { observer.phaseEnded(BuildPhase($0)) }).0
+            let snapshot = try Snapshot.read(from: source, phases: { observer.phaseEnded(BuildPhase($0)) }).0
             return StoreRead(snapshot: snapshot)
         }
         let read = try CachedStoreRead(
-            store: options.store, cacheFolder: options.media.cache,
+            source: source, cacheFolder: options.media.cache,
             walk: inputs.storeFiles.map { ($0, inputs.storeFolders, inputs.stampedAt) }, clock: clock,
             phases: observer.phaseEnded)
         let path = CaptionCache.path(folder: options.media.cache, identity: read.identity)

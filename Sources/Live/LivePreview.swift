@@ -2,11 +2,14 @@ import Build
 import Foundation
 import Preview
 import Site
+import Store
 import Synchronization
+import Watch
 
 /// `roost serve`: one or more stores kept live (`LiveSite`), served over HTTP
-/// (`PreviewServer`), updated as the watcher reports changes to the stores or the theme, and
-/// open pages told which of them changed. Several stores are served side by side, each under
+/// (`PreviewServer`), updated as each store's source reports its changes
+/// (`DocumentSource.follow`) and the watcher the theme's, and open pages told which of them
+/// changed. Several stores are served side by side, each under
 /// its own prefix, with an index page at `/`.
 package final class LivePreview: Sendable {
     /// Each store's site, with its URL prefix (empty for a single store).
@@ -14,7 +17,12 @@ package final class LivePreview: Sendable {
     /// The theme folder watched; nil: the built-in theme.
     private let templates: String?
     private let server: PreviewServer
-    private let watcher = Mutex<FileWatcher?>(nil)
+    /// Each store's changes being followed, and the theme's watcher.
+    private let following = Mutex<[any ChangeFollowing]>([])
+    private let themeWatcher = Mutex<FileWatcher?>(nil)
+    /// One update at a time (a store's and the theme's come on different threads): a slower
+    /// one finishing last must not replace a newer state.
+    private let updating = Mutex(())
     /// Why each site still serves an older state, if it does.
     private let errors: Mutex<[String?]>
     private let log: @Sendable (String) -> Void
@@ -57,33 +65,46 @@ package final class LivePreview: Sendable {
         }
         try server.start()
         showFirstError()
-        let roots = (sites.map(\.site.storePath) + (templates.map { [$0] } ?? [])).map {
-            URL(fileURLWithPath: $0).standardizedFileURL
+        for (k, entry) in sites.enumerated() {
+            let followed = try entry.site.follow(debounce: .milliseconds(15)) { [self] changes in
+                update { site in site === sites[k].site ? site.apply(changes) : nil }
+            }
+            following.withLock { $0.append(followed) }
         }
-        let watcher = try FileWatcher(roots: roots, debounce: .milliseconds(15)) { [self] changes in
-            apply(changes)
+        if let templates {
+            let root = URL(fileURLWithPath: templates).standardizedFileURL
+            let watcher = try FileWatcher(roots: [root], debounce: .milliseconds(15)) { [self] changes in
+                update { site in site.apply([], theme: changes) }
+            }
+            themeWatcher.withLock { $0 = watcher }
         }
-        self.watcher.withLock { $0 = watcher }
     }
 
     package func stop() {
-        watcher.withLock {
+        following.withLock {
+            for followed in $0 { followed.stop() }
+            $0 = []
+        }
+        themeWatcher.withLock {
             $0?.stop()
             $0 = nil
         }
         server.stop()
     }
 
-    private func apply(_ changes: Set<FileWatcher.Change>) {
-        var changed: [String] = []
-        for (k, entry) in sites.enumerated() where changes.contains(where: entry.site.concerns) {
-            let update = entry.site.apply(changes)
-            record(update, of: k)
-            let prefix = entry.name.isEmpty ? "" : entry.name + "/"
-            changed += update.changedPages.map { $0 == "*" ? "*" : prefix + $0 }
+    /// Updates each site `apply` gives an update for, and tells open pages what changed.
+    private func update(_ apply: (LiveSite) -> LiveSite.Update?) {
+        updating.withLock { _ in
+            var changed: [String] = []
+            for (k, entry) in sites.enumerated() {
+                guard let update = apply(entry.site) else { continue }
+                record(update, of: k)
+                let prefix = entry.name.isEmpty ? "" : entry.name + "/"
+                changed += update.changedPages.map { $0 == "*" ? "*" : prefix + $0 }
+            }
+            showFirstError()
+            if !changed.isEmpty { server.publish(changedPaths: changed.contains("*") ? ["*"] : changed) }
         }
-        showFirstError()
-        if !changed.isEmpty { server.publish(changedPaths: changed.contains("*") ? ["*"] : changed) }
     }
 
     private func record(_ update: LiveSite.Update, of k: Int) {

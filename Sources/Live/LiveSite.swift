@@ -6,6 +6,7 @@ import Site
 import Store
 import Support
 import Synchronization
+import Watch
 
 /// One store kept live for `roost serve`: documents are decoded once and again only when
 /// their file changes; pages are rendered when requested, from the newest good state.
@@ -17,8 +18,7 @@ package final class LiveSite: Sendable {
     package let config: SiteConfig
     /// The cache of `config.media == .mirror` (shared with builds).
     package let media: MediaOptions
-    /// The store and theme folders as the watcher names its roots, to tell changes apart.
-    private let storeRoot: String
+    /// The theme folder as the watcher names its root, to tell its changes apart.
     private let templatesRoot: String?
 
     /// The newest state that rendered without errors: what is served. `roost serve`'s
@@ -62,6 +62,8 @@ package final class LiveSite: Sendable {
     }
 
     private struct State {
+        /// Where the documents are read from (opened by `loadAll`).
+        var source: (any DocumentSource)?
         var decoded: [DocumentPath: DecodedDocument] = [:]
         /// Store files that cannot be read right now (invalid JSON mid-edit), with their error.
         var unreadable: [String: String] = [:]
@@ -93,7 +95,6 @@ package final class LiveSite: Sendable {
         self.media = media
         self.templatesPath = Theme.folder(given: templates)
         self.config = config
-        storeRoot = URL(fileURLWithPath: store).standardizedFileURL.path
         templatesRoot = templatesPath.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
     }
 
@@ -126,8 +127,10 @@ package final class LiveSite: Sendable {
     package func loadAll() -> Update {
         let start = ContinuousClock.now
         do {
-            try StoreShape.check(storePath)
-            let store = try DocumentStore.read(at: storePath)
+            let source = try DocumentStore.source(at: storePath)
+            state.withLock { $0.source = source }
+            try source.checkShape()
+            let store = try source.readStore()
             let decoded = store.documents.parallelMap(DecodedDocument.init)
             state.withLock { state in
                 state.decoded = Dictionary(zip(store.documents.map(\.path), decoded), uniquingKeysWith: { $1 })
@@ -140,58 +143,50 @@ package final class LiveSite: Sendable {
         return refresh(templatesChanged: true, contentEdits: nil, start: start, what: "\(storePath) loaded")
     }
 
-    /// True when the watcher's change is under this site's store or theme.
-    package func concerns(_ change: FileWatcher.Change) -> Bool {
-        let root = change.root.standardizedFileURL.path
-        return root == storeRoot || root == templatesRoot
+    /// Follows the store's changes (`DocumentSource.follow`), each batch for `apply`.
+    package func follow(
+        debounce: Duration, _ onChange: @escaping @Sendable ([SourceChange]) -> Void
+    ) throws -> any ChangeFollowing {
+        let source = try state.withLock { $0.source } ?? DocumentStore.source(at: storePath)
+        return try source.follow(debounce: debounce, onChange)
     }
 
-    /// Applies a batch of changes from the watcher (those under other roots are left out).
-    package func apply(_ changes: Set<FileWatcher.Change>) -> Update {
+    /// True when a change the theme's watcher saw is under this site's theme folder.
+    package func concerns(themeChange change: FileWatcher.Change) -> Bool {
+        change.root.standardizedFileURL.path == templatesRoot
+    }
+
+    /// Applies a batch of the store's changes (from `follow`) and of the theme's files (those
+    /// under other folders are left out).
+    package func apply(_ changes: [SourceChange], theme: Set<FileWatcher.Change> = []) -> Update {
         let start = ContinuousClock.now
-        var templatesChanged = false
+        let themeChanges = theme.filter { concerns(themeChange: $0) }.sorted { $0.path < $1.path }
+        let templatesChanged = !themeChanges.isEmpty
+        var described = themeChanges.map { "templates/\($0.path) \($0.kind)" }
         var needsFullRead = false
-        var described: [String] = []
         // Tweets whose new content changes nothing derived: the fast path, if all changes are such.
         var contentEdits: [Tweet]? = []
-        for change in changes.filter(concerns).sorted(by: { $0.path < $1.path }) {
-            if change.root.standardizedFileURL.path == templatesRoot {
-                templatesChanged = true
-                described.append("templates/\(change.path) \(change.kind)")
-                continue
-            }
-            guard change.path.hasSuffix(".json"), let path = DirectoryStore.documentPath(forRelativeFile: change.path)
-            else {
-                // A single-file store, or a folder of a directory store: read it all again.
-                // Other files (an editor's temporary file) are not part of the store.
-                if change.path.isEmpty || holdsDocuments(change) {
+        let source = state.withLock { $0.source }
+        for change in changes {
+            switch change.target {
+            case .store:
+                needsFullRead = true
+                described.append("\(storePath) \(change.kind)")
+            case .folder(let folder):
+                // A folder created, or deleted while documents were under it (not an editor's file).
+                if change.kind != .deleted || holdsDocuments(under: folder) {
                     needsFullRead = true
-                    described.append("\(change.path.isEmpty ? storePath : change.path) \(change.kind)")
+                    described.append(change.description)
                 }
-                continue
-            }
-            described.append("\(path) \(change.kind)")
-            let file = storePath + "/" + change.path
-            do {
-                // A file deleted, or gone again by the time the batch is read, is a deleted document.
-                var document: Document?
-                if change.kind != .deleted {
-                    do { document = try DirectoryStore.readDocument(file: file, root: storePath) } catch .notFound(_) {}
+            case .document(let path, let entry):
+                described.append(change.description)
+                guard let source else {
+                    needsFullRead = true
+                    continue
                 }
-                let new = document.map(DecodedDocument.init)
-                let old = state.withLock { state in
-                    state.unreadable[change.path] = nil
-                    defer { state.decoded[path] = new }
-                    return state.decoded[path]
-                }
-                if let tweet = new?.tweet, old?.tweet != nil, old?.diagnostics == new?.diagnostics {
-                    contentEdits?.append(tweet)
-                } else {
+                if !apply(entry, of: path, from: source, deleted: change.kind == .deleted, edits: &contentEdits) {
                     contentEdits = nil
                 }
-            } catch {
-                state.withLock { $0.unreadable[change.path] = "\(error)" }
-                contentEdits = nil
             }
         }
         let what = described.count <= 3 ? described.joined(separator: ", ") : "\(described.count) files changed"
@@ -208,15 +203,32 @@ package final class LiveSite: Sendable {
             start: start, what: what)
     }
 
-    /// A folder that was created, or deleted while documents were under it.
-    private func holdsDocuments(_ change: FileWatcher.Change) -> Bool {
-        if change.kind != .deleted {
-            var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: storePath + "/" + change.path, isDirectory: &isDirectory)
-                && isDirectory.boolValue
+    /// Reads the document of `entry` again (a file deleted, or gone again by the time the
+    /// batch is read, is a deleted document); a tweet whose new content alone changed goes in
+    /// `edits`. False when it is not such a tweet, or cannot be read now.
+    private func apply(
+        _ entry: String, of path: DocumentPath, from source: any DocumentSource, deleted: Bool, edits: inout [Tweet]?
+    ) -> Bool {
+        do {
+            let new = try (deleted ? nil : source.documents(inEntry: entry))?.first.map(DecodedDocument.init)
+            let old = state.withLock { state in
+                state.unreadable[entry] = nil
+                defer { state.decoded[path] = new }
+                return state.decoded[path]
+            }
+            guard let tweet = new?.tweet, old?.tweet != nil, old?.diagnostics == new?.diagnostics else { return false }
+            edits?.append(tweet)
+            return true
+        } catch {
+            state.withLock { $0.unreadable[entry] = "\(error)" }
+            return false
         }
-        // Segments, not strings built from them: this runs for every editor's temporary file.
-        let prefix = change.path.split(separator: "/").map(String.init)
+    }
+
+    /// Whether documents were read from under `folder` (relative to the store). Segments, not
+    /// strings built from them: this runs for every editor's temporary file deleted.
+    private func holdsDocuments(under folder: String) -> Bool {
+        let prefix = folder.split(separator: "/").map(String.init)
         return state.withLock { state in
             state.decoded.keys.contains { $0.segments.count > prefix.count && $0.segments.starts(with: prefix) }
         }

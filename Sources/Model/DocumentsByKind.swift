@@ -72,7 +72,14 @@ struct DocumentsByKind {
         favorites.reserveCapacity(counts.favorites)
     }
 
+    /// A batch: when it is the first, each kind's array is made its size at once (see
+    /// `init(sorting:)`; a store read in one batch, a folder's, is the whole store).
     mutating func add(_ decoded: borrowing [DecodedDocument]) {
+        if documentCount == 0 {
+            var counts = KindCounts()
+            for k in decoded.indices { counts.count(decoded[k]) }
+            reserve(counts)
+        }
         for k in decoded.indices { add(decoded[k]) }
     }
 

@@ -22,31 +22,21 @@ extension Snapshot {
     package static func read(at path: String, phases: (ReadStep) -> Void = { _ in }) throws(StoreError) -> (
         Snapshot, Source
     ) {
-        var found: DocumentsByKind
-        let format: StoreFormat
-        if DocumentStore.isDirectoryStore(path) {
-            try StoreShape.check(path)
-            found = DocumentsByKind(
-                sorting: try DirectoryStore.read(root: path, ordered: false, transform: DecodedDocument.init).values)
-            format = .directory
-        } else {
-            found = DocumentsByKind()
-            format = try DocumentStore.readSingleFile(
-                at: path, transform: DecodedDocument.init, take: { found.add($0) },
-                restart: { found = DocumentsByKind() })
-        }
-        let source = Source(format: format, documentCount: found.documentCount)
+        try read(from: DocumentStore.source(at: path), phases: phases)
+    }
+
+    /// Reads `source` and derives its snapshot (see `read(at:)`).
+    package static func read(from source: any DocumentSource, phases: (ReadStep) -> Void = { _ in }) throws(StoreError)
+        -> (Snapshot, Source)
+    {
+        try source.checkShape()
+        var found = DocumentsByKind()
+        let format = try source.read(
+            transform: DecodedDocument.init, take: { found.add($0) }, restart: { found = DocumentsByKind() })
+        let read = Source(format: format, documentCount: found.documentCount)
         phases(.readAndDecode)
         let snapshot = Snapshot(sorted: consume found)
         phases(.derive)
-        return (snapshot, source)
-    }
-}
-
-extension DecodedDocument {
-    /// Every document of the single-file store at `path`, decoded as it is parsed.
-    package static func read(singleFile path: String) throws(StoreError) -> (StoreFormat, [DecodedDocument]) {
-        let (format, decoded, _) = try DocumentStore.readSingleFile(at: path, transform: DecodedDocument.init)
-        return (format, decoded)
+        return (snapshot, read)
     }
 }

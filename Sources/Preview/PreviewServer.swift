@@ -32,7 +32,7 @@ package enum PreviewError: Error, Equatable, CustomStringConvertible, LocalizedE
 ///
 ///     let server = PreviewServer(source: site, port: 8000)   // site: any SiteSource
 ///     try server.start()                      // PreviewError.portInUse when taken
-///     let watcher = try FileWatcher(roots: [store, templates]) { changes in
+///     let watcher = try FileWatcher(roots: [store, templates]) { changes in   // (Watch)
 ///         // rebuild …, then:
 ///         server.setError(nil)                // or server.setError("content/x.json:3:7: …")
 ///         server.publish(changedPaths: ["u/mina/index.html", "style.css"])  // or ["*"]

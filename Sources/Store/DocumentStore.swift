@@ -68,21 +68,26 @@ package struct DocumentStore: Sendable {
         self.ignored = ignored
     }
 
-    /// Reads the store at `path`: a folder is a directory store, a file a single-file store
-    /// whose format is recognised from its shape.
-    package static func read(at path: String) throws(StoreError) -> DocumentStore {
+    /// The source of the store at `path`: a folder is a directory store, a file a single-file
+    /// store (its format is recognised from its shape when it is read).
+    package static func source(at path: String) throws(StoreError) -> any DocumentSource {
         let (kind, code) = fileKind(path, follow: true)
         switch kind {
         case .directory:
-            return try DirectoryStore.read(root: path)
+            return FolderSource(root: path)
         case .regular:
-            return try SingleFileStore.read(file: path)
+            return ExportFileSource(file: path)
         case .missing:
             if code == ENOENT || code == ENOTDIR { throw .notFound(path: path) }
             throw .unreadable(path: path, reason: errnoText(code))
         case .symlink, .other:
             throw .unreadable(path: path, reason: "not a regular file or folder")
         }
+    }
+
+    /// Reads the store at `path` (see `source(at:)`).
+    package static func read(at path: String) throws(StoreError) -> DocumentStore {
+        try source(at: path).readStore()
     }
 
     /// Reads the single-file store at `path` as `read(at:)` does, turning each document into a
@@ -103,7 +108,7 @@ package struct DocumentStore: Sendable {
         return try SingleFileStore.read(file: path, transform: transform, take: take, restart: restart)
     }
 
-    private static func checkRegularFile(_ path: String) throws(StoreError) {
+    static func checkRegularFile(_ path: String) throws(StoreError) {
         let (kind, code) = fileKind(path, follow: true)
         switch kind {
         case .regular:
@@ -114,11 +119,6 @@ package struct DocumentStore: Sendable {
         case .directory, .symlink, .other:
             throw .unreadable(path: path, reason: "not a regular file")
         }
-    }
-
-    /// True when `path` is a folder (following a symbolic link): a directory store.
-    package static func isDirectoryStore(_ path: String) -> Bool {
-        fileKind(path, follow: true).0 == .directory
     }
 
     /// Document paths that are ancestors of some document but not documents themselves,

@@ -30,6 +30,8 @@ package enum StoreError: Error, Sendable, CustomStringConvertible {
     case notADirectory(path: String)
     /// A file or folder could not be written; `reason` is the system's (errno) text.
     case writeFailed(path: String, reason: String)
+    /// The store's changes cannot be followed (`roost serve`): `reason` says why.
+    case cannotFollow(path: String, reason: String)
 
     package var description: String {
         switch self {
@@ -75,6 +77,8 @@ package enum StoreError: Error, Sendable, CustomStringConvertible {
             return "\(path): exists and is not a folder"
         case .writeFailed(let path, let reason):
             return "\(path): cannot write: \(reason)"
+        case .cannotFollow(let path, let reason):
+            return "\(path): cannot follow its changes: \(reason)"
         }
     }
 }

@@ -31,6 +31,19 @@ package struct StoreStamp: Equatable, Sendable {
     /// nil for a single-file store, or when two folders' paths share a hash.
     package let folders: FolderLayouts?
 
+    /// A source's stamp made from its own digest of its entries (nothing recorded).
+    package init(digest: UInt64, newest: Int64, entries: Int) {
+        self.init(digest: digest, newest: newest, entries: entries, files: nil, folders: nil)
+    }
+
+    init(digest: UInt64, newest: Int64, entries: Int, files: StoreFileStamps?, folders: FolderLayouts?) {
+        self.digest = digest
+        self.newest = newest
+        self.entries = entries
+        self.files = files
+        self.folders = folders
+    }
+
     /// Equal when the digests, newest times and entry counts are (the recorded files follow).
     package static func == (a: StoreStamp, b: StoreStamp) -> Bool {
         a.digest == b.digest && a.newest == b.newest && a.entries == b.entries

@@ -8,6 +8,8 @@ protocol Command: Sendable {
     /// What the command does, for its `--help`.
     static var about: String { get }
     static var options: [Option] { get }
+    /// What a shell completes the arguments that are not options with (`init DIR`: folders).
+    static var operands: Option.Completion { get }
     /// Lines after the options table (exit statuses, notes), if any.
     static var epilogue: String? { get }
     /// The whole `roost NAME --help` text (made from the above).
@@ -18,9 +20,11 @@ protocol Command: Sendable {
 
 extension Command {
     static var epilogue: String? { nil }
+    static var operands: Option.Completion { .nothing }
 
     static var help: String {
-        var text = "usage: roost \(usage)\n\n\(about)\n\noptions:\n\(options.helpTable)"
+        var text = "usage: roost \(usage)\n\n\(about)"
+        if !options.isEmpty { text += "\n\noptions:\n\(options.helpTable)" }
         if let epilogue { text += "\n\n" + epilogue }
         return text
     }

@@ -13,6 +13,7 @@ enum ImportCommand: Command {
         per document, that 'roost build --store DIR' reads.
         """
     static let options = [Options.to, Options.force]
+    static let operands = Option.Completion.files(suffix: nil)
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         try arguments.expectPositionals(1, missing: "missing FILE")

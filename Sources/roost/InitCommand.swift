@@ -16,6 +16,7 @@ enum InitCommand: Command {
         (then roost.json and content/, and with --theme templates/, are replaced).
         """
     static let options = [Options.theme, Options.force.helping("create the site in a DIR that is not empty")]
+    static let operands = Option.Completion.folders
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         try arguments.expectPositionals(1, missing: "missing DIR")

@@ -20,6 +20,21 @@ struct Option: Sendable, Hashable {
         case choice([String])
     }
 
+    /// What a shell offers for a value (`roost completions`).
+    enum Completion: Sendable, Hashable {
+        /// Nothing to offer: any text, a number.
+        case nothing
+        /// One of these words.
+        case words([String])
+        /// Folders.
+        case folders
+        /// Files and folders; with a suffix (`.json`), only the files that end in it (and folders, to go into).
+        case files(suffix: String?)
+        /// The languages the built-in theme has a translation table for (found when a script is written:
+        /// reading the theme costs more than a build that never completes anything should pay).
+        case themeLanguages
+    }
+
     enum Kind: Sendable, Hashable {
         /// `--name VALUE` (the last one given wins, unless the option repeats).
         case value(placeholder: String, type: ValueType)
@@ -37,18 +52,31 @@ struct Option: Sendable, Hashable {
     let defaultValue: String?
     /// The key of `roost.json` that sets it when the command line does not (SPEC 10).
     let configKey: String?
+    /// What a shell completes its value with.
+    let completion: Completion
 
+    /// `completes` is needed only where the type does not say it: choices complete as their words,
+    /// a `.path` shown as `DIR` as folders, any other `.path` as files and folders.
     static func value(
         _ name: String, _ placeholder: String, _ type: ValueType = .text, default defaultValue: String? = nil,
-        config: String? = nil, repeats: Bool = false, _ help: String
+        config: String? = nil, repeats: Bool = false, completes completion: Completion? = nil, _ help: String
     ) -> Option {
         Option(
             name: name, kind: .value(placeholder: placeholder, type: type), repeats: repeats, help: help,
-            defaultValue: defaultValue, configKey: config)
+            defaultValue: defaultValue, configKey: config,
+            completion: completion ?? Self.completion(of: type, placeholder: placeholder))
     }
 
     static func flag(_ name: String, _ help: String) -> Option {
-        Option(name: name, kind: .flag, help: help, defaultValue: nil, configKey: nil)
+        Option(name: name, kind: .flag, help: help, defaultValue: nil, configKey: nil, completion: .nothing)
+    }
+
+    private static func completion(of type: ValueType, placeholder: String) -> Completion {
+        switch type {
+        case .choice(let words): .words(words)
+        case .path: placeholder == "DIR" ? .folders : .files(suffix: nil)
+        case .text, .wholeNumber, .number: .nothing
+        }
     }
 
     /// The same option, its help worded for one command.
@@ -70,7 +98,7 @@ struct Option: Sendable, Hashable {
         guard case .value(_, let type) = kind else { return self }
         return Option(
             name: name, kind: .value(placeholder: placeholder, type: type), repeats: repeats, help: help,
-            defaultValue: defaultValue, configKey: configKey)
+            defaultValue: defaultValue, configKey: configKey, completion: completion)
     }
 
     var takesValue: Bool { kind != .flag }

@@ -18,7 +18,7 @@ enum Options {
         "base-url", "URL", default: site.baseURL, config: "baseURL",
         "the URL path or absolute http(s) URL the site is served from")
     static let language = Option.value(
-        "language", "TAG", default: site.language, config: "language",
+        "language", "TAG", default: site.language, config: "language", completes: .themeLanguages,
         "the language of the pages and of the theme's words (a table in the\ntheme's i18n/: en, ko)")
     static let pageSize = Option.value(
         "page-size", "N", .wholeNumber(1...10_000), default: String(site.pageSize), config: "pageSize",
@@ -59,7 +59,8 @@ enum Options {
     // MARK: Build, serve and check
 
     static let config = Option.value(
-        "config", "FILE", .path, "the settings file (default: roost.json in the current folder, if there is one)")
+        "config", "FILE", .path, completes: .files(suffix: ".json"),
+        "the settings file (default: roost.json in the current folder, if there is one)")
     static let offline = Option.flag("offline", "--media mirror: use the cache alone, open no connection")
     static let refreshMedia = Option.flag(
         "refresh-media", "--media mirror: ask again for every cached image (ETag and\nLast-Modified)")

@@ -8,7 +8,10 @@ struct PhaseTimer {
     private var last: ContinuousClock.Instant
     private var lastCPU: Double
     private var phases: [(String, Duration, Double, String)] = []
-    private let enabled = ProcessInfo.processInfo.environment["ROOST_TIMINGS"] != nil
+    private let enabled = ProcessInfo.processInfo.environment[Self.variable] != nil
+
+    /// The environment variable that turns the timings on (set to anything).
+    static let variable = "ROOST_TIMINGS"
 
     init() {
         last = clock.now

@@ -9,14 +9,17 @@ import Glibc
 enum Roost {
     static let commands: [any Command.Type] = [
         BuildCommand.self, ServeCommand.self, CheckCommand.self, InitCommand.self, ImportCommand.self,
-        GenerateCommand.self,
+        GenerateCommand.self, CompletionsCommand.self, ManualCommand.self,
     ]
+
+    /// What roost is, in `--help` and the manual's NAME.
+    static let tagline = "a static site generator for the data of a Twitter-like app"
 
     static var help: String {
         let width = commands.map { $0.name.count }.max() ?? 0
         let lines = commands.map { "  \($0.name.padding(width))  \($0.summary)" }.joined(separator: "\n")
         return """
-            roost \(RoostVersion.current): a static site generator for the data of a Twitter-like app.
+            roost \(RoostVersion.current): \(tagline).
 
             usage: roost COMMAND [options]
 

@@ -192,7 +192,7 @@ struct BuildCacheTests {
     /// the store changed between the walk and the read), is not trusted: the store is listed.
     @Test func aCacheListingAMissingFileIsNotTrusted() throws {
         try cachedBuild("site")
-        let identity = StoreIdentity(store: work.path("store"), isDirectory: true)
+        let identity = StoreIdentity(FolderSource(root: work.path("store")))
         let writer = try DocumentCacheWriter(
             path: DocumentCache.path(folder: work.path("cache"), identity: identity), identity: identity,
             writer: CacheFile.writer)
@@ -502,7 +502,7 @@ struct BuildCacheTests {
     @Test(.enabled(if: ProcessInfo.processInfo.environment[childVariable] != nil))
     func cacheWritingChild() throws {
         let folder = ProcessInfo.processInfo.environment[Self.childVariable]!
-        let identity = StoreIdentity(store: folder + "/store", isDirectory: true)
+        let identity = StoreIdentity(FolderSource(root: folder + "/store"))
         let path = DocumentCache.path(folder: folder + "/cache", identity: identity)
         let tweet = try #require(
             Snapshot.read(at: folder + "/store").0.tweets.first.map { tweet in
@@ -527,7 +527,7 @@ struct BuildCacheTests {
 
     @Test func aKilledCacheWriteLeavesNoTornCache() throws {
         let work = try sampleSiteCopy()
-        let identity = StoreIdentity(store: work.path("store"), isDirectory: true)
+        let identity = StoreIdentity(FolderSource(root: work.path("store")))
         let cachePath = DocumentCache.path(folder: work.path("cache"), identity: identity)
         var killedWhileWriting = 0
         try build(work, "clean")  // (a clean site to compare with at the end)

@@ -78,8 +78,8 @@ struct LiveSiteTests {
         var nextID = 100
 
         for step in 0..<24 {
-            var changes: Set<FileWatcher.Change> = []
-            func changed(_ path: String, _ kind: FileWatcher.Change.Kind) { changes.insert(store.change(path, kind)) }
+            var changes: [SourceChange] = []
+            func changed(_ path: String, _ kind: SourceChange.Kind) { changes.append(store.change(path, kind)) }
             switch random.below(11) {
             case 9, 10:
                 if let id = random.pick(tweets) {
@@ -250,9 +250,9 @@ extension SeededGenerator {
 
 /// The store on disk, as files the test writes.
 extension TemporaryFolder {
-    /// What the watcher reports when `relative` changes.
-    func change(_ relative: String, _ kind: FileWatcher.Change.Kind) -> FileWatcher.Change {
-        FileWatcher.Change(root: URL(fileURLWithPath: path()), path: relative, kind: kind)
+    /// What the store's source reports when the document file `relative` changes.
+    func change(_ relative: String, _ kind: SourceChange.Kind) -> SourceChange {
+        SourceChange(.document(DirectoryStore.documentPath(forRelativeFile: relative)!, entry: relative), kind)
     }
 
     func delete(_ relative: String) { try? FileManager.default.removeItem(atPath: path(relative)) }
@@ -283,7 +283,7 @@ struct LiveSiteStartTests {
         #expect(live.file(at: "static/style.css") == nil)
 
         try store.write([tweet("t1", by: "u1", at: "2024-01-01T00:00:00Z", "whole")], in: "")
-        let fixed = live.apply([FileWatcher.Change(root: store.url, path: "tweets/t1.json", kind: .modified)])
+        let fixed = live.apply([store.change("tweets/t1.json", .modified)])
         #expect(fixed.error == nil, "\(fixed.summary)")
         #expect(String(decoding: live.file(at: "t/t1/index.html") ?? [], as: UTF8.self).contains("whole"))
     }

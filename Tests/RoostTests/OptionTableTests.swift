@@ -24,6 +24,7 @@ struct OptionTableTests {
             guard let declared else { continue }
             #expect(declared.defaultValue == option.defaultValue && declared.configKey == option.configKey)
             #expect(declared.type == option.type && declared.takesValue == option.takesValue)
+            #expect(declared.completion == option.completion, "\(command): --\(option.name)")
         }
         for command in Roost.commands {
             let names = command.options.map(\.name)

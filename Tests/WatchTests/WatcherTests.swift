@@ -4,7 +4,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@testable import Preview
+@testable import Watch
 
 /// Collects the watcher's batches.
 final class Batches: Sendable {

@@ -1,0 +1,65 @@
+import Watch
+
+/// A single-file store (SPEC 2.2: an export file in one of the formats `SingleFileStore`
+/// recognises) as a document source: one entry, the file itself, holds every document.
+package struct ExportFileSource: DocumentSource {
+    package let location: String
+    package var layout: EntryLayout { .oneEntry }
+
+    /// The export file at `file`, as named.
+    package init(file: String) { location = file }
+
+    /// A file is checked by its format when it is read.
+    package func checkShape() throws(StoreError) {}
+
+    package func stamp(recording: Bool) throws(StoreError) -> StoreStamp {
+        try StoreStamp.of(location, recordingFiles: recording)
+    }
+
+    package func stamp(ofEntry entry: String) -> FileStamp? { entry.isEmpty ? FileStamp.of(location) : nil }
+
+    /// No folders: the file is read whole.
+    package func entries(inFolder folder: String) throws(StoreError)
+        -> (entries: [String], layout: FolderLayouts.Folder)?
+    { nil }
+
+    package func documents(inEntry entry: String) throws(StoreError) -> [Document]? {
+        guard entry.isEmpty else { return nil }
+        do {
+            return try readStore().documents
+        } catch .notFound(_) {
+            return nil
+        }
+    }
+
+    /// `reusing` is not asked: the one entry holds many documents (a cache takes them all
+    /// from its stamp, `stamp(ofEntry: "")`, before reading).
+    package func read<T>(
+        stamps: StoreFileStamps.Index?, reusing: (@Sendable (String, FileStamp) -> T?)?,
+        transform: @escaping @Sendable (Document, FileStamp?) -> T
+    ) throws(StoreError) -> SourceRead<T> {
+        let read = try DocumentStore.readSingleFile(at: location, transform: { transform($0, nil) })
+        return SourceRead(
+            values: read.values, missingParents: read.missingParents, ignored: [], folders: nil, format: read.format)
+    }
+
+    package func read<T>(
+        transform: @escaping @Sendable (Document) -> T, take: (consuming [T]) -> Void, restart: () -> Void
+    ) throws(StoreError) -> StoreFormat {
+        try DocumentStore.readSingleFile(at: location, transform: transform, take: take, restart: restart)
+    }
+
+    package func readStore() throws(StoreError) -> DocumentStore {
+        try DocumentStore.checkRegularFile(location)
+        return try SingleFileStore.read(file: location)
+    }
+
+    /// Any change to the file is the whole store's.
+    package func follow(
+        debounce: Duration, _ onChange: @escaping @Sendable ([SourceChange]) -> Void
+    ) throws(StoreError) -> any ChangeFollowing {
+        try WatchedFiles(
+            location: location, debounce: debounce, meaning: { SourceChange(.store, SourceChange.Kind($0.kind)) },
+            onChange: onChange)
+    }
+}
