@@ -9,7 +9,7 @@ ROOST := .build/release/roost
 VALIDATE_SITE := .build/validate-site
 PREFIX ?= /usr/local
 
-.PHONY: all deps test-deps build site install install-files uninstall deb package-test man-completions
+.PHONY: all deps test-deps build site install install-files uninstall deb package-test
 .PHONY: test lint format validate browser bench clean fuzz
 
 all: site
@@ -32,57 +32,14 @@ site: build
 
 # --- Installing and packaging -------------------------------------------------------------
 # `make install` and `make deb` install the same files: the binary (stripped), roost(1) and the
-# bash, zsh and fish completions, which the binary prints (`roost manual`, `roost completions
-# SHELL`). The .deb adds /usr/share/doc/roost/{copyright,changelog.gz} (packaging/).
+# bash, zsh and fish completions (man-and-completions). The .deb adds
+# /usr/share/doc/roost/{copyright,changelog.gz} (packaging/).
 # `make package-test` (scripts/test-package, run by .ci/run) checks both, with the toolchain hidden.
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 MAN1DIR = $(DESTDIR)$(PREFIX)/share/man/man1
 BASH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions
 FISH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
-MANPAGE := .build/roost.1
-COMPLETIONS := .build/completions
-
-# roost(1) and the completions, from the built binary. (A binary without those commands gets a
-# warning, and the files it cannot print are left out of install and deb.)
-man-completions: build
-	@mkdir -p $(COMPLETIONS)
-	@set -e; gen() { out=$$1; shift; \
-		if $(ROOST) "$$@" > "$$out.tmp" 2>/dev/null; then mv "$$out.tmp" "$$out"; \
-		else rm -f "$$out.tmp" "$$out"; echo "warning: '$(ROOST) $$*' failed: no $$out" >&2; fi; }; \
-	gen $(MANPAGE) manual; \
-	gen $(COMPLETIONS)/roost.bash completions bash; \
-	gen $(COMPLETIONS)/_roost completions zsh; \
-	gen $(COMPLETIONS)/roost.fish completions fish
-
-install: build man-completions
-	@$(MAKE) --no-print-directory install-files
-
-# The copy alone (scripts/make-deb stages the package with it, PREFIX=/usr).
-install-files:
-	install -d "$(BINDIR)"
-	install -m 755 -s $(ROOST) "$(BINDIR)/roost"
-	@set -e; if [ -f $(MANPAGE) ]; then \
-		echo 'install -d "$(MAN1DIR)"; gzip -9n < $(MANPAGE) > "$(MAN1DIR)/roost.1.gz"'; \
-		install -d "$(MAN1DIR)"; gzip -9n < $(MANPAGE) > "$(MAN1DIR)/roost.1.gz"; chmod 644 "$(MAN1DIR)/roost.1.gz"; fi
-	@set -e; put() { if [ -f "$$1" ]; then echo "install -m 644 $$1 $$2/$$3"; \
-		install -d "$$2"; install -m 644 "$$1" "$$2/$$3"; fi; }; \
-	put $(COMPLETIONS)/roost.bash "$(BASH_COMPLETIONS)" roost; \
-	put $(COMPLETIONS)/_roost "$(ZSH_COMPLETIONS)" _roost; \
-	put $(COMPLETIONS)/roost.fish "$(FISH_COMPLETIONS)" roost.fish
-
-uninstall:
-	rm -f "$(BINDIR)/roost" "$(MAN1DIR)/roost.1.gz" "$(BASH_COMPLETIONS)/roost" \
-		"$(ZSH_COMPLETIONS)/_roost" "$(FISH_COMPLETIONS)/roost.fish"
-
-# .build/roost_VERSION_ARCH.deb (dpkg-deb, no network): Depends from dpkg-shlibdeps on the binary.
-deb: build man-completions
-	MAKE="$(MAKE)" scripts/make-deb
-
-# The installed binary and the package with the Swift toolchain's folder hidden (root: a private
-# mount namespace), then dpkg -i / dpkg -r. Outside CI, not root: skipped with a message.
-package-test: build man-completions
-	MAKE="$(MAKE)" scripts/test-package
 
 # roost(1) and the bash, zsh and fish completions, written by the release binary from its option
 # table (`roost manual`, `roost completions SHELL`), so they say what its --help says.
@@ -93,6 +50,32 @@ man-and-completions: build
 	$(ROOST) completions bash > .build/completions/roost.bash
 	$(ROOST) completions zsh > .build/completions/_roost
 	$(ROOST) completions fish > .build/completions/roost.fish
+
+install: build man-and-completions
+	@$(MAKE) --no-print-directory install-files
+
+# The copy alone, of what build and man-and-completions made (scripts/make-deb stages with it).
+install-files:
+	install -d "$(BINDIR)" "$(MAN1DIR)" "$(BASH_COMPLETIONS)" "$(ZSH_COMPLETIONS)" "$(FISH_COMPLETIONS)"
+	install -m 755 -s $(ROOST) "$(BINDIR)/roost"
+	gzip -9n < .build/roost.1 > "$(MAN1DIR)/roost.1.gz"
+	chmod 644 "$(MAN1DIR)/roost.1.gz"
+	install -m 644 .build/completions/roost.bash "$(BASH_COMPLETIONS)/roost"
+	install -m 644 .build/completions/_roost "$(ZSH_COMPLETIONS)/_roost"
+	install -m 644 .build/completions/roost.fish "$(FISH_COMPLETIONS)/roost.fish"
+
+uninstall:
+	rm -f "$(BINDIR)/roost" "$(MAN1DIR)/roost.1.gz" "$(BASH_COMPLETIONS)/roost" \
+		"$(ZSH_COMPLETIONS)/_roost" "$(FISH_COMPLETIONS)/roost.fish"
+
+# .build/roost_VERSION_ARCH.deb (dpkg-deb, no network): Depends from dpkg-shlibdeps on the binary.
+deb: build man-and-completions
+	MAKE="$(MAKE)" scripts/make-deb
+
+# The installed binary and the package with the Swift toolchain's folder hidden (root: a private
+# mount namespace), then dpkg -i / dpkg -r. Outside CI, not root: skipped with a message.
+package-test: build man-and-completions
+	MAKE="$(MAKE)" scripts/test-package
 
 test: test-deps lint
 	$(SWIFT) test
