@@ -2,14 +2,15 @@
 #   make        install what is missing, build Roost, render content/ into public/
 #   make test   install what is missing, run the tests, validate the sample site's HTML
 # and `make install` (PREFIX=/usr/local, DESTDIR for staging): the roost binary, which carries
-# the default theme and the sample store inside it, to $(DESTDIR)$(PREFIX)/bin.
+# the default theme and the sample store inside it, its man page and shell completions;
+# `make deb`: the same files as a Debian package (scripts/make-deb).
 SWIFT ?= swift
 ROOST := .build/release/roost
 VALIDATE_SITE := .build/validate-site
 PREFIX ?= /usr/local
-BINDIR = $(DESTDIR)$(PREFIX)/bin
 
-.PHONY: all deps test-deps build site install uninstall test lint format validate browser bench clean fuzz
+.PHONY: all deps test-deps build site install install-files uninstall deb package-test
+.PHONY: test lint format validate browser bench clean fuzz
 
 all: site
 
@@ -19,18 +20,26 @@ deps:
 test-deps:
 	@scripts/install-deps --test
 
+# The release binary links the Swift runtime and Foundation statically and has no RUNPATH, so it
+# runs without the toolchain: it needs only Debian's libraries (docs/benchmarks.md: size, start-up).
+# scripts/bench* build with the same flags (other flags would rebuild everything).
+RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath
 build: deps
-	$(SWIFT) build -c release --product roost
+	$(SWIFT) build $(RELEASE_FLAGS) --product roost
 
 site: build
 	$(ROOST) build --store content --templates templates --output public
 
-install: build
-	install -d "$(BINDIR)"
-	install -m 755 $(ROOST) "$(BINDIR)/roost"
-
-uninstall:
-	rm -f "$(BINDIR)/roost"
+# --- Installing and packaging -------------------------------------------------------------
+# `make install` and `make deb` install the same files: the binary (stripped), roost(1) and the
+# bash, zsh and fish completions (man-and-completions). The .deb adds
+# /usr/share/doc/roost/{copyright,changelog.gz} (packaging/).
+# `make package-test` (scripts/test-package, run by .ci/run) checks both, with the toolchain hidden.
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+MAN1DIR = $(DESTDIR)$(PREFIX)/share/man/man1
+BASH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions
+FISH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
 # roost(1) and the bash, zsh and fish completions, written by the release binary from its option
 # table (`roost manual`, `roost completions SHELL`), so they say what its --help says.
@@ -41,6 +50,32 @@ man-and-completions: build
 	$(ROOST) completions bash > .build/completions/roost.bash
 	$(ROOST) completions zsh > .build/completions/_roost
 	$(ROOST) completions fish > .build/completions/roost.fish
+
+install: build man-and-completions
+	@$(MAKE) --no-print-directory install-files
+
+# The copy alone, of what build and man-and-completions made (scripts/make-deb stages with it).
+install-files:
+	install -d "$(BINDIR)" "$(MAN1DIR)" "$(BASH_COMPLETIONS)" "$(ZSH_COMPLETIONS)" "$(FISH_COMPLETIONS)"
+	install -m 755 -s $(ROOST) "$(BINDIR)/roost"
+	gzip -9n < .build/roost.1 > "$(MAN1DIR)/roost.1.gz"
+	chmod 644 "$(MAN1DIR)/roost.1.gz"
+	install -m 644 .build/completions/roost.bash "$(BASH_COMPLETIONS)/roost"
+	install -m 644 .build/completions/_roost "$(ZSH_COMPLETIONS)/_roost"
+	install -m 644 .build/completions/roost.fish "$(FISH_COMPLETIONS)/roost.fish"
+
+uninstall:
+	rm -f "$(BINDIR)/roost" "$(MAN1DIR)/roost.1.gz" "$(BASH_COMPLETIONS)/roost" \
+		"$(ZSH_COMPLETIONS)/_roost" "$(FISH_COMPLETIONS)/roost.fish"
+
+# .build/roost_VERSION_ARCH.deb (dpkg-deb, no network): Depends from dpkg-shlibdeps on the binary.
+deb: build man-and-completions
+	MAKE="$(MAKE)" scripts/make-deb
+
+# The installed binary and the package with the Swift toolchain's folder hidden (root: a private
+# mount namespace), then dpkg -i / dpkg -r. Outside CI, not root: skipped with a message.
+package-test: build man-and-completions
+	MAKE="$(MAKE)" scripts/test-package
 
 test: test-deps lint
 	$(SWIFT) test
