@@ -6,9 +6,12 @@ import Support
 package struct BuildOptions: Sendable {
     /// A directory store or a single-file export.
     package var store: String
-    /// The theme folder; nil when none is given: then `templates/` if the current folder has
-    /// it, else the built-in theme (`Theme.load(folder:)`).
+    /// The theme folder; nil when none is given: then `templates/` if the project's folder has
+    /// it, else the built-in theme (`Theme.folder(given:in:)`).
     package var templates: String?
+    /// The folder of the site's `roost.json` (`ProjectFile.folder(of:)`; empty: the current
+    /// folder), where the default theme folder is looked for.
+    package var projectFolder: String
     /// Where the site is written.
     package var output: String
     package var config: SiteConfig
@@ -26,8 +29,9 @@ package struct BuildOptions: Sendable {
     package init(
         store: String = "content", templates: String? = nil, output: String = "public",
         config: SiteConfig = SiteConfig(), strict: Bool = false, shard: Shard? = nil,
-        media: MediaOptions = MediaOptions(), usesCache: Bool = false
+        media: MediaOptions = MediaOptions(), usesCache: Bool = false, projectFolder: String = ""
     ) {
+        self.projectFolder = projectFolder
         self.media = media
         self.usesCache = usesCache
         self.store = store

@@ -95,6 +95,21 @@ package struct ProjectFile: Sendable {
     package static func inCurrentFolder(keys: [Key]) throws(ProjectFileError) -> ProjectFile? {
         FileManager.default.fileExists(atPath: fileName) ? try ProjectFile(path: fileName, keys: keys) : nil
     }
+
+    /// The folder of the file at `path`, as written (`other` for `other/roost.json`); empty for
+    /// a file in the current folder. The project's folder: what the file's paths, and the
+    /// defaults of those it does not set, are relative to.
+    package static func folder(of path: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        return folder == "." ? "" : folder
+    }
+
+    /// `relative` in the project's folder `folder` (`folder(of:)`), as written: `other/content`;
+    /// `relative` itself when `folder` is empty or `relative` is absolute.
+    package static func path(_ relative: String, in folder: String) -> String {
+        if folder.isEmpty || relative.hasPrefix("/") { return relative }
+        return folder.hasSuffix("/") ? folder + relative : folder + "/" + relative
+    }
 }
 
 /// Why `roost.json` cannot be used.

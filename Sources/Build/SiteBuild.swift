@@ -93,10 +93,10 @@ package struct SiteBuild: Sendable {
         return report
     }
 
-    /// The theme: the folder `options.templates` names (or `templates/`), else the built-in
-    /// one. An output folder inside the store or the theme is refused first.
+    /// The theme: the folder `options.templates` names (or the project's `templates/`), else
+    /// the built-in one. An output folder inside the store or the theme is refused first.
     private func theme() throws -> Theme {
-        let themeFolder = Theme.folder(given: options.templates)
+        let themeFolder = Theme.folder(given: options.templates, in: options.projectFolder)
         for (input, kind) in [(options.store, "store"), (themeFolder, "theme")] {
             if let input, FolderNesting.isInside(options.output, input) {
                 throw BuildError.outputInsideInput(output: options.output, input: input, kind: kind)

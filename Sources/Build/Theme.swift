@@ -13,8 +13,9 @@ import Support
 /// in memory, wherever they came from: a theme folder (`init(folder:)`) or the theme built
 /// into the binary (`builtIn`).
 ///
-/// Which one a build uses (`load(folder:)`): the folder given (`--templates DIR`); when none
-/// is given, `templates/` in the current folder if there is one; else the built-in theme.
+/// Which one a build uses (`folder(given:in:)`): the folder given (`--templates DIR`); when none
+/// is given, `templates/` in the project's folder (roost.json's, else the current folder) if
+/// there is one; else the built-in theme.
 package struct Theme: Sendable {
     /// One file of the theme.
     package struct File: Sendable {
@@ -96,19 +97,23 @@ package struct Theme: Sendable {
         try Theme(files: DefaultSite.theme.map { File(path: $0.path, bytes: $0.bytes) }, origin: "built-in theme")
     }
 
-    /// The folder a theme is read from when none is given, if the current folder has it.
+    /// The folder a theme is read from when none is given, if the project's folder has it.
     package static let defaultFolder = "templates"
 
-    /// The theme folder to read: `folder` when given; when not (nil), `templates` if the
-    /// current folder has such a folder; else nil, meaning the built-in theme.
-    package static func folder(given folder: String?) -> String? {
+    /// The theme folder to read: `folder` when given; when not (nil), `templates` in `project`
+    /// (the project's folder, see `ProjectFile.folder(of:)`; empty: the current folder) if it
+    /// has such a folder; else nil, meaning the built-in theme. Never `templates/` of another
+    /// folder than the project's: a site built from elsewhere looks as it does from its own.
+    package static func folder(given folder: String?, in project: String = "") -> String? {
         if let folder { return folder }
+        let path = ProjectFile.path(defaultFolder, in: project)
         var isFolder: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: defaultFolder, isDirectory: &isFolder)
-        return exists && isFolder.boolValue ? defaultFolder : nil
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+        return exists && isFolder.boolValue ? path : nil
     }
 
-    /// The theme a build uses (`folder`: the one given, nil when none is): see `folder(given:)`.
+    /// The theme a build uses (`folder`: the one given, nil when none is): see `folder(given:in:)`,
+    /// from the current folder.
     package static func load(folder: String?) throws -> Theme {
         guard let path = Self.folder(given: folder) else { return try builtIn }
         return try Theme(folder: path)

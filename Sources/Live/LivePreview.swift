@@ -32,17 +32,22 @@ package final class LivePreview: Sendable {
     ///   - log: a line for each load and update (`tweets/t1 modified → 3 pages updated (12 ms)`).
     ///   - media: the cache of `config.media == .mirror`, shared with builds.
     ///   - allowedHosts: host names answered besides the preview's own (`--allow-host`).
+    ///   - projectFolder: the folder of the site's `roost.json` (empty: the current folder), where
+    ///     the default theme folder is looked for (`Theme.folder(given:in:)`).
     package init(
         stores: [String], templates: String?, config: SiteConfig, media: MediaOptions = MediaOptions(), host: String,
-        port: UInt16, allowedHosts: [String] = [], log: @escaping @Sendable (String) -> Void
+        port: UInt16, allowedHosts: [String] = [], projectFolder: String = "",
+        log: @escaping @Sendable (String) -> Void
     ) {
-        let templates = Theme.folder(given: templates)
+        let templates = Theme.folder(given: templates, in: projectFolder)
         let names = StoreIndex.names(of: stores)
         let single = stores.count == 1
         sites = zip(names, stores).map { name, store in
             var siteConfig = config
             siteConfig.baseURL = single ? "/" : "/\(name)/"
-            return (single ? "" : name, LiveSite(store: store, templates: templates, config: siteConfig, media: media))
+            let site = LiveSite(
+                store: store, templates: templates, config: siteConfig, media: media, projectFolder: projectFolder)
+            return (single ? "" : name, site)
         }
         self.templates = templates
         let source: any SiteSource = single ? sites[0].site : StoreIndex(sites: sites)

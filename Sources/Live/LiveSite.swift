@@ -13,7 +13,7 @@ import Watch
 /// What is served is always what a full build of that state would write.
 package final class LiveSite: Sendable {
     package let storePath: String
-    /// The theme folder; nil: the built-in theme (`Theme.folder(given:)` decided at `init`).
+    /// The theme folder; nil: the built-in theme (`Theme.folder(given:in:)` decided at `init`).
     package let templatesPath: String?
     package let config: SiteConfig
     /// The cache of `config.media == .mirror` (shared with builds).
@@ -89,11 +89,16 @@ package final class LiveSite: Sendable {
         package var unknownViewer: String? = nil
     }
 
-    /// - Parameter templates: the theme folder given, or nil (see `Theme.folder(given:)`).
-    package init(store: String, templates: String?, config: SiteConfig, media: MediaOptions = MediaOptions()) {
+    /// - Parameters:
+    ///   - templates: the theme folder given, or nil (see `Theme.folder(given:in:)`).
+    ///   - projectFolder: the folder of the site's `roost.json` (empty: the current folder).
+    package init(
+        store: String, templates: String?, config: SiteConfig, media: MediaOptions = MediaOptions(),
+        projectFolder: String = ""
+    ) {
         self.storePath = store
         self.media = media
-        self.templatesPath = Theme.folder(given: templates)
+        self.templatesPath = Theme.folder(given: templates, in: projectFolder)
         self.config = config
         templatesRoot = templatesPath.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
     }

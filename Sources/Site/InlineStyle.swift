@@ -15,6 +15,21 @@ struct InlineStyle: Sendable {
 
     init(css: String) {
         self.css = css
-        hashSource = "sha256-" + Data(SHA256.hash(Array(css.utf8))).base64EncodedString()
+        hashSource = Self.hashSource(of: css)
     }
+
+    /// The CSP hash source (`sha256-…`) of an inline `<style>` or `<script>` holding `text`.
+    static func hashSource(of text: String) -> String {
+        "sha256-" + Data(SHA256.hash(Array(text.utf8))).base64EncodedString()
+    }
+}
+
+/// 404.html's one inline script, run right after its `<base>`: opened from `file://`, where
+/// that base (the base URL, right at any URL of a server) names the filesystem's root, it
+/// makes the page's own folder the base, which is the site's root since the page lies there.
+/// Then its scripts, links, icon and search form resolve as on every other page. Over HTTP it
+/// does nothing. The page's CSP allows it by its hash (`script-src 'sha256-…'`).
+enum FileBaseScript {
+    static let text = #"if(location.protocol==="file:")document.querySelector("base").setAttribute("href","./");"#
+    static let hashSource = InlineStyle.hashSource(of: text)
 }

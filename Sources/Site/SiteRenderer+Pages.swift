@@ -178,7 +178,8 @@ struct SearchPage: HTMLPage {
     }
 }
 
-/// 404.html: served at any URL, with the stylesheet inside (`InlineStyle`).
+/// 404.html: served at any URL, with the stylesheet inside (`InlineStyle`) and the script that
+/// gives it a base from `file://` (`FileBaseScript`).
 struct NotFoundPage: HTMLPage {
     static let template = "404"
     static let inlinesStylesheet = true
@@ -189,10 +190,12 @@ struct NotFoundPage: HTMLPage {
             values["inlineStyle"] = .string(inlineStyle.css)
             values["inlineStyleHash"] = .string(inlineStyle.hashSource)
         }
+        values["fileBaseScript"] = .string(FileBaseScript.text)
+        values["fileBaseScriptHash"] = .string(FileBaseScript.hashSource)
         var view = PageView(site: r.site, path: path, folder: "", kindFlag: "isNotFound", values: values)
         view.isServedAtAnyURL = true
         return try r.titled(view, "notFound")
     }
 
-    func fingerprint(_ f: inout PageFingerprint) {}  // the stylesheet is the theme's part
+    func fingerprint(_ f: inout PageFingerprint) {}  // the stylesheet and the script are the theme's part
 }

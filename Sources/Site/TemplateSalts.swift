@@ -9,9 +9,10 @@ import Support
 /// dynamically); the card partial, when the page shows cards (rendered once per tweet, outside
 /// the page's template); the texts (`t/…`), which Roost renders itself into titles, dates,
 /// charts… of every HTML page, the Atom feeds and the search result data; and on 404.html, the
-/// stylesheet written into it (`InlineStyle`). Other pages link static files by path, so their
-/// bytes do not change with them. Roost's contexts hold no lambdas, which could name any template.
-/// Which of these a kind of page has, its `PageDeclaration` says.
+/// stylesheet and the script written into it (`InlineStyle`, `FileBaseScript`). Other pages
+/// link static files by path, so their bytes do not change with them. Roost's contexts hold no
+/// lambdas, which could name any template. Which of these a kind of page has, its
+/// `PageDeclaration` says.
 struct TemplateSalts: Sendable {
     /// `salt(for:)` of each kind's declaration, made once: 41,000 pages hashed the same few
     /// values each.
@@ -23,6 +24,7 @@ struct TemplateSalts: Sendable {
         let cards = templates.fingerprint(ofTemplatesReachableFrom: [SiteRenderer.cardTemplate])
         var style = StableHasher()
         style.combine(inlineStyle?.css)
+        style.combine(FileBaseScript.text)
         let stylesheet = style.finalize()
         var byKind: [ObjectIdentifier: Int] = [:]
         for kind in Page.Kind.declarations {

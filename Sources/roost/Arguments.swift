@@ -11,6 +11,12 @@ struct Arguments {
     private(set) var positionals: [String] = []
     /// Values from `roost.json`, by option name: used where the command line gives none.
     private(set) var configured: [String: [String]] = [:]
+    /// The folder of the settings file (`ProjectFile.folder(of:)`; empty: the current folder).
+    /// The defaults of the paths it may set are relative to it, as the paths it sets are: with
+    /// `--config other/roost.json`, the store is `other/content`, the theme `other/templates/`
+    /// when there is one, and the output `other/public`, as they are when run in `other`.
+    /// (Paths on the command line stay relative to the current folder.)
+    private(set) var projectFolder = ""
 
     init(_ arguments: some Sequence<String>, options: [Option]) throws(UsageError) {
         let byName = Dictionary(options.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -53,6 +59,7 @@ struct Arguments {
             let project: ProjectFile?
             if let given = values[Options.config.name]?.last {
                 project = try ProjectFile(path: given, keys: Options.projectKeys)
+                projectFolder = ProjectFile.folder(of: given)
             } else {
                 project = try ProjectFile.inCurrentFolder(keys: Options.projectKeys)
             }
@@ -73,7 +80,7 @@ struct Arguments {
     /// The last value given, else the one from `roost.json`, else the option's default; checked
     /// against the option's type (a whole number in its range, one of its choices…).
     func value(_ option: Option) throws(UsageError) -> String? {
-        guard let text = values[option.name]?.last ?? configured[option.name]?.last ?? option.defaultValue else {
+        guard let text = values[option.name]?.last ?? configured[option.name]?.last ?? defaultValue(option) else {
             return nil
         }
         try option.check(text)
@@ -81,7 +88,14 @@ struct Arguments {
     }
     /// Every value given, else those from `roost.json`, else the default alone.
     func all(_ option: Option) -> [String] {
-        values[option.name] ?? configured[option.name] ?? option.defaultValue.map { [$0] } ?? []
+        values[option.name] ?? configured[option.name] ?? defaultValue(option).map { [$0] } ?? []
+    }
+    /// The option's default; a path `roost.json` may set, in the project's folder.
+    private func defaultValue(_ option: Option) -> String? {
+        guard let value = option.defaultValue, option.type == .path, option.configKey != nil else {
+            return option.defaultValue
+        }
+        return ProjectFile.path(value, in: projectFolder)
     }
     func flag(_ option: Option) -> Bool { flags.contains(option.name) }
     /// True when the option was given (not only defaulted).

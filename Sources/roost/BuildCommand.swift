@@ -34,7 +34,8 @@ enum BuildCommand: Command {
             output: try arguments.required(Options.output),
             config: try arguments.siteConfig(),
             strict: arguments.flag(Options.strict),
-            shard: shardPart, media: try arguments.mediaOptions(), usesCache: !arguments.flag(Options.noCache))
+            shard: shardPart, media: try arguments.mediaOptions(), usesCache: !arguments.flag(Options.noCache),
+            projectFolder: arguments.projectFolder)
         let isQuiet = arguments.flag(Options.quiet)
         let observer = ConsoleObserver(progressBar: !isQuiet)
         defer { observer.finish() }

@@ -29,7 +29,8 @@ enum Options {
         "store", "PATH", .path, default: build.store, config: "store", "a directory store or a single-file export")
     static let templates = Option.value(
         "templates", "DIR", .path, config: "templates",
-        "the theme folder (default: templates/ when the current folder\nhas one, else the theme built into roost)")
+        "the theme folder (default: templates/ in roost.json's folder, see\n--config, when there is one, else the theme built into roost)"
+    )
     static let output = Option.value(
         "output", "DIR", .path, default: build.output, config: "output", "where the site goes")
     static let media = Option.value(
@@ -60,7 +61,13 @@ enum Options {
 
     static let config = Option.value(
         "config", "FILE", .path, completes: .files(suffix: ".json"),
-        "the settings file (default: roost.json in the current folder, if there is one)")
+        """
+        the settings file (default: roost.json in the current folder, if
+        there is one). Its paths are relative to its folder, and so are the
+        defaults of those it does not set: content, templates/ (when there),
+        public and .roost-cache. Paths on the command line are relative to
+        the current folder.
+        """)
     static let offline = Option.flag("offline", "--media mirror: use the cache alone, open no connection")
     static let refreshMedia = Option.flag(
         "refresh-media", "--media mirror: ask again for every cached image (ETag and\nLast-Modified)")

@@ -41,7 +41,7 @@ enum ServeCommand: Command {
             stores: arguments.all(Options.store), templates: try arguments.value(Options.templates),
             config: config, media: try arguments.mediaOptions(), host: try arguments.required(Options.host),
             port: UInt16(try arguments.integer(Options.port)), allowedHosts: arguments.all(Options.allowHost),
-            log: { Console.out($0) })
+            projectFolder: arguments.projectFolder, log: { Console.out($0) })
         try preview.start()
         // Only now: a change made as soon as this line appears is seen (tests rely on it).
         Console.out("serving \(preview.url.absoluteString) — Ctrl-C to stop")

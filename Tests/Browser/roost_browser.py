@@ -91,11 +91,29 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-class SiteServer:
-    """Serves `folder` at http://127.0.0.1:PORT{prefix} until `stop()` (or the end of the process)."""
+class _NotFoundHandler(_Handler):
+    """Answers a URL that names no file with 404.html, as hosts do (GitHub Pages, Netlify…)."""
 
-    def __init__(self, folder, prefix="/sub/"):
-        handler = type("Handler", (_Handler,), {"prefix": prefix})
+    def send_head(self):
+        path = urllib.parse.urlsplit(self.path).path
+        if path.startswith(self.prefix) and not os.path.exists(self.translate_path(self.path)):
+            with open(os.path.join(self.directory, "404.html"), "rb") as file:
+                body = file.read()
+            self.send_response(404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return None
+        return super().send_head()
+
+
+class SiteServer:
+    """Serves `folder` at http://127.0.0.1:PORT{prefix} until `stop()` (or the end of the process).
+    With `not_found_page`, a URL that names no file gets the site's 404.html."""
+
+    def __init__(self, folder, prefix="/sub/", not_found_page=False):
+        handler = type("Handler", (_NotFoundHandler if not_found_page else _Handler,), {"prefix": prefix})
         self.server = http.server.ThreadingHTTPServer(
             ("127.0.0.1", 0), functools.partial(handler, directory=folder))
         self.server.daemon_threads = True

@@ -1,3 +1,4 @@
+import Build
 import Foundation
 import TestSupport
 import Testing
@@ -127,5 +128,83 @@ struct MistakeTests {
         #expect(result.stdout.contains("stored 3, counted 1 like\n"), "\(result.stdout)")
         #expect(result.stdout.contains("liker users/docA has errors and is left out"), "\(result.stdout)")
         #expect(result.stdout.contains("1 error, 1 warning, 1 notice"), "\(result.stdout)")
+    }
+}
+
+/// `--config other/roost.json` (issue 29): the defaults the file does not set (the store, the
+/// theme, the output, the cache) are in its folder, as its own paths are, whatever the current
+/// folder holds; paths on the command line stay relative to the current folder.
+@Suite("roost.json: defaults beside the file")
+struct ProjectFolderTests {
+    /// `other/` with the sample store (`content/`), a `roost.json` that sets the title alone and,
+    /// `withTheme`, a theme (`templates/`) that marks its footer; beside it, a decoy store and
+    /// theme in the folder roost runs in, which must not be taken.
+    static func project(withTheme: Bool) throws -> TemporaryFolder {
+        let work = try TemporaryFolder()
+        try work.copy(RoostProcess.packageRoot.path + "/content", to: "other/content")
+        try work.write("other/roost.json", #"{"title": "Other site"}"#)
+        try work.write("content/users/decoy.json", #"{"username": "decoy", "fullname": "Decoy"}"#)
+        try Self.theme(marked: "decoy", at: "templates", in: work)
+        if withTheme { try Self.theme(marked: "project", at: "other/templates", in: work) }
+        return work
+    }
+
+    private static func theme(marked mark: String, at path: String, in work: TemporaryFolder) throws {
+        try work.copy(RoostProcess.packageRoot.path + "/templates", to: path)
+        let layout = work.path(path + "/layout.mustache")
+        let text = try String(contentsOfFile: layout, encoding: .utf8)
+        try work.write(
+            path + "/layout.mustache",
+            text.replacingOccurrences(
+                of: "<footer class=\"site-footer\">", with: "<footer class=\"site-footer\" data-theme=\"\(mark)\">"))
+    }
+
+    @Test func buildTakesTheStoreThemeOutputAndCacheBesideTheFile() throws {
+        let work = try Self.project(withTheme: true)
+        let built = try RoostProcess.run(["build", "--config", "other/roost.json"], in: work.url)
+        #expect(built.status == 0, "\(built.stderr)")
+        #expect(built.stdout.contains("other/public: "), "\(built.stdout)")
+        let home = try String(contentsOfFile: work.path("other/public/index.html"), encoding: .utf8)
+        #expect(home.contains("<title>Other site</title>") && home.contains("data-theme=\"project\""))
+        #expect(!home.contains("decoy"), "the store and theme of the current folder are not taken")
+        #expect(FileManager.default.fileExists(atPath: work.path("other/.roost-cache")))
+        for name in ["public", ".roost-cache"] {
+            #expect(!FileManager.default.fileExists(atPath: work.path(name)), "\(name) in the current folder")
+        }
+
+        // The command line's paths are the current folder's.
+        let given = try RoostProcess.run(
+            ["build", "--quiet", "--config", "other/roost.json", "--store", "content", "--output", "out"], in: work.url)
+        #expect(given.status == 0, "\(given.stderr)")
+        let decoy = try String(contentsOfFile: work.path("out/u/decoy/index.html"), encoding: .utf8)
+        #expect(decoy.contains("data-theme=\"project\""), "the store given, the file's theme")
+    }
+
+    @Test func withoutATemplatesFolderBesideTheFileTheBuiltInThemeIsUsed() throws {
+        let work = try Self.project(withTheme: false)
+        let built = try RoostProcess.run(["build", "--quiet", "--config", work.path("other/roost.json")], in: work.url)
+        #expect(built.status == 0, "\(built.stderr)")
+        let home = try String(contentsOfFile: work.path("other/public/index.html"), encoding: .utf8)
+        #expect(home.contains("<footer class=\"site-footer\">"), "not the current folder's templates/")
+    }
+
+    @Test func checkAndServeTakeTheStoreAndThemeBesideTheFile() throws {
+        let work = try Self.project(withTheme: true)
+        let checked = try RoostProcess.run(["check", "--config", "other/roost.json"], in: work.url)
+        #expect(checked.stdout.hasPrefix("other/content: "), "\(checked.stdout)\(checked.stderr)")
+        let server = try ServeTests.Server(arguments: ["--config", "other/roost.json"], in: work.url)
+        let (status, home) = try server.get("/")
+        #expect(status == 200, "\(home)")
+        #expect(home.contains("data-theme=\"project\"") && home.contains("data-tweet-id=\"") && !home.contains("decoy"))
+    }
+
+    @Test func theDefaultsOfPathsFollowTheFilesFolder() throws {
+        #expect(ProjectFile.folder(of: "roost.json") == "" && ProjectFile.folder(of: "./roost.json") == "")
+        #expect(ProjectFile.folder(of: "other/roost.json") == "other")
+        #expect(ProjectFile.folder(of: "/roost.json") == "/" && ProjectFile.folder(of: "/a/b/roost.json") == "/a/b")
+        #expect(ProjectFile.path("content", in: "") == "content")
+        #expect(ProjectFile.path("content", in: "other") == "other/content")
+        #expect(ProjectFile.path("content", in: "/") == "/content")
+        #expect(ProjectFile.path("/abs", in: "other") == "/abs")
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Model
 import Site
 import Store
+import Support
 import TestSupport
 import Testing
 
@@ -48,6 +49,21 @@ import Testing
             let html = try site.page("404.html")
             #expect(html.contains("<a href=\"index.html\">Go to the latest tweets</a>"))
             #expect(html.contains("<link rel=\"stylesheet\" href=\"static/style.css\">"))
+        }
+    }
+
+    /// From `file://` the base URL names the filesystem's root: a script right after `<base>`
+    /// makes the page's folder its base, allowed by its hash alone (no `'unsafe-inline'`).
+    @Test func notFoundPageSetsItsBaseFromFileByAScriptItsPolicyAllows() throws {
+        let site = try render(richStore, config: SiteConfig(baseURL: "/sub/"))
+        let html = try site.page("404.html")
+        let pattern = #/<base href="/sub/">\n<script>([^<]+)</script>\n/#
+        let script = try #require(html.firstMatch(of: pattern)).1
+        #expect(script.contains(#"location.protocol==="file:""#) && script.contains(#"setAttribute("href","./")"#))
+        let hash = "sha256-" + Data(SHA256.hash(Array(script.utf8))).base64EncodedString()
+        #expect(html.contains("script-src 'self' '\(hash)'; style-src"), "\(html.prefix(400))")
+        for (path, page) in site.files where path.hasSuffix(".html") && path != "404.html" {
+            #expect(!page.contains("<script>") && page.contains("script-src 'self'; "), "\(path)")
         }
     }
 
