@@ -48,8 +48,20 @@ struct ServeTests {
         }
 
         deinit {
+            if !stop() { Issue.record("roost serve did not stop on Ctrl-C within 10 s: killed") }
+        }
+
+        /// Ctrl-C, as a person stops it; true when it exited within `seconds` (else it is killed).
+        @discardableResult
+        func stop(within seconds: Double = 10) -> Bool {
+            guard process.isRunning else { return true }
             process.interrupt()
+            let deadline = Date().addingTimeInterval(seconds)
+            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            guard process.isRunning else { return true }
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
+            return false
         }
 
         func get(_ path: String) throws -> (Int, String) {
@@ -83,6 +95,17 @@ struct ServeTests {
         try store.write([user("u1", "mina", fullname: "Mina Park")], in: "")
         try store.write([tweet("t1", by: "u1", at: "2023-01-01T00:00:00Z", "hello #swift")], in: "")
         return store
+    }
+
+    /// Ctrl-C as soon as the server says it can be pressed stops it: the signal is taken
+    /// before that line (it was ignored for a moment after it, and the server ran on).
+    @Test func ctrlCRightAfterTheServingLineStopsIt() throws {
+        let store = try Self.sampleStore()
+        for attempt in 0..<8 {
+            let server = try Server(store: store.path())
+            #expect(server.stop(within: 10), "attempt \(attempt)")
+            #expect(server.process.terminationStatus == 0, "attempt \(attempt)")
+        }
     }
 
     @Test func servesPagesAndFollowsEdits() throws {
