@@ -29,7 +29,8 @@ struct InlineStyle: Sendable {
 /// makes the page's own folder the base, which is the site's root since the page lies there.
 /// Then its scripts, links, icon and search form resolve as on every other page. Over HTTP it
 /// does nothing. The page's CSP allows it by its hash (`script-src 'sha256-…'`).
-enum FileBaseScript {
-    static let text = #"if(location.protocol==="file:")document.querySelector("base").setAttribute("href","./");"#
-    static let hashSource = InlineStyle.hashSource(of: text)
+package enum FileBaseScript {
+    package static let text =
+        #"if(location.protocol==="file:")document.querySelector("base").setAttribute("href","./");"#
+    package static let hashSource = InlineStyle.hashSource(of: text)
 }

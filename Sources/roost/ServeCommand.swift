@@ -1,4 +1,3 @@
-import Dispatch
 import Live
 import Site
 
@@ -42,19 +41,12 @@ enum ServeCommand: Command {
             config: config, media: try arguments.mediaOptions(), host: try arguments.required(Options.host),
             port: UInt16(try arguments.integer(Options.port)), allowedHosts: arguments.all(Options.allowHost),
             projectFolder: arguments.projectFolder, log: { Console.out($0) })
+        let interrupted = try Interrupt()
         try preview.start()
-        // Ctrl-C is taken before the line that says it can be pressed: one pressed between
-        // ignoring the signal (first, or the default action would end the process before the
-        // handler runs) and the handler's start would be lost, and the server never stop.
-        signal(SIGINT, SIG_IGN)
-        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT)
-        interrupt.setEventHandler {
-            preview.stop()
-            exit(ExitStatus.success)
-        }
-        interrupt.resume()
         // Only now: a change made as soon as this line appears is seen (tests rely on it).
         Console.out("serving \(preview.url.absoluteString) — Ctrl-C to stop")
-        dispatchMain()
+        interrupted.wait()
+        preview.stop()
+        return ExitStatus.success
     }
 }
