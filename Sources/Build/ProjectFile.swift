@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import Store
 import Support
 
 /// `roost.json` (SPEC 10): the options of a site, written once. Each key sets what an option
@@ -107,8 +108,7 @@ package struct ProjectFile: Sendable {
     /// `relative` in the project's folder `folder` (`folder(of:)`), as written: `other/content`;
     /// `relative` itself when `folder` is empty or `relative` is absolute.
     package static func path(_ relative: String, in folder: String) -> String {
-        if folder.isEmpty || relative.hasPrefix("/") { return relative }
-        return folder.hasSuffix("/") ? folder + relative : folder + "/" + relative
+        relative.hasPrefix("/") ? relative : joinPath(folder, relative)
     }
 }
 

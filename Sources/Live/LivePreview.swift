@@ -72,14 +72,14 @@ package final class LivePreview: Sendable {
         showFirstError()
         for (k, entry) in sites.enumerated() {
             let followed = try entry.site.follow(debounce: .milliseconds(15)) { [self] changes in
-                update { site in site === sites[k].site ? site.apply(changes) : nil }
+                update([k]) { $0.apply(changes) }
             }
             following.withLock { $0.append(followed) }
         }
         if let templates {
             let root = URL(fileURLWithPath: templates).standardizedFileURL
             let watcher = try FileWatcher(roots: [root], debounce: .milliseconds(15)) { [self] changes in
-                update { site in site.apply([], theme: changes) }
+                update(sites.indices) { $0.apply([], theme: changes) }
             }
             themeWatcher.withLock { $0 = watcher }
         }
@@ -97,12 +97,13 @@ package final class LivePreview: Sendable {
         server.stop()
     }
 
-    /// Updates each site `apply` gives an update for, and tells open pages what changed.
-    private func update(_ apply: (LiveSite) -> LiveSite.Update?) {
+    /// Updates the sites `indices` with `apply`, and tells open pages what changed.
+    private func update(_ indices: some Sequence<Int>, _ apply: (LiveSite) -> LiveSite.Update) {
         updating.withLock { _ in
             var changed: [String] = []
-            for (k, entry) in sites.enumerated() {
-                guard let update = apply(entry.site) else { continue }
+            for k in indices {
+                let entry = sites[k]
+                let update = apply(entry.site)
                 record(update, of: k)
                 let prefix = entry.name.isEmpty ? "" : entry.name + "/"
                 changed += update.changedPages.map { $0 == "*" ? "*" : prefix + $0 }

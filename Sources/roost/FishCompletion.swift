@@ -42,15 +42,12 @@ enum FishCompletion {
         return lines.joined(separator: "\n")
     }
 
-    /// `complete`'s arguments for an option's value: required (`-r`), and what it offers.
+    /// `complete`'s arguments for an option's value: required, with no file names (`-x`) or
+    /// with them (`-r`), and what it offers (as for operands).
     private static func arguments(_ completion: Option.Completion) -> String {
-        switch completion {
-        case .nothing, .themeLanguages: "-x"
-        case .words(let words): "-x -a \(quoted(words.joined(separator: " ")))"
-        case .folders: "-x -a '(__fish_complete_directories (commandline -ct))'"
-        case .files(let suffix?): "-x -k -a \(quoted("(__fish_complete_suffix \(suffix))"))"
-        case .files(nil): "-r -F"
-        }
+        let required = completion == .files(suffix: nil) ? "-r" : "-x"
+        let offered = operands(completion)
+        return offered.isEmpty ? required : required + " " + offered
     }
 
     /// `complete`'s arguments for the words that are not options.
