@@ -51,6 +51,11 @@ let package = Package(
         // (its multi interface), type by magic bytes, size from the header. Knows no site.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "Media", dependencies: ["CCurl", "JSON", "Support"]),
+        // Stage 1 too: the database itself (Cloud Firestore and its emulator) as a document source,
+        // over Debian's libcurl, with OpenSSL's libcrypto signing service-account tokens; and
+        // `StoreAddress`, which opens any store as named (a path or `firestore://…`).
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .target(name: "Firestore", dependencies: ["CCurl", "CCrypto", "JSON", "Store", "Support"]),
         // `roost generate`: synthetic stores of any size, deterministic from a seed.
         .target(name: "Synthetic", dependencies: ["Support"]),
         // The command line: options, console output, exit statuses.
@@ -66,6 +71,7 @@ let package = Package(
         ),
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "FirestoreTests", dependencies: ["Firestore", "Store", "JSON", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "JSON", "TestSupport"]),
         .testTarget(name: "ModelTests", dependencies: ["Model", "Store", "JSON", "Support", "TestSupport"]),
         .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
