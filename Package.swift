@@ -40,13 +40,15 @@ let package = Package(
         .target(
             name: "Build",
             dependencies: [
-                "JSON", "Store", "Model", "Mustache", "Search", "Site", "Output", "DefaultSite", "Media", "Support",
+                "JSON", "Store", "Firestore", "Model", "Mustache", "Search", "Site", "Output", "DefaultSite", "Media",
+                "Support",
             ]),
         // An HTTP server on Debian's libmicrohttpd, live reload: knows no site.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "Preview", dependencies: ["CMicroHTTPD", "Support"]),
         // `roost serve`: stores kept live document by document, served and reloaded.
-        .target(name: "Live", dependencies: ["Store", "Model", "Site", "Build", "Preview", "Watch", "Support"]),
+        .target(
+            name: "Live", dependencies: ["Store", "Firestore", "Model", "Site", "Build", "Preview", "Watch", "Support"]),
         // Remote images mirrored into a content-addressed cache: downloads through Debian's libcurl
         // (its multi interface), type by magic bytes, size from the header. Knows no site.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -62,7 +64,8 @@ let package = Package(
         .executableTarget(
             name: "roost",
             dependencies: [
-                "JSON", "Store", "Model", "Site", "Build", "Live", "Preview", "Synthetic", "DefaultSite", "Support",
+                "JSON", "Store", "Firestore", "Model", "Site", "Build", "Live", "Preview", "Synthetic", "DefaultSite",
+                "Support",
             ]),
 
         // Fixtures shared by the test targets (the theme, document builders).

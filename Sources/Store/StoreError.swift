@@ -32,6 +32,12 @@ package enum StoreError: Error, Sendable, CustomStringConvertible {
     case writeFailed(path: String, reason: String)
     /// The store's changes cannot be followed (`roost serve`): `reason` says why.
     case cannotFollow(path: String, reason: String)
+    /// A store that is not a file, the database, could not be read or written: `failure`
+    /// says why, naming it.
+    case unavailable(any Error & Sendable & CustomStringConvertible)
+    /// A store that holds documents, but in none of Roost's collections (SPEC 13): `holds`
+    /// names the collections it has.
+    case noRoostCollections(store: String, holds: [String])
 
     package var description: String {
         switch self {
@@ -79,7 +85,20 @@ package enum StoreError: Error, Sendable, CustomStringConvertible {
             return "\(path): cannot write: \(reason)"
         case .cannotFollow(let path, let reason):
             return "\(path): cannot follow its changes: \(reason)"
+        case .unavailable(let failure):
+            return failure.description
+        case .noRoostCollections(let store, let holds):
+            return Self.noRoostCollections(store, holds: holds)
         }
+    }
+}
+
+extension StoreError {
+    /// SPEC 13, said the same way for every form of store.
+    static func noRoostCollections(_ store: String, holds: [String]) -> String {
+        let shown = holds.prefix(5).joined(separator: ", ") + (holds.count > 5 ? ", …" : "")
+        return "\(store): not a store of Roost's: it holds the collections \(shown), and none of "
+            + StoreShape.collections.joined(separator: ", ") + " (SPEC 2.1)"
     }
 }
 

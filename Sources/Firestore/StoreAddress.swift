@@ -1,0 +1,22 @@
+import Store
+
+/// Opens a store as it was named (`--store`, `store` in roost.json): `firestore://…` is the
+/// database (SPEC 11); anything else a path, a folder or an export file (SPEC 2).
+package enum StoreAddress {
+    /// The source of the store `location` names, in `environment` (the process's, normally).
+    package static func source(
+        for location: String, environment: [String: String] = ProcessEnvironment.current
+    ) throws(StoreError) -> any DocumentSource {
+        guard FirestoreAddress.isDatabase(location) else { return try DocumentStore.source(at: location) }
+        do {
+            let address = try FirestoreAddress.parse(location)
+            let endpoint = try FirestoreEndpoint.resolve(address, environment: environment)
+            return FirestoreSource(FirestoreClient(endpoint))
+        } catch {
+            throw .unavailable(error)
+        }
+    }
+
+    /// True when `location` names a database rather than a path.
+    package static func isDatabase(_ location: String) -> Bool { FirestoreAddress.isDatabase(location) }
+}
