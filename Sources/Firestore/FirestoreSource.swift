@@ -182,6 +182,11 @@ package struct FirestoreSource: DocumentSource {
             )
         ])
         let body = try client.call(":runQuery", body: JSONWriter.write(query, pretty: false))
+        let said = GoogleErrorAnswer(body: body)
+        if said.status != nil {
+            throw .refused(
+                database: client.database, code: said.code ?? 500, status: said.status, message: said.message)
+        }
         guard let json = try? JSONParser.parse(body), let results = json.arrayValue,
             let time = results.lazy.compactMap({ $0["readTime"]?.stringValue }).first
         else {

@@ -6,16 +6,20 @@ import JSON
 struct GoogleErrorAnswer {
     var status: String?
     var message: String
+    /// The HTTP code the error JSON says (inside a 200 stream, the only one there is).
+    var code: Int?
 
     init(body: [UInt8]) {
         let json = try? JSONParser.parse(body)
         let error = json?["error"] ?? json?.arrayValue?.first?["error"]
         if let error, case .object = error {
             status = error["status"]?.stringValue
+            code = error["code"]?.numberValue.map { Int($0) }
             message = error["message"]?.stringValue ?? "no message"
             return
         }
         status = nil
+        code = nil
         message = Self.excerpt(body)
     }
 
