@@ -12,12 +12,16 @@ package struct DatabaseImport: Sendable {
         to location: String, production: Bool, environment: [String: String] = ProcessEnvironment.current
     ) throws(StoreError) {
         let endpoint: FirestoreEndpoint
-        do {
-            endpoint = try FirestoreEndpoint.resolve(try FirestoreAddress.parse(location), environment: environment)
+        do throws(FirestoreError) {
+            let address = try FirestoreAddress.parse(location)
+            // Said before credentials are looked for: without --production, they are not needed.
+            guard FirestoreEndpoint.emulatorHost(in: environment) != nil || production else {
+                throw .productionWriteNotAllowed(database: address.description)
+            }
+            endpoint = try FirestoreEndpoint.resolve(address, environment: environment)
         } catch {
             throw .unavailable(error)
         }
-        try FirestoreWriter.check(endpoint, production: production)
         writer = FirestoreWriter(FirestoreClient(endpoint))
     }
 

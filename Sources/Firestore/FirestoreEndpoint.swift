@@ -28,8 +28,7 @@ package struct FirestoreEndpoint: Sendable {
     package static func resolve(
         _ address: FirestoreAddress, environment: [String: String], timeouts: HTTPTimeouts = .standard
     ) throws(FirestoreError) -> FirestoreEndpoint {
-        if let emulator = environment["FIRESTORE_EMULATOR_HOST"], !emulator.isEmpty {
-            let host = emulator.hasPrefix("http://") ? String(emulator.dropFirst(7)) : emulator
+        if let host = emulatorHost(in: environment) {
             return FirestoreEndpoint(
                 address: address, base: "http://" + host, host: host, isEmulator: true, bearer: { "owner" })
         }
@@ -45,6 +44,12 @@ package struct FirestoreEndpoint: Sendable {
         return FirestoreEndpoint(
             address: address, base: "https://" + googleHost, host: googleHost, isEmulator: false,
             bearer: { () throws(FirestoreError) in try tokens.bearer() })
+    }
+
+    /// The emulator `FIRESTORE_EMULATOR_HOST` names (`host:port`), if any.
+    package static func emulatorHost(in environment: [String: String]) -> String? {
+        guard let emulator = environment["FIRESTORE_EMULATOR_HOST"], !emulator.isEmpty else { return nil }
+        return emulator.hasPrefix("http://") ? String(emulator.dropFirst(7)) : emulator
     }
 
     /// `{base}/v1/projects/P/databases/D/documents{suffix}`, `suffix` being `:runQuery` and such.

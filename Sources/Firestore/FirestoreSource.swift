@@ -25,11 +25,20 @@ package struct FirestoreSource: DocumentSource {
     package let parallelGroups: Int
     /// Documents read so far by this source (Firestore bills by them).
     private let counter = DocumentCount()
+    /// Told the count after each page (a progress line).
+    private var progress: (@Sendable (Int) -> Void)?
 
     package init(_ client: FirestoreClient, pageSize: Int = 20_000, parallelGroups: Int = 4) {
         self.client = client
         self.pageSize = max(1, pageSize)
         self.parallelGroups = max(1, parallelGroups)
+    }
+
+    /// The same source, telling `progress` the documents read so far after each page.
+    package func reporting(_ progress: @escaping @Sendable (Int) -> Void) -> FirestoreSource {
+        var copy = self
+        copy.progress = progress
+        return copy
     }
 
     package var location: String { client.database }
@@ -122,7 +131,11 @@ package struct FirestoreSource: DocumentSource {
         }
         if parallelGroups == 1 {
             for read in reads {
-                counter.add(try read.run { page throws(StoreError) in take(page) })
+                _ = try read.run { page throws(StoreError) in
+                    counter.add(page.count)
+                    progress?(counter.value)
+                    take(page)
+                }
             }
             return readTime
         }
@@ -143,6 +156,7 @@ package struct FirestoreSource: DocumentSource {
         }
         while let page = pages.next() {
             counter.add(page.count)
+            progress?(counter.value)
             take(page)
         }
         if let error = pages.firstError { throw error }

@@ -10,15 +10,6 @@ package struct FirestoreWriter: Sendable {
 
     package init(_ client: FirestoreClient) { self.client = client }
 
-    /// Refuses, before anything is written, a write into Cloud Firestore itself unless
-    /// `production` says it is meant (SPEC 11: nothing deletes or overwrites production data
-    /// by accident).
-    package static func check(_ endpoint: FirestoreEndpoint, production: Bool) throws(StoreError) {
-        guard endpoint.isEmulator || production else {
-            throw .unavailable(FirestoreError.productionWriteNotAllowed(database: endpoint.address.description))
-        }
-    }
-
     /// Writes `documents` (each set whole, replacing what is there); `progress` is told the
     /// number written after each commit. Every document is encoded before the first commit,
     /// so a value Firestore cannot store writes nothing.
