@@ -74,7 +74,7 @@ let package = Package(
         ),
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "FirestoreTests", dependencies: ["Firestore", "Store", "JSON", "TestSupport"]),
+        .testTarget(name: "FirestoreTests", dependencies: ["Firestore", "Store", "Model", "JSON", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "JSON", "TestSupport"]),
         .testTarget(name: "ModelTests", dependencies: ["Model", "Store", "JSON", "Support", "TestSupport"]),
         .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
@@ -94,7 +94,7 @@ let package = Package(
         .testTarget(
             name: "MediaTests", dependencies: ["Media", "Support", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "SyntheticTests", dependencies: ["Synthetic", "Store", "Model", "TestSupport"]),
-        .testTarget(name: "RoostTests", dependencies: ["roost", "JSON", "DefaultSite", "Preview", "TestSupport"]),
+        .testTarget(name: "RoostTests", dependencies: ["roost", "JSON", "Store", "DefaultSite", "Preview", "TestSupport"]),
         .testTarget(
             name: "HostileTests", dependencies: ["Store", "Model", "Site", "Mustache", "Output", "TestSupport"]),
     ]
