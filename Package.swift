@@ -94,7 +94,8 @@ let package = Package(
         .testTarget(
             name: "MediaTests", dependencies: ["Media", "Support", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "SyntheticTests", dependencies: ["Synthetic", "Store", "Model", "TestSupport"]),
-        .testTarget(name: "RoostTests", dependencies: ["roost", "JSON", "Store", "DefaultSite", "Preview", "TestSupport"]),
+        .testTarget(
+            name: "RoostTests", dependencies: ["roost", "JSON", "Store", "DefaultSite", "Preview", "TestSupport"]),
         .testTarget(
             name: "HostileTests", dependencies: ["Store", "Model", "Site", "Mustache", "Output", "TestSupport"]),
     ]

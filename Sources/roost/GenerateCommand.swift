@@ -80,7 +80,8 @@ enum GenerateCommand: Command {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let file = folder + "/store.json"
         let summary = try SyntheticStore.generate(options, to: file, force: false)
-        let outcome = try target.write(try ExportFileSource(file: file).readStore(), force: arguments.flag(Options.force))
+        let store = try ExportFileSource(file: file).readStore()
+        let outcome = try target.write(store, force: arguments.flag(Options.force))
         Console.out(summary.description)
         Console.out(ImportCommand.summary(of: outcome, from: "generated", to: target.database))
         return ExitStatus.success
