@@ -172,6 +172,17 @@ struct FirestoreStoreTests {
         #expect(!FileManager.default.fileExists(atPath: home.path("public")))
     }
 
+    /// `"store": "firestore://…"` in roost.json is an address, not a path beside the file.
+    @Test func roostJSONNamesADatabase() throws {
+        let home = try TemporaryFolder()
+        _ = try home.write("project/roost.json", #"{"store": "firestore://my-app", "output": "site"}"#)
+        let result = try RoostProcess.run(
+            ["build", "--config", home.path("project/roost.json")], environment: ["HOME": home.path()],
+            removing: ["FIRESTORE_EMULATOR_HOST", "GOOGLE_APPLICATION_CREDENTIALS", "CLOUDSDK_CONFIG"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("roost build: firestore://my-app: no credentials"), "\(result.stderr)")
+    }
+
     @Test func anExportOfNoneOfRoostsCollectionsIsRefusedByBuildAndWarnedByImport() throws {
         let folder = try TemporaryFolder()
         let file = try folder.write(
