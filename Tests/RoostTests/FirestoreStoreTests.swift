@@ -89,6 +89,43 @@ struct FirestoreStoreTests {
         Self.sameSite(folder.path("db2"), folder.path("dir2"))
     }
 
+    /// A rebuild from the database renders and writes only what changed, as a folder's does.
+    @Test func aRebuildAfterALikeRendersWhatTheFoldersRebuildRenders() throws {
+        let folder = try TemporaryFolder()
+        let mirror = folder.path("mirror")
+        try copyFolder(Self.content, to: mirror)
+        let (emulator, app, project) = try Self.loaded(mirror, "rebuild")
+        let environment = emulator.environment(project: project)
+        func build(_ store: String, _ output: String) throws -> String {
+            let result = try RoostProcess.run(
+                [
+                    "build", "--store", store, "--output", folder.path(output), "--cache",
+                    folder.path(output + "-cache"),
+                ],
+                environment: environment)
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdout
+        }
+        _ = try build("firestore://\(project)", "db")
+        _ = try build(mirror, "dir")
+        // The folder's stamps are trusted a second after a change (BuildInputs.racyWindow).
+        Thread.sleep(forTimeInterval: 1.2)
+        try app.like(uid: "Yw0vbDbtYhNQ5CALWtprSLbJLAfl", tweet: "0YFCIsYrzaxRdPpOUAoR", mirror: mirror)
+        Thread.sleep(forTimeInterval: 1.2)
+        let database = try build("firestore://\(project)", "db")
+        let directory = try build(mirror, "dir")
+        // "156 pages (15 rendered) and 11 static files; 13 written, 154 unchanged, 0 removed"
+        func counts(_ summary: String) -> String? {
+            guard let pages = summary.range(of: #"\d+ pages \(.*removed"#, options: .regularExpression) else {
+                return nil
+            }
+            return String(summary[pages])
+        }
+        #expect(database.contains(" rendered)"), "\(database)")
+        #expect(counts(database) != nil && counts(database) == counts(directory), "\(database) / \(directory)")
+        Self.sameSite(folder.path("db"), folder.path("dir"))
+    }
+
     @Test func checkReportsTheDatabasesCountersAsTheFolders() throws {
         let (emulator, _, project) = try Self.loaded(Self.content, "check")
         let database = try RoostProcess.run(
