@@ -21,6 +21,8 @@ package enum FirestoreError: Error, Sendable, CustomStringConvertible {
     case badResponse(database: String, detail: String)
     /// A write to Cloud Firestore itself (not the emulator) without `--production`.
     case productionWriteNotAllowed(database: String)
+    /// A database with no collection at all: on the emulator, every project ID is one.
+    case empty(database: String)
 
     package var description: String {
         switch self {
@@ -49,6 +51,10 @@ package enum FirestoreError: Error, Sendable, CustomStringConvertible {
             return "\(database): the database refused the request (\(what)): \(message)\(Self.hint(code: code))"
         case .badResponse(let database, let detail):
             return "\(database): the answer is not a Firestore answer: \(detail)"
+        case .empty(let database):
+            return "\(database): the database holds no documents: check the project and database IDs "
+                + "(the emulator answers for any project, empty), or write a store into it with "
+                + "`roost import content --to \(database)`"
         case .productionWriteNotAllowed(let database):
             return "\(database): this writes into Cloud Firestore itself, not the emulator: add --production "
                 + "to do that (or set FIRESTORE_EMULATOR_HOST to write into the emulator)"

@@ -54,6 +54,7 @@ package struct FirestoreSource: DocumentSource {
         } catch {
             throw .unavailable(error)
         }
+        if ids.isEmpty { throw .unavailable(FirestoreError.empty(database: location)) }
         if ids.contains(where: { ["users", "tweets", "favorites"].contains($0) }) { return }
         throw .noRoostCollections(store: location, holds: ids)
     }

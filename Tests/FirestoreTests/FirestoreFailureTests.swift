@@ -161,6 +161,18 @@ import Testing
         }
     }
 
+    @Test func anEmptyDatabaseIsAProjectToCheck() throws {
+        let server = try Self.server { request in
+            request.path.hasSuffix(":listCollectionIds") ? Self.json("{}") : nil
+        }
+        do {
+            try Self.source(port: server.port).checkShape()
+            Issue.record("no error")
+        } catch {
+            #expect("\(error)".hasPrefix("firestore://demo: the database holds no documents: check the project"))
+        }
+    }
+
     @Test func noCredentialsIsSaidBeforeAnyNetworkUse() {
         #expect(throws: FirestoreError.self) {
             try FirestoreEndpoint.resolve(FirestoreAddress(project: "app"), environment: ["HOME": "/nonexistent"])

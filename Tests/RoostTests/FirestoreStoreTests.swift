@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Store
 import TestSupport
 import Testing
@@ -207,6 +208,34 @@ struct FirestoreStoreTests {
         #expect(
             result.stderr.contains("no credentials for Cloud Firestore. Run `gcloud auth application-default login`"))
         #expect(!FileManager.default.fileExists(atPath: home.path("public")))
+    }
+
+    @Test func aDatabaseThatCannotBeReachedLeavesTheSiteAsItWas() throws {
+        let folder = try TemporaryFolder()
+        let built = try RoostProcess.run([
+            "build", "--store", FirestoreStoreTests.content, "--output", folder.path("public"),
+        ])
+        #expect(built.status == 0)
+        let before = fullListing(folder.path("public"))
+        // A port nothing listens on: bound, then closed.
+        let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, length) == 0 ? getsockname(socket, $0, &length) : -1
+            }
+        }
+        close(socket)
+        let port = UInt16(bigEndian: address.sin_port)
+        let failed = try RoostProcess.run(
+            ["build", "--store", "firestore://demo", "--output", folder.path("public")],
+            environment: ["FIRESTORE_EMULATOR_HOST": "127.0.0.1:\(port)"])
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("firestore://demo: cannot reach 127.0.0.1:\(port)"), "\(failed.stderr)")
+        #expect(fullListing(folder.path("public")) == before)
     }
 
     /// `"store": "firestore://…"` in roost.json is an address, not a path beside the file.
