@@ -8,7 +8,7 @@ package enum FirestoreError: Error, Sendable, CustomStringConvertible {
     /// A credentials file that cannot be used: unreadable, not JSON, a kind Roost does not
     /// know, or a key that does not load.
     case badCredentials(database: String, file: String, detail: String)
-    /// The token endpoint refused the credentials.
+    /// The token endpoint refused the credentials, or its answer held no token.
     case tokenRefused(database: String, endpoint: String, status: Int, detail: String)
     /// The host could not be reached: refused, unknown, timed out.
     case unreachable(database: String, host: String, detail: String, emulator: Bool)
@@ -34,6 +34,10 @@ package enum FirestoreError: Error, Sendable, CustomStringConvertible {
                 + "set FIRESTORE_EMULATOR_HOST=127.0.0.1:PORT"
         case .badCredentials(let database, let file, let detail):
             return "\(database): the credentials in \(file) cannot be used: \(detail)"
+        case .tokenRefused(let database, let endpoint, let status, let detail) where status == 200:
+            // A 200 without a token is no refusal: something between answered, or the endpoint is wrong.
+            return "\(database): \(endpoint) gave no access token (HTTP 200): \(detail); check the token_uri "
+                + "of the credentials file and any proxy between"
         case .tokenRefused(let database, let endpoint, let status, let detail):
             return "\(database): \(endpoint) refused the credentials (HTTP \(status)): \(detail); "
                 + "check that the key or login is still valid (`gcloud auth application-default login` renews one)"

@@ -1,174 +1,243 @@
 import Firestore
 import Foundation
 import JSON
-import Synchronization
 import TestSupport
 import Testing
 
-/// Application Default Credentials (SPEC 11): which file is used, what a bad one says, the
-/// token requests, checked by OpenSSL's own command where a signature is made.
+/// Finding and reading Application Default Credentials files (SPEC 11), and a user login's
+/// token request. Service-account keys are in ServiceAccountTokenTests.
 @Suite struct CredentialsTests {
-    static let openssl = ["/usr/bin/openssl", "/bin/openssl"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    let database = "firestore://roost-demo"
 
-    static func run(_ arguments: [String], input: Data? = nil) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: openssl!)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
+    // MARK: The order of Application Default Credentials
 
-    /// A service-account key file with a new RSA key, and the key's public half.
-    static func serviceAccount(in folder: TemporaryFolder) throws -> (file: String, publicKey: String) {
-        let key = folder.path("key.pem")
-        #expect(try run(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", key]) == 0)
-        #expect(try run(["pkey", "-in", key, "-pubout", "-out", folder.path("public.pem")]) == 0)
-        let pem = try String(contentsOfFile: key, encoding: .utf8)
-        let json: JSONValue = .object([
-            ("type", .string("service_account")), ("project_id", .string("app-prod")),
-            ("private_key_id", .string("k1")), ("private_key", .string(pem)),
-            ("client_email", .string("roost@app-prod.iam.gserviceaccount.com")),
-            ("token_uri", .string("http://127.0.0.1:9/token")),
-        ])
-        return (try folder.write("service-account.json", JSONWriter.string(json)), folder.path("public.pem"))
-    }
-
-    static func form(_ body: [UInt8]) -> [String: String] {
-        var out: [String: String] = [:]
-        for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.removingPercentEncoding ?? String($0) }
-            out[parts[0]] = parts.count > 1 ? parts[1] : ""
-        }
-        return out
-    }
-
-    static func base64URL(_ text: Substring) -> Data? {
-        var s = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while s.count % 4 != 0 { s += "=" }
-        return Data(base64Encoded: s)
-    }
-
-    @Test(.enabled(if: openssl != nil, "SKIPPED: no openssl command to check signatures with"))
-    func aServiceAccountSignsAJWTThatOpenSSLVerifies() throws {
+    @Test func theNamedFileWinsOverGcloudsLogin() throws {
         let folder = try TemporaryFolder()
-        let (file, publicKey) = try Self.serviceAccount(in: folder)
-        let credentials = try Credentials.load(file: file, database: "firestore://app-prod")
-        #expect(credentials.projectID == "app-prod")
-        let request = try credentials.tokenRequest(now: 1_700_000_000)
-        #expect(request.url == "http://127.0.0.1:9/token")
-        let form = Self.form(request.body)
-        #expect(form["grant_type"] == "urn:ietf:params:oauth:grant-type:jwt-bearer")
-        let parts = try #require(form["assertion"]).split(separator: ".")
-        #expect(parts.count == 3)
-        let header = try JSONParser.parse([UInt8](try #require(Self.base64URL(parts[0]))))
-        #expect(header["alg"] == .string("RS256") && header["typ"] == .string("JWT") && header["kid"] == .string("k1"))
-        let claims = try JSONParser.parse([UInt8](try #require(Self.base64URL(parts[1]))))
-        #expect(claims["iss"] == .string("roost@app-prod.iam.gserviceaccount.com"))
-        #expect(claims["scope"] == .string("https://www.googleapis.com/auth/datastore"))
-        #expect(claims["aud"] == .string("http://127.0.0.1:9/token"))
-        #expect(claims["iat"] == .integer(1_700_000_000) && claims["exp"] == .integer(1_700_003_600))
-        try Data("\(parts[0]).\(parts[1])".utf8).write(to: URL(fileURLWithPath: folder.path("signed")))
-        try #require(Self.base64URL(parts[2])).write(to: URL(fileURLWithPath: folder.path("signature")))
-        let verified = try Self.run([
-            "dgst", "-sha256", "-verify", publicKey, "-signature", folder.path("signature"), folder.path("signed"),
-        ])
-        #expect(verified == 0, "openssl does not verify the JWT's signature")
+        let named = try folder.write("keys/named.json", CredentialFiles.authorizedUser(refreshToken: "named"))
+        try folder.write(
+            "gcloud/application_default_credentials.json", CredentialFiles.authorizedUser(refreshToken: "gcloud"))
+        let environment = [
+            "GOOGLE_APPLICATION_CREDENTIALS": named, "CLOUDSDK_CONFIG": folder.path("gcloud"), "HOME": folder.path(),
+        ]
+        let credentials = try #require(try Credentials.find(environment: environment, database: database))
+        #expect(refreshToken(credentials) == "named")
+        #expect(credentials.file == named)
     }
 
-    @Test func anAuthorizedUserTradesItsRefreshToken() throws {
+    @Test func gcloudsLoginInCloudSDKConfig() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write(
+            "gcloud/application_default_credentials.json", CredentialFiles.authorizedUser(refreshToken: "gcloud"))
+        try folder.write(
+            "home/.config/gcloud/application_default_credentials.json",
+            CredentialFiles.authorizedUser(refreshToken: "home"))
+        let environment = ["CLOUDSDK_CONFIG": folder.path("gcloud"), "HOME": folder.path("home")]
+        let credentials = try #require(try Credentials.find(environment: environment, database: database))
+        #expect(refreshToken(credentials) == "gcloud")
+        #expect(credentials.file == file)
+    }
+
+    @Test func gcloudsLoginInHome() throws {
+        let folder = try TemporaryFolder()
+        try folder.write(
+            ".config/gcloud/application_default_credentials.json", CredentialFiles.authorizedUser(refreshToken: "home"))
+        let credentials = try #require(try Credentials.find(environment: ["HOME": folder.path()], database: database))
+        #expect(refreshToken(credentials) == "home")
+    }
+
+    /// gcloud keeps all its state in CLOUDSDK_CONFIG when it is set, so that is where Google's
+    /// libraries look, and only there.
+    @Test func cloudSDKConfigReplacesHomesFolder() throws {
+        let folder = try TemporaryFolder()
+        try folder.write(
+            "home/.config/gcloud/application_default_credentials.json",
+            CredentialFiles.authorizedUser(refreshToken: "home"))
+        let environment = ["CLOUDSDK_CONFIG": folder.path("empty-config"), "HOME": folder.path("home")]
+        #expect(try Credentials.find(environment: environment, database: database) == nil)
+    }
+
+    @Test func anEmptyVariableIsNoFile() throws {
+        let folder = try TemporaryFolder()
+        try folder.write(
+            "gcloud/application_default_credentials.json", CredentialFiles.authorizedUser(refreshToken: "gcloud"))
+        let environment = ["GOOGLE_APPLICATION_CREDENTIALS": "", "CLOUDSDK_CONFIG": folder.path("gcloud")]
+        let credentials = try #require(try Credentials.find(environment: environment, database: database))
+        #expect(refreshToken(credentials) == "gcloud")
+    }
+
+    @Test func nothingFoundIsNil() throws {
+        let folder = try TemporaryFolder()
+        #expect(try Credentials.find(environment: ["HOME": folder.path()], database: database) == nil)
+        #expect(try Credentials.find(environment: [:], database: database) == nil)
+    }
+
+    /// Falling through to gcloud's login would act as another account than the one named.
+    @Test func aMissingNamedFileIsAnErrorNotAFallThrough() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("gcloud/application_default_credentials.json", CredentialFiles.authorizedUser())
+        let missing = folder.path("keys/gone.json")
+        let environment = ["GOOGLE_APPLICATION_CREDENTIALS": missing, "CLOUDSDK_CONFIG": folder.path("gcloud")]
+        let error = #expect(throws: FirestoreError.self) {
+            try Credentials.find(environment: environment, database: database)
+        }
+        #expect(badFile(error) == missing)
+        #expect(
+            badDetail(error)?.contains("GOOGLE_APPLICATION_CREDENTIALS names it, but there is no such file") == true)
+        #expect(error?.description.hasPrefix("\(database): the credentials in \(missing) cannot be used") == true)
+    }
+
+    @Test func aBadNamedFileIsAnErrorNotAFallThrough() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("gcloud/application_default_credentials.json", CredentialFiles.authorizedUser())
+        let named = try folder.write("key.json", "{\"type\": \"service_account\"")
+        let environment = ["GOOGLE_APPLICATION_CREDENTIALS": named, "CLOUDSDK_CONFIG": folder.path("gcloud")]
+        let error = #expect(throws: FirestoreError.self) {
+            try Credentials.find(environment: environment, database: database)
+        }
+        #expect(badDetail(error)?.hasPrefix("it is not JSON") == true)
+    }
+
+    @Test func aBadGcloudFileIsAnError() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("gcloud/application_default_credentials.json", "[]")
+        let error = #expect(throws: FirestoreError.self) {
+            try Credentials.find(environment: ["CLOUDSDK_CONFIG": folder.path("gcloud")], database: database)
+        }
+        #expect(badFile(error) == file)
+        #expect(badDetail(error) == "it holds an array, not a JSON object")
+    }
+
+    // MARK: A user login
+
+    @Test func aUserLoginAsksWithItsRefreshToken() throws {
         let folder = try TemporaryFolder()
         let file = try folder.write(
             "adc.json",
-            #"{"type": "authorized_user", "client_id": "id.apps", "client_secret": "s&t", "refresh_token": "1//r=t"}"#)
-        let request = try Credentials.load(file: file, database: "firestore://app").tokenRequest(now: 0)
+            CredentialFiles.authorizedUser(
+                refreshToken: "1//0g-xyz", clientSecret: "s3cr&t=+/ ü",
+                extra: [("quota_project_id", .string("roost-billing"))]))
+        let credentials = try Credentials.load(file: file, database: database)
+        #expect(credentials.projectID == nil)
+        guard case .authorizedUser(let user) = credentials.kind else {
+            Issue.record("not a user login: \(credentials.kind)")
+            return
+        }
+        #expect(user.quotaProjectID == "roost-billing")
+        let request = try credentials.tokenRequest(now: 1_700_000_000)
         #expect(request.url == "https://oauth2.googleapis.com/token")
+        let body = String(decoding: request.body, as: UTF8.self)
         #expect(
-            Self.form(request.body) == [
-                "grant_type": "refresh_token", "client_id": "id.apps", "client_secret": "s&t",
-                "refresh_token": "1//r=t",
-            ])
+            body == "grant_type=refresh_token&client_id=not-a-real-client.apps.googleusercontent.com"
+                + "&client_secret=s3cr%26t%3D%2B%2F%20%C3%BC&refresh_token=1%2F%2F0g-xyz")
+        let fields = CredentialFiles.formFields(request.body)
+        #expect(fields.map(\.name) == ["grant_type", "client_id", "client_secret", "refresh_token"])
+        #expect(fields[2].value == "s3cr&t=+/ ü")
     }
 
-    @Test func theNamedFileWinsThenGcloudsFile() throws {
+    @Test func aUserLoginsOwnTokenEndpoint() throws {
         let folder = try TemporaryFolder()
-        let user = #"{"type": "authorized_user", "client_id": "a", "client_secret": "b", "refresh_token": "c"}"#
-        let gcloud = try folder.write("config/application_default_credentials.json", user)
-        let named = try folder.write("named.json", user)
-        let found = try Credentials.find(
-            environment: ["GOOGLE_APPLICATION_CREDENTIALS": named, "CLOUDSDK_CONFIG": folder.path("config")],
-            database: "d")
-        #expect(found?.file == named)
-        #expect(
-            try Credentials.find(environment: ["CLOUDSDK_CONFIG": folder.path("config")], database: "d")?.file == gcloud
-        )
-        #expect(try Credentials.find(environment: ["HOME": folder.path("nobody")], database: "d") == nil)
-        #expect(throws: FirestoreError.self) {
-            try Credentials.find(
-                environment: ["GOOGLE_APPLICATION_CREDENTIALS": folder.path("missing.json")], database: "d")
+        let file = try folder.write(
+            "adc.json", CredentialFiles.authorizedUser(extra: [("token_uri", .string("https://example.test/token"))]))
+        let request = try Credentials.load(file: file, database: database).tokenRequest(now: 0)
+        #expect(request.url == "https://example.test/token")
+    }
+
+    // MARK: Files that cannot be used
+
+    @Test func aMissingFile() throws {
+        let folder = try TemporaryFolder()
+        let error = #expect(throws: FirestoreError.self) {
+            try Credentials.load(file: folder.path("none.json"), database: database)
         }
+        #expect(badDetail(error) == "it cannot be read (No such file or directory)")
+    }
+
+    @Test func aFolder() throws {
+        let folder = try TemporaryFolder()
+        let error = #expect(throws: FirestoreError.self) {
+            try Credentials.load(file: folder.path(), database: database)
+        }
+        #expect(badDetail(error) == "it is not a regular file")
+    }
+
+    @Test func notJSON() throws {
+        let detail = try loadDetail("client_id = 5\n")
+        #expect(detail?.hasPrefix("it is not JSON (1:1: ") == true)
+        #expect(detail?.contains("\"service_account\"") == true)
+    }
+
+    @Test func noType() throws {
+        let detail = try loadDetail(#"{"client_id": "x"}"#)
+        #expect(detail?.hasPrefix(#"it has no "type" string"#) == true)
+        #expect(detail?.contains(#"Roost takes "service_account""#) == true)
     }
 
     @Test(arguments: [
-        ("not json", "it is not a JSON object"),
-        (#"{"type": "external_account"}"#, #"its type is "external_account"; Roost takes "service_account""#),
-        (#"{"type": "service_account", "client_email": "a@b"}"#, #"it has no "private_key""#),
-        (
-            #"{"type": "service_account", "client_email": "a@b", "private_key": "-----BEGIN PRIVATE KEY-----\nxx\n-----END PRIVATE KEY-----\n"}"#,
-            "its private_key is not a PEM key OpenSSL can load"
-        ),
+        ("external_account", "workload identity federation"),
+        ("impersonated_service_account", "--impersonate-service-account"),
+        ("gdch_service_account", ""),
     ])
-    func aFileThatCannotBeUsedSaysWhy(text: String, detail: String) throws {
-        let folder = try TemporaryFolder()
-        let file = try folder.write("bad.json", text)
-        do {
-            _ = try Credentials.load(file: file, database: "firestore://app")
-            Issue.record("no error")
-        } catch {
-            let expected = "firestore://app: the credentials in \(file) cannot be used: \(detail)"
-            #expect(error.description.hasPrefix(expected))
-        }
+    func typesRoostDoesNotTake(type: String, note: String) throws {
+        let detail = try #require(try loadDetail(#"{"type": "\#(type)", "audience": "x"}"#))
+        #expect(detail.hasPrefix(#"its type is "\#(type)""#))
+        #expect(note.isEmpty || detail.contains(note))
+        #expect(detail.contains("which Roost does not take"))
+        #expect(detail.contains(#""service_account" (a key file, named by GOOGLE_APPLICATION_CREDENTIALS)"#))
+        #expect(detail.contains(#""authorized_user" (what `gcloud auth application-default login` writes)"#))
     }
 
-    @Test func tokenAnswers() throws {
-        let ok = try Credentials.accessToken(
-            status: 200, body: Array(#"{"access_token": "ya29.x", "expires_in": 3599}"#.utf8), endpoint: "e",
-            database: "d")
-        #expect(ok.token == "ya29.x" && ok.lifetime == 3599)
-        for (status, body, said) in [
-            (
-                400, #"{"error": "invalid_grant", "error_description": "Token has been expired or revoked."}"#,
-                "invalid_grant: Token has been expired or revoked."
-            ),
-            (502, "<html>bad gateway</html>", "the answer is not JSON: <html>bad gateway</html>"),
-        ] {
-            do {
-                _ = try Credentials.accessToken(status: status, body: Array(body.utf8), endpoint: "e", database: "d")
-                Issue.record("no error")
-            } catch {
-                #expect(error.description.hasPrefix("d: e refused the credentials (HTTP \(status)): \(said)"))
-            }
-        }
+    @Test func missingFieldsAreNamedTogether() throws {
+        let detail = try loadDetail(CredentialFiles.authorizedUser(leaving: ["client_secret", "refresh_token"]))
+        #expect(
+            detail == "it lacks client_secret and refresh_token, which the type authorized_user needs; "
+                + "run `gcloud auth application-default login` to write a new one")
+        let one = try loadDetail(CredentialFiles.serviceAccount(privateKeyPEM: "", leaving: ["client_email"]))
+        #expect(one?.hasPrefix("it lacks client_email and private_key, which the type service_account needs") == true)
     }
 
-    @Test func aTokenIsAskedForOnceAndAgainNearItsEnd() throws {
-        let folder = try TemporaryFolder()
-        let file = try folder.write(
-            "adc.json", #"{"type": "authorized_user", "client_id": "a", "client_secret": "b", "refresh_token": "c"}"#)
-        let credentials = try Credentials.load(file: file, database: "d")
-        let posts = Atomic<Int>(0)
-        let clock = Atomic<Int64>(1000)
-        let tokens = TokenSource(
-            credentials: credentials, database: "d",
-            post: { _ in
-                let n = posts.add(1, ordering: .relaxed).newValue
-                return (200, Array(#"{"access_token": "t\#(n)", "expires_in": 3600}"#.utf8))
-            }, now: { clock.load(ordering: .relaxed) })
-        DispatchQueue.concurrentPerform(iterations: 8) { _ in #expect((try? tokens.bearer()) == "t1") }
-        #expect(posts.load(ordering: .relaxed) == 1)
-        clock.store(1000 + 3600 - 200, ordering: .relaxed)
-        #expect(try tokens.bearer() == "t2")
+    @Test func aFieldOfTheWrongKind() throws {
+        let detail = try loadDetail(
+            #"{"type": "authorized_user", "client_id": 5, "client_secret": "s", "refresh_token": "r"}"#)
+        #expect(detail == "its field client_id is a number, not a string")
     }
+
+    @Test(arguments: [
+        ("not a key at all", "holds no PEM key (no -----BEGIN PRIVATE KEY----- line)"),
+        (
+            "-----BEGIN PUBLIC KEY-----\nbm90IGEga2V5\n-----END PUBLIC KEY-----\n",
+            "holds no private key (its PEM block is not -----BEGIN PRIVATE KEY-----)"
+        ),
+        ("-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----\n", "does not load (OpenSSL: "),
+    ])
+    func aPrivateKeyThatIsNoKey(pem: String, problem: String) throws {
+        let detail = try #require(try loadDetail(CredentialFiles.serviceAccount(privateKeyPEM: pem)))
+        #expect(detail.hasPrefix("its private_key " + problem))
+        #expect(detail.hasSuffix("; download a new key file for roost-builder@roost-demo.iam.gserviceaccount.com"))
+    }
+
+    // MARK: Helpers
+
+    /// The detail of the error that loading `text` as a credentials file gives.
+    private func loadDetail(_ text: String) throws -> String? {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("credentials.json", text)
+        let error = #expect(throws: FirestoreError.self) { try Credentials.load(file: file, database: database) }
+        #expect(badFile(error) == file)
+        return badDetail(error)
+    }
+
+    private func refreshToken(_ credentials: Credentials) -> String? {
+        guard case .authorizedUser(let user) = credentials.kind else { return nil }
+        return user.refreshToken
+    }
+}
+
+func badDetail(_ error: FirestoreError?) -> String? {
+    guard case .badCredentials(_, _, let detail)? = error else { return nil }
+    return detail
+}
+
+func badFile(_ error: FirestoreError?) -> String? {
+    guard case .badCredentials(_, let file, _)? = error else { return nil }
+    return file
 }
