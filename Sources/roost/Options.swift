@@ -109,7 +109,8 @@ enum Options {
     /// Every declaration, once.
     static let all: [Option] = [
         title, description, baseURL, language, pageSize, viewer, store, templates, output, media, cache, mediaAllow,
-        allowHost, config, offline, refreshMedia, strict, shard, quiet, noCache, json, port, host, theme, force, to,
+        allowHost, config, offline, refreshMedia, strict, shard, quiet, noCache, json, port, host, theme, force,
+        production, to,
         users, tweets, seed, likesPerTweet, pictureBase,
     ]
 
