@@ -28,7 +28,7 @@ package struct FirestoreSource: DocumentSource {
     /// Told the count after each page (a progress line).
     private var progress: (@Sendable (Int) -> Void)?
 
-    package init(_ client: FirestoreClient, pageSize: Int = 20_000, parallelGroups: Int = 4) {
+    package init(_ client: FirestoreClient, pageSize: Int = 50_000, parallelGroups: Int = 4) {
         self.client = client
         self.pageSize = max(1, pageSize)
         self.parallelGroups = max(1, parallelGroups)
