@@ -36,6 +36,9 @@ package struct BuildReport: Sendable {
     /// With the build cache: the snapshot the last build derived was taken from the cache
     /// and brought up to date with the tweets whose content changed, not derived again.
     package var snapshotReused = false
+    /// With the build cache: the search index was cut from the postings kept with that
+    /// snapshot (`SearchCache`), updated with the captions edited since, not made from every tweet.
+    package var searchReused = false
     /// With the build cache and a directory store: which of the store's folders were listed
     /// to find its files.
     package var storeListing = StoreListing.whole

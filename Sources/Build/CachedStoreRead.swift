@@ -30,7 +30,19 @@ struct CachedStoreRead {
     let snapshotReused: Bool
     /// The snapshot derived, being written for the next build: to be finished before the
     /// build ends (its problem, if any, is a notice).
-    let snapshotWrite: SnapshotWrite?
+    let snapshotWrite: CacheWrite?
+    /// Which basis the kept snapshot has (`SnapshotCache.Basis.digest`): the one updated, or
+    /// the one being written; nil when none is kept.
+    let snapshotBasis: UInt64?
+    /// When the kept snapshot was updated: the tweets whose captions it replaced, by index,
+    /// and their captions in it.
+    let captionEdits: CaptionEdits?
+
+    /// Tweets whose captions an update of the kept snapshot replaced.
+    struct CaptionEdits: Sendable {
+        let tweets: [Int]
+        let oldCaptions: [String]
+    }
 
     /// What the walk makes of one store file.
     private struct Item: Sendable {
@@ -62,7 +74,7 @@ struct CachedStoreRead {
         var reused = 0
         var problem: String?
         /// The last build's snapshot, brought up to date.
-        var updated: Snapshot?
+        var updated: SnapshotUpdate?
         /// The document cache on disk once this read is done (`DocumentCache.checksum`), for
         /// the basis of the snapshot written after it.
         var documentCache: UInt64?
@@ -146,9 +158,11 @@ struct CachedStoreRead {
             &gathered, cache: cache, singleFile: isDirectory ? nil : stamp, context, phases: phases)
         snapshotReused = gathered.updated != nil
         if let updated = gathered.updated {
-            snapshot = updated
+            snapshot = updated.snapshot
             problem = gathered.problem
             snapshotWrite = nil
+            snapshotBasis = updated.basis
+            captionEdits = updated.edits
             phases(.updateSnapshot)
             return
         }
@@ -166,13 +180,15 @@ struct CachedStoreRead {
             ? Snapshot(decoded: gathered.takeDecoded()) : Snapshot(documentsOf: gathered.takeItems(), \.document)
         phases(.derive)
         problem = gathered.problem
+        captionEdits = nil
         if isDirectory, let documentCache = gathered.documentCache, let folders = gathered.folders {
-            snapshotWrite = SnapshotWrite(
-                path: context.snapshotPath, identity: identity,
-                basis: SnapshotCache.Basis(documents: documentCache, read: read, folders: folders.digest),
-                snapshot: snapshot)
+            let basis = SnapshotCache.Basis(documents: documentCache, read: read, folders: folders.digest)
+            snapshotWrite = SnapshotCache.writeInBackground(
+                path: context.snapshotPath, identity: identity, basis: basis, snapshot: snapshot)
+            snapshotBasis = basis.digest
         } else {
             snapshotWrite = nil
+            snapshotBasis = nil
         }
     }
 
@@ -217,7 +233,7 @@ struct CachedStoreRead {
                     saved, source: source, plan.sources, cache: cache, stamps: stamps, folders: plan.folders,
                     relisted: known != plan.folders ? plan.files : 0)
             {
-                gathered.updated = update.snapshot
+                gathered.updated = update
                 (gathered.readCount, gathered.reused) = (update.read, plan.sources.count - update.read)
                 planned = true
             } else if let found = read(source, plan.sources, cache: cache, stamps: stamps) {
@@ -298,7 +314,7 @@ struct CachedStoreRead {
     private static func update(
         _ saved: SnapshotCache, source: any DocumentSource, _ sources: [Source], cache: DocumentCache,
         stamps: StoreFileStamps.Index, folders: FolderLayouts, relisted: Int
-    ) -> (snapshot: Snapshot, read: Int)? {
+    ) -> SnapshotUpdate? {
         guard saved.basis.documents == cache.checksum, saved.basis.folders == folders.digest else { return nil }
         let read = saved.basis.read
         // Each part on a core: how many files are not as the document cache has them, and
@@ -330,8 +346,20 @@ struct CachedStoreRead {
             guard let read = try? source.documents(inEntry: file) ?? nil else { return nil }
             documents += read.map(DecodedDocument.init)
         }
-        guard let (snapshot, _) = saved.snapshot()?.replacingContent(ofDocuments: documents) else { return nil }
-        return (snapshot, stale.count)
+        guard let old = saved.snapshot(), let (snapshot, tweets) = old.replacingContent(ofDocuments: documents)
+        else { return nil }
+        return SnapshotUpdate(
+            snapshot: snapshot, read: stale.count, basis: saved.basis.digest,
+            edits: CaptionEdits(tweets: tweets, oldCaptions: tweets.map { old.tweets[$0].caption }))
+    }
+
+    /// The last build's snapshot brought up to date (`update`).
+    private struct SnapshotUpdate {
+        let snapshot: Snapshot
+        /// Files read for it.
+        let read: Int
+        let basis: UInt64
+        let edits: CaptionEdits
     }
 
     /// Reads every entry of `source` (one document each) and writes the cache of them at

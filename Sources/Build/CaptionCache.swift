@@ -157,10 +157,10 @@ final class CaptionCache: Sendable {
     var entryCount: Int { entries.count }
 
     /// Writes the cache of `identity` at `path`: each of the distinct captions
-    /// `captions[distinct]` with its keys and render (`renders(t)`).
+    /// `captions[distinct]` with its keys (`keys(t)`) and render (`renders(t)`).
     static func write(
         path: String, identity: StoreIdentity, context: UInt64, captions: [String], distinct: [Int],
-        keys: [[String]], renders: (Int) -> CaptionRender
+        keys: (Int) -> [String], renders: (Int) -> CaptionRender
     ) throws(BuildError) {
         let file = try CacheFileWriter(path: path, header: header(identity: identity))
         do throws(BuildError) {
@@ -175,7 +175,7 @@ final class CaptionCache: Sendable {
                     $0.append(captions[t])
                     $0.append(render.html)
                     $0.append(render.excerpt)
-                    $0.append(keys[t])
+                    $0.append(keys(t))
                 }
             }
         } catch {

@@ -11,13 +11,13 @@ import Glibc
 /// decodes only the files whose stamp moved.
 ///
 /// One `CacheFile` per store, `store-<hash of its real path>.cache` in the cache folder; its
-/// header names the Roost binary and the store, its body holds the entries (file, stamp,
-/// encoded documents; in no particular order), then each folder's layout as the read listed
+/// header names the Roost binary and the store, its body holds the entries (file, the FNV-1a
+/// hash of its path, stamp, encoded documents; in no particular order), then each folder's layout as the read listed
 /// it when the entries are every document file it found (`FolderLayouts`). A file from
 /// another binary or store, cut short or edited by hand is ignored whole, and the store is
 /// read as if there were no cache.
 final class DocumentCache: Sendable {
-    static let format = "documents 3"
+    static let format = "documents 4"
 
     /// The stamp of an entry kept only for its path (a file changed too recently to trust its
     /// stamp): no file has a negative size, so it never matches and the file is read again.
@@ -28,7 +28,7 @@ final class DocumentCache: Sendable {
         var stamp: FileStamp
         /// The encoded documents, within `mapping`.
         var documents: Range<Int>
-        /// The file, within `mapping`.
+        /// The file, within `mapping`; its path hash follows it.
         var file: Range<Int>
     }
 
@@ -94,6 +94,7 @@ final class DocumentCache: Sendable {
             let fileLength = try reader.length()
             let fileStart = reader.offset
             _ = try reader.bytes(fileLength)
+            _ = try reader.uint64()  // the path hash (see `pathHash(of:)`)
             let stamp = try reader.fileStamp()
             let length = try reader.length()
             let start = reader.offset
@@ -138,7 +139,9 @@ final class DocumentCache: Sendable {
     }
 
     /// FNV-1a of entry `k`'s file path (as `StoreFileStamps` knows files).
-    func pathHash(of k: Int) -> UInt64 { StableHash.fnv1a(UnsafeRawBufferPointer(rebasing: mapping[entries[k].file])) }
+    func pathHash(of k: Int) -> UInt64 {
+        UInt64(littleEndian: mapping.loadUnaligned(fromByteOffset: entries[k].file.upperBound, as: UInt64.self))
+    }
 
     func file(of entry: Int) -> String {
         String(decoding: UnsafeRawBufferPointer(rebasing: mapping[entries[entry].file]), as: UTF8.self)

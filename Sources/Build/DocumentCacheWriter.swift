@@ -35,6 +35,8 @@ final class DocumentCacheWriter: Sendable {
             try file.append { out in
                 out.append(UInt8(1))
                 out.append(name)
+                // Its hash, which every rebuild looks entries up by: read, not computed again.
+                out.append(StableHash.fnv1a(name))
                 out.append(stamp)
                 out.append(length: body.count)
                 out.append(body)

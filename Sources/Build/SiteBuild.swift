@@ -73,7 +73,9 @@ package struct SiteBuild: Sendable {
         }
         var renderer = try renderer(
             pipeline, read.snapshot, images: media?.images ?? SiteImages(), captions: read.captionCache,
-            notices: &notices, observer: observer)
+            search: read.searchCache, notices: &notices, observer: observer)
+        let searchWrite = read.searchCache.flatMap { Self.writeSearchCache($0, of: renderer) }
+        defer { _ = searchWrite?.finish() }
 
         let writer = try openedWriter ?? SiteWriter(outputDirectory: options.output)
         let published = try publish(
@@ -81,8 +83,11 @@ package struct SiteBuild: Sendable {
         // An image that could not be had is asked for again by the next build, even if nothing
         // else changed.
         let retryMedia = refreshesMedia || !(media?.warnings.isEmpty ?? true)
-        if let problem = snapshotWrite?.finish() { notices.append(.cache(problem)) }
+        for write in [snapshotWrite, searchWrite] {
+            if let problem = write?.finish() { notices.append(.cache(problem)) }
+        }
         let (storeFiles, storeListing, snapshotReused) = (read.files, read.listing, read.snapshotReused)
+        let searchReused = read.searchCache?.reused ?? false
         let summary = try Self.commit(
             writer, inputs: retryMedia ? nil : inputs.token, releasing: (consume renderer, consume read))
         observer.phaseEnded(.commit)
@@ -95,6 +100,7 @@ package struct SiteBuild: Sendable {
         report.storeFiles = storeFiles
         report.storeListing = storeListing
         report.snapshotReused = snapshotReused
+        report.searchReused = searchReused
         return report
     }
 
@@ -118,8 +124,23 @@ package struct SiteBuild: Sendable {
         var files: (read: Int, cached: Int)?
         var listing = BuildReport.StoreListing.whole
         var snapshotReused = false
-        var snapshotWrite: SnapshotWrite?
+        var snapshotWrite: CacheWrite?
         var captionCache: CaptionInputs?
+        var searchCache: SearchInputs?
+    }
+
+    /// The search cache of the store being built: where it goes, for which snapshot, and the
+    /// postings it held, brought up to date with the captions edited since (nil: none serves).
+    struct SearchInputs: Sendable {
+        let path: String
+        let identity: StoreIdentity
+        /// The kept snapshot's basis (`SnapshotCache.Basis.digest`).
+        let basis: UInt64
+        let postings: SearchPostings?
+        /// The captions edited since that snapshot, when it was updated (not derived again).
+        let edits: CachedStoreRead.CaptionEdits?
+        /// The postings were taken from the cache (not made from every tweet).
+        var reused: Bool { postings != nil }
     }
 
     /// The caption cache of the store being built: where it goes, and what it held.
@@ -147,22 +168,64 @@ package struct SiteBuild: Sendable {
             files: (read.readFiles, read.reusedFiles),
             listing: read.listing, snapshotReused: read.snapshotReused, snapshotWrite: read.snapshotWrite,
             captionCache: CaptionInputs(
-                path: path, identity: read.identity, cache: CaptionCache.load(path: path, identity: read.identity)))
+                path: path, identity: read.identity, cache: CaptionCache.load(path: path, identity: read.identity)),
+            searchCache: searchInputs(read))
+    }
+
+    /// The search cache of a read that kept its snapshot: with an updated snapshot, the
+    /// postings of the one it updated, when the cache has them, brought up to date.
+    private func searchInputs(_ read: CachedStoreRead) -> SearchInputs? {
+        guard let basis = read.snapshotBasis else { return nil }
+        let path = SearchCache.path(folder: options.media.cache, identity: read.identity)
+        let snapshot = read.snapshot
+        let postings = read.captionEdits.flatMap { edits in
+            SearchCache.load(
+                path: path, identity: read.identity, basis: basis, tweetCount: snapshot.tweets.count,
+                userCount: snapshot.users.count
+            )?.replacingCaptions(
+                ofTweets: edits.tweets, oldKeys: edits.oldCaptions.map(SearchIndex.captionKeys),
+                newKeys: edits.tweets.map { SearchIndex.captionKeys(snapshot.tweets[$0].caption) }, in: snapshot)
+        }
+        return SearchInputs(
+            path: path, identity: read.identity, basis: basis, postings: postings, edits: read.captionEdits)
+    }
+
+    /// Writes the postings of the kept snapshot, on another thread, unless they were taken from
+    /// the cache: a derived snapshot's are the renderer's; an updated one's, the renderer's with
+    /// the caption edits undone (the cache was not usable).
+    private static func writeSearchCache(_ search: SearchInputs, of renderer: SiteRenderer) -> CacheWrite? {
+        guard !search.reused, var postings = renderer.search.postings else { return nil }
+        if let edits = search.edits {
+            let snapshot = renderer.snapshot
+            postings = postings.replacingCaptions(
+                ofTweets: edits.tweets,
+                oldKeys: edits.tweets.map { SearchIndex.captionKeys(snapshot.tweets[$0].caption) },
+                newKeys: edits.oldCaptions.map(SearchIndex.captionKeys), in: snapshot)
+        }
+        let kept = postings
+        return CacheWrite { () throws(BuildError) in
+            try SearchCache.write(path: search.path, identity: search.identity, basis: search.basis, postings: kept)
+        }
     }
 
     /// The renderer, from the caption cache's search keys and renders where it has them; the
     /// cache written again when enough of it is new (its problem, if any, a notice).
     private func renderer(
         _ pipeline: SitePipeline, _ snapshot: Snapshot, images: SiteImages, captions: CaptionInputs?,
-        notices: inout [BuildNotice], observer: some BuildObserver
+        search: SearchInputs?, notices: inout [BuildNotice], observer: some BuildObserver
     ) throws -> SiteRenderer {
         let known = captions?.cache
         let matched = known?.entries(of: snapshot.tweets)
-        let captionKeys = [[String]](parallelCount: snapshot.tweets.count, chunk: Self.captionChunk) { t in
+        let keysOf: @Sendable (Int) -> [String] = { t in
             known?.keys(entry: matched![t]) ?? SearchIndex.captionKeys(snapshot.tweets[t].caption)
         }
+        // With the postings at hand, the captions' keys are not needed (but for a cache rewrite).
+        let captionKeys: [[String]]? =
+            search?.postings != nil
+            ? nil : [[String]](parallelCount: snapshot.tweets.count, chunk: Self.captionChunk, keysOf)
+        let index = search?.postings.map { SearchIndex(postings: $0, snapshot: snapshot) }
         let renderer = try pipeline.renderer(
-            of: snapshot, images: images, captionKeys: captionKeys,
+            of: snapshot, images: images, captionKeys: captionKeys, search: index,
             renders: matched.flatMap { known?.renders(matched: $0) }, phases: observer.phaseEnded)
         guard let captions else { return renderer }
         let distinct = CaptionCache.distinct(snapshot.tweets, matched: matched, entryCount: known?.entryCount ?? 0)
@@ -174,7 +237,8 @@ package struct SiteBuild: Sendable {
             do throws(BuildError) {
                 try CaptionCache.write(
                     path: captions.path, identity: captions.identity, context: renderer.captionContext,
-                    captions: snapshot.tweets.map(\.caption), distinct: distinct, keys: captionKeys,
+                    captions: snapshot.tweets.map(\.caption), distinct: distinct,
+                    keys: { captionKeys?[$0] ?? keysOf($0) },
                     renders: renderer.captionRender(ofTweet:))
             } catch {
                 notices.append(.cache(error.description))

@@ -49,14 +49,15 @@ package struct SitePipeline: Sendable {
         return try MirroredMedia.mirror(MirroredMedia.references(in: snapshot), options: media, progress: progress)
     }
 
-    /// The renderer of `snapshot`: with `captions`, the search keys and rendered captions a
-    /// build cache already has (the others are made now); with `reusing`, what an earlier
-    /// renderer of the same theme made that still holds (`roost serve`).
+    /// The renderer of `snapshot`: with `captionKeys` and `renders`, the search keys and
+    /// rendered captions a build cache already has (the others are made now), or with
+    /// `search`, the index itself (from a build cache's postings); with `reusing`, what an
+    /// earlier renderer of the same theme made that still holds (`roost serve`).
     package func renderer(
-        of snapshot: Snapshot, images: SiteImages, captionKeys: [[String]]? = nil, renders: CaptionRenders? = nil,
-        reusing previous: SiteRenderer? = nil, phases: (BuildPhase) -> Void = { _ in }
+        of snapshot: Snapshot, images: SiteImages, captionKeys: [[String]]? = nil, search known: SearchIndex? = nil,
+        renders: CaptionRenders? = nil, reusing previous: SiteRenderer? = nil, phases: (BuildPhase) -> Void = { _ in }
     ) throws(SiteError) -> SiteRenderer {
-        let search = captionKeys.map { SearchIndex(snapshot: snapshot, captionKeys: $0) }
+        let search = known ?? captionKeys.map { SearchIndex(snapshot: snapshot, captionKeys: $0) }
         if search != nil { phases(.searchIndex) }
         let renderer = try SiteRenderer(
             snapshot: snapshot, config: config, templates: templates, templateFolder: theme.origin,

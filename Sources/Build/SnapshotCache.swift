@@ -27,6 +27,21 @@ struct SnapshotCache: Sendable {
         let read: [UInt64: FileStamp]
         /// The store's folders and the names in them (`FolderLayouts.digest`).
         let folders: UInt64
+
+        /// Which basis this is, for what is kept with the snapshot it gave (`SearchCache`).
+        var digest: UInt64 {
+            var h = StableHasher()
+            h.combine(documents)
+            h.combine(folders)
+            for (hash, stamp) in read.sorted(by: { $0.key < $1.key }) {
+                h.combine(hash)
+                h.combine(Int(stamp.size))
+                h.combine(Int(stamp.modified))
+                h.combine(Int(stamp.changed))
+                h.combine(stamp.inode)
+            }
+            return UInt64(bitPattern: Int64(h.finalize()))
+        }
     }
 
     let basis: Basis
@@ -93,16 +108,16 @@ struct SnapshotCache: Sendable {
     }
 }
 
-/// A snapshot written on another thread (`SnapshotCache.write`) while the build goes on: at
-/// 100,000 tweets, a tenth of a second the rest of the build need not wait for.
-final class SnapshotWrite: Sendable {
+/// A cache file written on another thread while the build goes on (the snapshot: at 100,000
+/// tweets, a tenth of a second the rest of the build need not wait for).
+final class CacheWrite: Sendable {
     private let done = DispatchGroup()
     private let problem = Mutex<String?>(nil)
 
-    init(path: String, identity: StoreIdentity, basis: SnapshotCache.Basis, snapshot: Snapshot) {
+    init(_ write: @escaping @Sendable () throws(BuildError) -> Void) {
         DispatchQueue.global(qos: .userInitiated).async(group: done) { [self] in
             do throws(BuildError) {
-                try SnapshotCache.write(path: path, identity: identity, basis: basis, snapshot: snapshot)
+                try write()
             } catch {
                 problem.withLock { $0 = error.description }
             }
@@ -113,5 +128,16 @@ final class SnapshotWrite: Sendable {
     func finish() -> String? {
         done.wait()
         return problem.withLock { $0 }
+    }
+}
+
+extension SnapshotCache {
+    /// `write`, on another thread.
+    static func writeInBackground(path: String, identity: StoreIdentity, basis: Basis, snapshot: Snapshot)
+        -> CacheWrite
+    {
+        CacheWrite { () throws(BuildError) in
+            try write(path: path, identity: identity, basis: basis, snapshot: snapshot)
+        }
     }
 }

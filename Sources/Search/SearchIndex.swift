@@ -37,12 +37,16 @@ package struct SearchIndex: Sendable {
     package let manifest: [UInt8]
     /// `search/days.js`.
     package let days: [UInt8]
+    /// What the shards were cut from, for an index updated per changed caption (nil once
+    /// dropped: `droppingShardBytes`).
+    package private(set) var postings: SearchPostings?
 
-    /// This index without its term shards' bytes (their paths and first keys kept), for a
-    /// build that has written them: the rest of its render need not hold them.
+    /// This index without its term shards' bytes (their paths and first keys kept) and
+    /// postings, for a build that has written them: the rest of its render need not hold them.
     package func droppingShardBytes() -> SearchIndex {
         var index = self
         index.shards = shards.map { Shard(path: $0.path, firstKey: $0.firstKey, bytes: []) }
+        index.postings = nil
         return index
     }
 
@@ -71,12 +75,36 @@ package struct SearchIndex: Sendable {
         let parsed: [[String]]? =
             known == nil ? snapshot.tweets.parallelMap { Self.captionKeys($0.caption) } : nil
         let table = Self.keyTable(snapshot, captionKeys: known ?? parsed!)
-        let shards = Self.shards(table, tweetCount: tweetCount, userCount: userCount)
+        self.init(
+            postings: SearchPostings(sorting: table, tweetCount: tweetCount, userCount: userCount), snapshot: snapshot)
+    }
+
+    /// The index cut from `postings`, which are `snapshot`'s (kept from an earlier index and
+    /// updated: `SearchPostings.replacingCaptions`).
+    package init(postings: SearchPostings, snapshot: Snapshot) {
+        let shards = Self.shards(postings)
         self.shards = shards
-        self.tweetCount = tweetCount
-        self.userCount = userCount
-        self.manifest = Self.manifest(shards, tweetCount: tweetCount, userCount: userCount)
+        self.tweetCount = postings.tweetCount
+        self.userCount = postings.userCount
+        self.manifest = Self.manifest(shards, tweetCount: postings.tweetCount, userCount: postings.userCount)
         self.days = Self.days(snapshot)
+        self.postings = postings
+    }
+
+    /// This index after the captions of the tweets at `changed` were replaced
+    /// (`Snapshot.replacingContent`: `old` is the snapshot before, `snapshot` after), from its
+    /// postings when it has them, else made again.
+    package func replacingCaptions(ofTweets changed: [Int], old: Snapshot, in snapshot: Snapshot) -> SearchIndex {
+        guard let postings else { return SearchIndex(snapshot: snapshot) }
+        let updated = postings.replacingCaptions(
+            ofTweets: changed, oldKeys: changed.map { Self.captionKeys(old.tweets[$0].caption) },
+            newKeys: changed.map { Self.captionKeys(snapshot.tweets[$0].caption) }, in: snapshot)
+        return SearchIndex(postings: updated, snapshot: snapshot)
+    }
+
+    /// The words of a user's name, username and handle: their keys, and every tweet of theirs'.
+    static func wordKeys(of user: User) -> Set<String> {
+        Set(SearchText.words(user.fullname + " " + user.username + " " + user.handle))
     }
 
     /// Every key of the index with the tweets (by number) and users it matches.
@@ -109,9 +137,7 @@ package struct SearchIndex: Sendable {
 
     /// Each user's words (name, username, handle) as slots of `table`.
     private static func userWordSlots(_ snapshot: Snapshot, into table: inout KeyTable) -> [[Int32]] {
-        let userWords: [[String]] = snapshot.users.map { user in
-            Array(Set(SearchText.words(user.fullname + " " + user.username + " " + user.handle)))
-        }
+        let userWords: [[String]] = snapshot.users.map { Array(wordKeys(of: $0)) }
         var userWordSlots: [[Int32]] = []
         userWordSlots.reserveCapacity(snapshot.users.count)
         for words in userWords {
@@ -175,12 +201,10 @@ package struct SearchIndex: Sendable {
         }
     }
 
-    /// The term shards of `table`'s keys, in JavaScript's order of strings.
-    private static func shards(_ table: KeyTable, tweetCount: Int, userCount: Int) -> [Shard] {
-        let (keys, tweets, users) = (table.keys, table.tweets, table.users)
-        // JavaScript compares strings by UTF-16 code units: the shards are in that order.
-        let utf16 = keys.map { Array($0.utf16) }
-        let order = keys.indices.sorted { utf16[$0].lexicographicallyPrecedes(utf16[$1]) }
+    /// The term shards of the keys of `postings`, in their order (JavaScript's).
+    private static func shards(_ postings: SearchPostings) -> [Shard] {
+        let (keys, tweets, users) = (postings.keys, postings.tweets, postings.users)
+        let (tweetCount, userCount) = (postings.tweetCount, postings.userCount)
 
         var shards: [Shard] = []
         var names: Set<String> = []
@@ -199,7 +223,7 @@ package struct SearchIndex: Sendable {
             body = []
             first = nil
         }
-        for i in order {
+        for i in keys.indices {
             var item: [UInt8] = []
             JSONText.append(keys[i], to: &item)
             item += Array(",\"".utf8) + PostingCode.encode(tweets[i], count: tweetCount)
@@ -255,7 +279,7 @@ package struct SearchIndex: Sendable {
     }
 
     /// Keys numbered in the order met (keys equal as strings share one number).
-    private struct KeyNumbers: Sendable {
+    struct KeyNumbers: Sendable {
         private var slot: [String: Int32] = [:]
         private(set) var keys: [String] = []
 
@@ -280,7 +304,7 @@ package struct SearchIndex: Sendable {
     }
 
     /// Every key of the index by slot, with its tweets and users (numbers, ascending).
-    private struct KeyTable {
+    struct KeyTable {
         var numbers = KeyNumbers()
         var keys: [String] { numbers.keys }
         var tweets: [[Int32]] = []

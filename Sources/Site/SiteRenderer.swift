@@ -127,7 +127,7 @@ package final class SiteRenderer: Sendable {
             seeds[t] = nil
         }
         // New words make new keys, which may cut the term shards elsewhere: the plan follows.
-        let search = SearchIndex(snapshot: snapshot)
+        let search = self.search.replacingCaptions(ofTweets: changed, old: self.snapshot, in: snapshot)
         let plan =
             search.shards.map(\.path) == self.search.shards.map(\.path)
             ? plan

@@ -211,7 +211,7 @@ struct BuildCacheTests {
         var random = SeededGenerator(seed: 16)
         try cachedBuild("site")
         // Every kind once, in a shuffled order, then a few more at random.
-        let kinds = Array(0..<9).shuffled(using: &random) + (0..<4).map { _ in Int.random(in: 0..<9, using: &random) }
+        let kinds = Array(0..<10).shuffled(using: &random) + (0..<6).map { _ in Int.random(in: 0..<10, using: &random) }
         for (round, kind) in kinds.enumerated() {
             let tweets = try storeFiles("tweets")
             let users = try storeFiles("users")
@@ -247,14 +247,29 @@ struct BuildCacheTests {
                     toFile: card, atomically: true, encoding: .utf8)
             case 8:  // a caption reworded, its hashtags kept: nothing derived changes
                 try edit("tweets/" + tweet) { $0["caption"] = ($0["caption"] as! String) + " (round \(round))" }
+            case 9:  // two captions reworded, one with its author's words (keys it has anyway)
+                let other = tweets.filter { $0 != tweet }.randomElement(using: &random)!
+                var author = ""
+                try edit("tweets/" + tweet) {
+                    author = $0["uid"] as! String
+                    $0["caption"] = "Round \(round), reworded: zebra"
+                }
+                let name = try JSONSerialization.jsonObject(
+                    with: Data(contentsOf: URL(fileURLWithPath: work.path("store/users/\(author).json"))))
+                try edit("tweets/" + other) {
+                    $0["caption"] = "\(($0["caption"] as! String).prefix(12)) \((name as! [String: Any])["username"]!)"
+                }
             default:  // the same bytes written again: a new stamp, the same document
                 let path = work.path("store/tweets/" + tweet)
                 try Data(contentsOf: URL(fileURLWithPath: path)).write(to: URL(fileURLWithPath: path))
             }
             let report = try cachedBuild("site")
             #expect((report.storeFiles?.cached ?? 0) > 0, "round \(round): nothing taken from the cache")
-            if [0, 1, 5, 6, 7, 8].contains(kind) {
+            if [0, 1, 5, 6, 7, 8, 9].contains(kind) {
                 #expect(report.storeListing == .folders(0), "round \(round): the same files, listed again")
+            }
+            if kind == 8 || kind == 9, report.snapshotReused {
+                #expect(report.searchReused, "round \(round): the postings were made again")
             }
             try expectEqualsCleanBuild("site")
         }
@@ -413,7 +428,8 @@ struct BuildCacheTests {
     @Test(arguments: ["flip a byte", "cut short", "empty", "hand edit"])
     func aDamagedCacheIsIgnored(damage: String) throws {
         try cachedBuild("site")
-        let names = try files("cache").filter { $0.hasSuffix(".cache") }
+        // (The search cache holds no captions: `aDamagedSearchCacheIsMadeAgain` damages it.)
+        let names = try files("cache").filter { $0.hasSuffix(".cache") && !$0.hasPrefix("search-") }
         #expect(names.contains { $0.hasPrefix("store-") } && names.contains { $0.hasPrefix("captions-") })
         let tweet = try storeFiles("tweets")[0]
         let object =

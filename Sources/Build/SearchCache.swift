@@ -1,0 +1,100 @@
+import Model
+import Search
+import Support
+
+/// The search index's postings (`SearchPostings`) of the snapshot a build derived, kept for
+/// the next builds (docs/architecture.md, "The build cache"): a rebuild that takes that
+/// snapshot and updates some tweets' captions (`SnapshotCache`) updates the postings the same
+/// way instead of indexing every tweet again.
+///
+/// One `CacheFile` per store, `search-<hash of its real path>.cache`; its header names the
+/// Roost binary and the store, its body the snapshot's basis (`SnapshotCache.Basis.digest`):
+/// the postings serve only with the snapshot derived from that basis, which is itself
+/// checked against the store. A torn, foreign or hand-edited file fails its checksum, header
+/// or order, and the index is made from every tweet.
+enum SearchCache {
+    static let format = "search 1"
+
+    static func path(folder: String, identity: StoreIdentity) -> String {
+        identity.cachePath(in: folder, name: "search")
+    }
+
+    private static func header(identity: StoreIdentity) -> [String] {
+        [format, CacheFile.writer, identity.path, identity.kind]
+    }
+
+    /// The postings at `path` when the file is whole, this binary wrote it for `identity`,
+    /// and they were made of the snapshot of `basis` with these counts; nil otherwise.
+    static func load(path: String, identity: StoreIdentity, basis: UInt64, tweetCount: Int, userCount: Int)
+        -> SearchPostings?
+    {
+        guard let file = CacheFile.open(path, header: header(identity: identity)) else { return nil }
+        var reader = file.reader
+        do throws(ByteReader.Malformed) {
+            guard try reader.uint64() == basis, try reader.length() == tweetCount, try reader.length() == userCount
+            else { return nil }
+            let count = try reader.length()
+            var (keys, tweets, users) = ([String](), [[Int32]](), [[Int32]]())
+            (keys.reserveCapacity(count), tweets.reserveCapacity(count), users.reserveCapacity(count))
+            for _ in 0..<count {
+                keys.append(try reader.string())
+                tweets.append(try numbers(&reader))
+                users.append(try numbers(&reader))
+            }
+            guard reader.isAtEnd else { return nil }
+            return SearchPostings(
+                keys: keys, tweets: tweets, users: users, tweetCount: tweetCount, userCount: userCount)
+        } catch {
+            return nil
+        }
+    }
+
+    /// Writes `postings`, made of the snapshot of `basis`, at `path` (whole or not at all).
+    static func write(path: String, identity: StoreIdentity, basis: UInt64, postings: SearchPostings)
+        throws(BuildError)
+    {
+        let writer = try CacheFileWriter(path: path, header: header(identity: identity))
+        do throws(BuildError) {
+            try writer.append { out in
+                out.append(basis)
+                out.append(length: postings.tweetCount)
+                out.append(length: postings.userCount)
+                out.append(length: postings.keys.count)
+            }
+            for k in postings.keys.indices {
+                try writer.append { out in
+                    out.append(postings.keys[k])
+                    append(postings.tweets[k], to: &out)
+                    append(postings.users[k], to: &out)
+                }
+            }
+            try writer.finish()
+        } catch {
+            writer.abandon()
+            throw error
+        }
+    }
+
+    /// Ascending numbers as their count and gaps (the first from -1): a byte each, mostly.
+    private static func append(_ numbers: [Int32], to out: inout ByteWriter) {
+        out.append(length: numbers.count)
+        var last: Int32 = -1
+        for n in numbers {
+            out.append(length: Int(n - last))
+            last = n
+        }
+    }
+
+    private static func numbers(_ reader: inout ByteReader) throws(ByteReader.Malformed) -> [Int32] {
+        let count = try reader.length()
+        var numbers: [Int32] = []
+        numbers.reserveCapacity(count)
+        var last: Int64 = -1
+        for _ in 0..<count {
+            last += Int64(try reader.number())
+            guard last <= Int64(Int32.max) else { throw ByteReader.Malformed() }
+            numbers.append(Int32(last))
+        }
+        return numbers
+    }
+}
