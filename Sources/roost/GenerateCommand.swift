@@ -82,7 +82,9 @@ enum GenerateCommand: Command {
         let summary = try SyntheticStore.generate(options, to: file, force: false)
         let store = try ExportFileSource(file: file).readStore()
         let outcome = try target.write(store, force: arguments.flag(Options.force))
-        Console.out(summary.description)
+        // The store's counts, named by where it went (not the file it passed through).
+        let counts = summary.description.split(separator: "\n").first.map(String.init) ?? ""
+        Console.out(counts.replacingOccurrences(of: "store \(file) ", with: "store \(target.database) "))
         Console.out(ImportCommand.summary(of: outcome, from: "generated", to: target.database))
         return ExitStatus.success
     }
