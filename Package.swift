@@ -17,6 +17,12 @@ let package = Package(
         .target(name: "Watch", dependencies: ["Support"]),
         // Stage 1: document sources (a folder, an export file) → documents, stamps and changes.
         .target(name: "Store", dependencies: ["JSON", "Watch", "Support"]),
+        // Protobuf's wire format read field by field (and written): export folders' records,
+        // the listen stream's messages. Knows no schema; depends on nothing.
+        .target(name: "Protobuf"),
+        // Stage 1 too: export folders (`gcloud firestore export`, the emulator's): LevelDB log
+        // files of Datastore entities, every record checked, as a document source.
+        .target(name: "FirestoreExport", dependencies: ["Protobuf", "JSON", "Store", "Watch", "Support"]),
         // Stage 2: documents → users, tweets, likes, favorites and everything derived.
         // (Markdown finds hashtags exactly where the renderer will link them.)
         .target(name: "Model", dependencies: ["Store", "Markdown", "Support"], linkerSettings: [.linkedLibrary("m")]),
@@ -40,13 +46,16 @@ let package = Package(
         .target(
             name: "Build",
             dependencies: [
-                "JSON", "Store", "Model", "Mustache", "Search", "Site", "Output", "DefaultSite", "Media", "Support",
+                "JSON", "Store", "FirestoreExport", "Model", "Mustache", "Search", "Site", "Output", "DefaultSite",
+                "Media", "Support",
             ]),
         // An HTTP server on Debian's libmicrohttpd, live reload: knows no site.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "Preview", dependencies: ["CMicroHTTPD", "Support"]),
         // `roost serve`: stores kept live document by document, served and reloaded.
-        .target(name: "Live", dependencies: ["Store", "Model", "Site", "Build", "Preview", "Watch", "Support"]),
+        .target(
+            name: "Live",
+            dependencies: ["Store", "FirestoreExport", "Model", "Site", "Build", "Preview", "Watch", "Support"]),
         // Remote images mirrored into a content-addressed cache: downloads through Debian's libcurl
         // (its multi interface), type by magic bytes, size from the header. Knows no site.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -62,7 +71,8 @@ let package = Package(
         .executableTarget(
             name: "roost",
             dependencies: [
-                "JSON", "Store", "Model", "Site", "Build", "Live", "Preview", "Synthetic", "DefaultSite", "Support",
+                "JSON", "Store", "FirestoreExport", "Model", "Site", "Build", "Live", "Preview", "Synthetic",
+                "DefaultSite", "Support",
             ]),
 
         // Fixtures shared by the test targets (the theme, document builders).
@@ -71,6 +81,11 @@ let package = Package(
         ),
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "ProtobufTests", dependencies: ["Protobuf"]),
+        .testTarget(
+            name: "FirestoreExportTests",
+            dependencies: ["FirestoreExport", "Protobuf", "Store", "Build", "Site", "Support", "TestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "FirestoreTests", dependencies: ["Firestore", "Store", "JSON", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "JSON", "TestSupport"]),
         .testTarget(name: "ModelTests", dependencies: ["Model", "Store", "JSON", "Support", "TestSupport"]),

@@ -1,4 +1,5 @@
 import Dispatch
+import FirestoreExport
 import Model
 import Output
 import Search
@@ -32,7 +33,7 @@ package struct SiteBuild: Sendable {
     package func run(observer: some BuildObserver = SilentBuild()) throws -> BuildReport {
         let start = ContinuousClock.now
         let pipeline = try SitePipeline(config: options.config, theme: try theme(), media: options.media)
-        let source = try DocumentStore.source(at: options.store)
+        let source = try ExportFolderSource.anySource(at: options.store)
         let inputs = try BuildInputs(options, source: source, theme: pipeline.theme, clock: clock)
         observer.phaseEnded(.stampInputs)
         // With an output folder already there, take it (and its lock) now: if the last build

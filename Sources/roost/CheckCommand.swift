@@ -1,3 +1,4 @@
+import FirestoreExport
 import JSON
 import Model
 import Store
@@ -24,7 +25,8 @@ enum CheckCommand: Command {
         try arguments.expectPositionals(0, missing: "")
         let path = try arguments.required(Options.store)
         var phases = PhaseTimer()
-        let (snapshot, source) = try Snapshot.read(at: path, phases: { phases.end($0.rawValue) })
+        let (snapshot, source) = try Snapshot.read(
+            from: ExportFolderSource.anySource(at: path), phases: { phases.end($0.rawValue) })
         defer { phases.report() }
         defer { Heap.keepUntilExit(snapshot) }  // the process exits next: no freeing a million tweets one by one
         let report = CheckReport(storePath: path, source: source, snapshot: snapshot)

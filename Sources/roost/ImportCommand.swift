@@ -1,3 +1,4 @@
+import FirestoreExport
 import Model
 import Store
 
@@ -19,7 +20,7 @@ enum ImportCommand: Command {
         try arguments.expectPositionals(1, missing: "missing FILE")
         let destination = try arguments.required(Options.to)
         let source = arguments.positionals[0]
-        let store = try DocumentStore.read(at: source)
+        let store = try ExportFolderSource.anySource(at: source).readStore()
         guard store.format != .directory else {
             throw UsageError("'\(source)' is already a directory store")
         }
