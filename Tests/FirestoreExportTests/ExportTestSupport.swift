@@ -177,3 +177,10 @@ func comparable(_ value: Value) -> String {
 func comparableDocuments(_ store: DocumentStore) -> [String: [String: String]] {
     Dictionary(store.documents.map { ($0.path.description, comparable($0.fields)) }, uniquingKeysWith: { $1 })
 }
+
+/// What fields become once written to a directory store and read back (SPEC 2.4's forms for
+/// timestamps, geopoints, references and bytes; null for a double that is not finite).
+func plainFields(_ fields: Fields) -> Fields {
+    guard case .map(let plain) = Value(json: DirectoryStoreWriter.jsonObject(fields)) else { return fields }
+    return plain
+}
