@@ -55,7 +55,8 @@ package enum EntityDecoder {
                 var path = try key.message(field, "the key's path")
                 while let element = try path.nextTag() {
                     if element.number == 1 {
-                        segments += try pathElement(path.group(element, "a key's path element"), at: element.offset, fields: (2, 3, 4))
+                        segments += try pathElement(
+                            path.group(element, "a key's path element"), at: element.offset, fields: (2, 3, 4))
                     } else {
                         try path.skip(element)
                     }
@@ -75,7 +76,8 @@ package enum EntityDecoder {
         while let field = try group.nextTag() {
             switch field.number {
             case 14:
-                segments += try pathElement(group.group(field, "a reference's path element"), at: field.offset, fields: (15, 16, 17))
+                segments += try pathElement(
+                    group.group(field, "a reference's path element"), at: field.offset, fields: (15, 16, 17))
             case 20: try checkNamespace(group.string(field), at: field.offset)
             default: try group.skip(field)
             }
@@ -183,7 +185,8 @@ package enum EntityDecoder {
             case 5: kind = try point(value.group(field, "a point"))
             case 8:
                 throw ExportDamage(
-                    at: field.offset, "property \(property ?? "?") holds an App Engine user, which is no Firestore value")
+                    at: field.offset,
+                    "property \(property ?? "?") holds an App Engine user, which is no Firestore value")
             case 12: kind = .reference(try reference(value.group(field, "a reference"), at: field.offset))
             default:
                 try value.skip(field)
@@ -215,14 +218,16 @@ package enum EntityDecoder {
         -> Value?
     {
         guard let meaning = DatastoreMeaning(rawValue: code) else {
-            throw ExportDamage(at: raw.offset, "property \(property) has the meaning \(code), which is no Firestore value")
+            throw ExportDamage(
+                at: raw.offset, "property \(property) has the meaning \(code), which is no Firestore value")
         }
         switch (meaning, raw.kind) {
         case (.none, .none): return .null
         case (.none, .integer(let i)): return .integer(i)
         case (.none, .boolean(let b)): return .bool(b)
         case (.none, .double(let d)): return .double(d)
-        case (.none, .point(let x, let y)), (.geoPoint, .point(let x, let y)): return .geoPoint(latitude: x, longitude: y)
+        case (.none, .point(let x, let y)), (.geoPoint, .point(let x, let y)):
+            return .geoPoint(latitude: x, longitude: y)
         case (.none, .reference(let path)): return .reference(path)
         case (.none, .bytes(let bytes, let at)), (.text, .bytes(let bytes, let at)):
             guard let text = String(validating: bytes, as: UTF8.self) else {

@@ -94,7 +94,8 @@ package struct ExportFolderSource: DocumentSource {
                 }
             })
         let missingParents = DocumentStore.arrange(&values, paths: &paths)
-        return SourceRead(values: values, missingParents: missingParents, ignored: [], folders: nil, format: .exportFolder)
+        return SourceRead(
+            values: values, missingParents: missingParents, ignored: [], folders: nil, format: .exportFolder)
     }
 
     /// The documents an output file at a time, as they are decoded.
@@ -122,7 +123,8 @@ package struct ExportFolderSource: DocumentSource {
         return try WatchedFiles(
             location: watched, debounce: debounce,
             meaning: { change in
-                Self.concerns(change.path, firestorePart: part) ? SourceChange(.store, SourceChange.Kind(change.kind)) : nil
+                Self.concerns(change.path, firestorePart: part)
+                    ? SourceChange(.store, SourceChange.Kind(change.kind)) : nil
             },
             onChange: onChange)
     }

@@ -151,7 +151,8 @@ struct ExportLayout: Sendable {
         var part = "firestore_export"
         if case .string(let relative)? = json["firestore"]?["path"] {
             guard ExportMetadata.isRelative(relative) else {
-                throw .malformed(file: file, location: "firestore.path", detail: "\"\(relative)\" is not inside the folder")
+                throw .malformed(
+                    file: file, location: "firestore.path", detail: "\"\(relative)\" is not inside the folder")
             }
             part = relative
         }

@@ -37,7 +37,8 @@ package enum LevelDBLog {
             }
             let header = Header(file, at: position)
             if header.isZero {
-                try checkPadding(file, from: position, to: min(blockEnd, file.count), why: "a block after a zero header")
+                try checkPadding(
+                    file, from: position, to: min(blockEnd, file.count), why: "a block after a zero header")
                 position = blockEnd
                 continue
             }
@@ -46,7 +47,8 @@ package enum LevelDBLog {
             guard end <= blockEnd else {
                 throw ExportDamage(
                     at: position,
-                    "a record of \(header.length) bytes runs past the end of its block (\(blockEnd - start) bytes left)")
+                    "a record of \(header.length) bytes runs past the end of its block (\(blockEnd - start) bytes left)"
+                )
             }
             guard end <= file.count else {
                 throw ExportDamage(
@@ -65,7 +67,8 @@ package enum LevelDBLog {
                         + hex(mask(computed)))
             }
             guard let type = RecordType(rawValue: header.type) else {
-                throw ExportDamage(at: position, "unknown record type \(header.type) (1 to 4 are full, first, middle, last)")
+                throw ExportDamage(
+                    at: position, "unknown record type \(header.type) (1 to 4 are full, first, middle, last)")
             }
             try assemble(type, file, start..<end, header: position, into: &records, pending: &pending)
             position = end
@@ -103,7 +106,8 @@ package enum LevelDBLog {
             }
         case .middle, .last:
             guard var open = pending else {
-                throw ExportDamage(at: header, "a record's \(type == .middle ? "middle" : "last") fragment without its first")
+                throw ExportDamage(
+                    at: header, "a record's \(type == .middle ? "middle" : "last") fragment without its first")
             }
             open.pieces.append(LogRecord.Piece(at: open.bytes.count, file: range.lowerBound))
             open.bytes.append(contentsOf: file[range])
@@ -139,7 +143,8 @@ package enum LevelDBLog {
         let type: UInt8
 
         init(_ file: [UInt8], at k: Int) {
-            maskedCRC = UInt32(file[k]) | UInt32(file[k + 1]) << 8 | UInt32(file[k + 2]) << 16 | UInt32(file[k + 3]) << 24
+            maskedCRC =
+                UInt32(file[k]) | UInt32(file[k + 1]) << 8 | UInt32(file[k + 2]) << 16 | UInt32(file[k + 3]) << 24
             length = Int(file[k + 4]) | Int(file[k + 5]) << 8
             type = file[k + 6]
         }

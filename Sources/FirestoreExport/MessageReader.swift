@@ -70,7 +70,8 @@ struct MessageReader {
         MessageReader(try mapped { (r) throws(ProtobufError) in try r.group(tag) }, what: what)
     }
 
-    private mutating func mapped<T>(_ body: (inout ProtobufReader) throws(ProtobufError) -> T) throws(ExportDamage) -> T {
+    private mutating func mapped<T>(_ body: (inout ProtobufReader) throws(ProtobufError) -> T) throws(ExportDamage) -> T
+    {
         do {
             return try body(&reader)
         } catch {

@@ -37,7 +37,8 @@ package struct FieldTag: Sendable, Equatable {
     /// not the message it claims to be.
     package func require(_ wireType: WireType) throws(ProtobufError) {
         guard self.wireType == wireType else {
-            throw ProtobufError(.unexpectedWireType(field: number, found: self.wireType, expected: wireType), at: offset)
+            throw ProtobufError(
+                .unexpectedWireType(field: number, found: self.wireType, expected: wireType), at: offset)
         }
     }
 }

@@ -39,7 +39,8 @@ struct CRC32CTests {
 
     /// The masked CRC in the header of the emulator's first record (FULL, 57 bytes), from its bytes.
     @Test func theMaskLevelDBStoresMatchesTheEmulatorsFile() throws {
-        let file = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixtures + "/kinds/all_namespaces/all_kinds/output-0")))
+        let file = try [UInt8](
+            Data(contentsOf: URL(fileURLWithPath: fixtures + "/kinds/all_namespaces/all_kinds/output-0")))
         let stored = UInt32(file[0]) | UInt32(file[1]) << 8 | UInt32(file[2]) << 16 | UInt32(file[3]) << 24
         let length = Int(file[4]) | Int(file[5]) << 8
         #expect(LevelDBLog.mask(CRC32C.checksum(Array(file[6..<(7 + length)]))) == stored)

@@ -139,7 +139,10 @@ struct EntityDecoderTests {
                     value.string(3, "x")
                 }, "property p holds both an integer and a string"
             ),
-            (Entity.Property(name: "p") { $0.lengthDelimited(3, [0xC3, 0x28]) }, "property p holds a string that is not UTF-8"),
+            (
+                Entity.Property(name: "p") { $0.lengthDelimited(3, [0xC3, 0x28]) },
+                "property p holds a string that is not UTF-8"
+            ),
             (
                 Entity.Property(name: "p") { $0.group(8) { $0.string(9, "user@example.com") } },
                 "property p holds an App Engine user, which is no Firestore value"
@@ -156,7 +159,8 @@ struct EntityDecoderTests {
             #expect((damage?.offset ?? 0) > withKey.count, "\(detail)")
         }
         #expect(
-            Self.damage(Entity.bytes(path: path, properties: [Entity.string("p", "a"), Entity.string("p", "b")]))?.detail
+            Self.damage(Entity.bytes(path: path, properties: [Entity.string("p", "a"), Entity.string("p", "b")]))?
+                .detail
                 == "property p appears twice, and not as the values of one array")
         #expect(Self.damage([]) == ExportDamage(at: 0, "the entity has no key"))
         #expect(
@@ -171,7 +175,12 @@ struct EntityDecoderTests {
         var namespaced = ProtobufWriter()
         namespaced.message(13) { key in
             key.string(20, "tenant")
-            key.message(14) { path in path.group(1) { $0.string(2, "users"); $0.string(4, "u1") } }
+            key.message(14) { path in
+                path.group(1) {
+                    $0.string(2, "users")
+                    $0.string(4, "u1")
+                }
+            }
         }
         #expect(
             Self.damage(namespaced.bytes)?.detail
@@ -186,7 +195,9 @@ struct EntityDecoderTests {
         }
         let outer = map
         let damage = Self.damage(
-            Entity.bytes(path: ["kinds", "deep"], properties: [Entity.Property(name: "m", meaning: 19) { $0.lengthDelimited(3, outer) }]))
+            Entity.bytes(
+                path: ["kinds", "deep"],
+                properties: [Entity.Property(name: "m", meaning: 19) { $0.lengthDelimited(3, outer) }]))
         #expect(damage?.detail == "property m: maps nested deeper than 100 levels")
         #expect(damage?.document == "kinds/deep")
     }

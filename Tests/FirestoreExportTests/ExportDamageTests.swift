@@ -87,7 +87,9 @@ struct ExportDamageTests {
             storeError { try source.checkShape() }.map { "\($0)" }
                 == "\(work.path(Self.output)): incomplete export: missing (all_namespaces_all_kinds.export_metadata "
                 + "lists it as an output file); export the database again")
-        #expect(storeError { try source.readStore() }.map { "\($0)" } == storeError { try source.checkShape() }.map { "\($0)" })
+        #expect(
+            storeError { try source.readStore() }.map { "\($0)" }
+                == storeError { try source.checkShape() }.map { "\($0)" })
 
         let kind = "kinds/all_namespaces/all_kinds/all_namespaces_all_kinds.export_metadata"
         try FileManager.default.removeItem(atPath: work.path(kind))
@@ -101,7 +103,9 @@ struct ExportDamageTests {
         #expect(!ExportFolderSource.recognises(work.path("kinds")))
         let notAStore = storeError { try ExportFolderSource.anySource(at: work.path("kinds")).checkShape() }
         #expect("\(notAStore!)".contains("this folder holds all_namespaces"))
-        #expect("\(notAStore!)".contains("an export folder holds NAME.overall_export_metadata or firebase-export-metadata.json"))
+        #expect(
+            "\(notAStore!)".contains(
+                "an export folder holds NAME.overall_export_metadata or firebase-export-metadata.json"))
 
         let firebaseOverall = "firebase/firestore_export/firestore_export.overall_export_metadata"
         try FileManager.default.removeItem(atPath: work.path(firebaseOverall))
@@ -109,7 +113,8 @@ struct ExportDamageTests {
             storeError { try ExportFolderSource(folder: work.path("firebase")).checkShape() }.map { "\($0)" }
                 == "\(work.path(firebaseOverall)): incomplete export: missing (firebase-export-metadata.json lists it); "
                 + "export the database again")
-        try work.write("firebase/firebase-export-metadata.json", #"{"version": "13.0.0", "auth": {"path": "auth_export"}}"#)
+        try work.write(
+            "firebase/firebase-export-metadata.json", #"{"version": "13.0.0", "auth": {"path": "auth_export"}}"#)
         #expect(
             storeError { try ExportFolderSource(folder: work.path("firebase")).checkShape() }.map { "\($0)" }
                 == "\(work.path("firebase/firebase-export-metadata.json")): incomplete export: no \"firestore\" entry: "

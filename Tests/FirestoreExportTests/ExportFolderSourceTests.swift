@@ -161,7 +161,9 @@ struct ExportFolderSourceTests {
         _ = arrived.wait(timeout: .now() + 0.5)
         #expect(seen.withLock { $0 }.isEmpty)
         let output = "firebase/firestore_export/all_namespaces/all_kinds/output-0"
-        try work.write(output, bytes: work.files("firebase/firestore_export/all_namespaces/all_kinds")["output-0"].map(Array.init) ?? [])
+        try work.write(
+            output,
+            bytes: work.files("firebase/firestore_export/all_namespaces/all_kinds")["output-0"].map(Array.init) ?? [])
         _ = arrived.wait(timeout: .now() + 5)
         let changes = seen.withLock { $0 }
         #expect(!changes.isEmpty && changes.allSatisfy { $0.target == .store }, "\(changes)")

@@ -167,7 +167,8 @@ func comparable(_ value: Value) -> String {
     case .double(let d) where d.isNaN: return "double(nan)"
     case .array(let values): return "array[" + values.map(comparable).joined(separator: ", ") + "]"
     case .map(let fields):
-        return "map{" + comparable(fields).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+        return "map{"
+            + comparable(fields).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
             .joined(separator: ", ") + "}"
     default: return "\(value)"
     }

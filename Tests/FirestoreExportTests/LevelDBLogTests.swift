@@ -90,7 +90,8 @@ struct LevelDBLogTests {
         tooLong[second + 5] ^= 0x80
         #expect(
             Self.damage(tooLong)
-                == ExportDamage(at: second, "a record of 32776 bytes runs past the end of its block (32749 bytes left)"))
+                == ExportDamage(at: second, "a record of 32776 bytes runs past the end of its block (32749 bytes left)")
+        )
     }
 
     @Test func aFileCutInsideARecordOrItsHeaderIsAnError() {
@@ -140,11 +141,13 @@ struct LevelDBLogTests {
         bytes[LevelDBLog.blockSize - 2] = 1
         #expect(
             Self.damage(bytes)
-                == ExportDamage(at: LevelDBLog.blockSize - 2, "a byte that is not zero in the padding of a block's tail"))
+                == ExportDamage(
+                    at: LevelDBLog.blockSize - 2, "a byte that is not zero in the padding of a block's tail"))
     }
 
     @Test func theEmulatorsFileReadsWithItsRecordInFragments() throws {
-        let file = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixtures + "/kinds/all_namespaces/all_kinds/output-0")))
+        let file = try [UInt8](
+            Data(contentsOf: URL(fileURLWithPath: fixtures + "/kinds/all_namespaces/all_kinds/output-0")))
         let records = try LevelDBLog.records(in: file)
         #expect(records.count == 15)
         #expect(records.contains { $0.payload.count > LevelDBLog.blockSize })

@@ -162,7 +162,9 @@ struct ProtobufReaderTests {
         let wrongType = Self.failure([0x08, 0x01]) { (r) throws(ProtobufError) in
             try r.nextTag()?.require(.lengthDelimited)
         }
-        #expect(wrongType == ProtobufError(.unexpectedWireType(field: 1, found: .varint, expected: .lengthDelimited), at: 0))
+        #expect(
+            wrongType == ProtobufError(.unexpectedWireType(field: 1, found: .varint, expected: .lengthDelimited), at: 0)
+        )
         #expect(wrongType?.description == "byte 0: field 1 is varint, expected length-delimited")
     }
 
