@@ -6,8 +6,9 @@ import Protobuf
 /// `NAME.overall_export_metadata` is a LevelDB log: a first record of one byte (`3`, a
 /// format's mark, not read), then records whose repeated field 1 lists the exported kinds, each with the path of
 /// its `.export_metadata` file relative to the export (2), its documents (3) and the bytes of
-/// its output files (4). A kind's `.export_metadata` is one protobuf message whose repeated
-/// field 2 lists its output files, each by its name beside the metadata (2).
+/// its output files (4). A kind's `.export_metadata` is one protobuf message whose field 2
+/// lists its output files by their names beside the metadata (its repeated field 2: the
+/// emulator writes a file of output for every 1.2 MB or so).
 enum ExportMetadata {
     /// One kind of entity an export lists (`all_kinds`, or a collection's when the export was
     /// of some collections).
@@ -71,15 +72,19 @@ enum ExportMetadata {
                     try reader.skip(tag)
                     continue
                 }
-                var entry = try reader.message(tag, "an output file's entry")
-                var name: String?
+                var entry = try reader.message(tag, "the output files' entry")
                 while let field = try entry.nextTag() {
-                    if field.number == 2 { name = try entry.string(field) } else { try entry.skip(field) }
+                    guard field.number == 2 else {
+                        try entry.skip(field)
+                        continue
+                    }
+                    let name = try entry.string(field)
+                    guard isRelative(name) else {
+                        throw ExportDamage(
+                            at: field.offset, "an output file \"\(name)\" that is not beside the metadata")
+                    }
+                    outputs.append(name)
                 }
-                guard let name, isRelative(name) else {
-                    throw ExportDamage(at: tag.offset, "an output file's entry without a file name beside the metadata")
-                }
-                outputs.append(name)
             }
             return outputs
         }

@@ -109,6 +109,31 @@ struct ExportFolderSourceTests {
         #expect(work.files("kindsFromExport") == work.files("kindsFromFolder"))
     }
 
+    /// The emulator writes an output file for every 1.2 MB or so (the M store's export has 20),
+    /// all listed in one entry of the kind's metadata: every one is read, and each is a file of
+    /// the entry's stamp.
+    @Test func anExportInSeveralOutputFilesIsReadWhole() throws {
+        let work = try TemporaryFolder()
+        let records = (0..<10).map { k in
+            Entity.bytes(path: ["tweets", "t\(k)"], properties: [Entity.string("caption", "tweet \(k)")])
+        }
+        let folder = try writeExport(records, in: work, at: "export", outputs: 3)
+        let source = ExportFolderSource(folder: folder)
+        let store = try source.readStore()
+        #expect(store.documents.map(\.path.id) == (0..<10).map { "t\($0)" })
+        #expect(try source.stamp(recording: false).entries == 2 + 3)
+        var batches: [Int] = []
+        _ = try source.read(transform: { $0.path }, take: { batches.append($0.count) }, restart: {})
+        #expect(batches == [4, 4, 2])
+
+        try FileManager.default.removeItem(atPath: folder + "/all_namespaces/all_kinds/output-1")
+        #expect(
+            storeError { try source.checkShape() }.map { "\($0)" }
+                == "\(folder)/all_namespaces/all_kinds/output-1: incomplete export: missing "
+                + "(all_namespaces_all_kinds.export_metadata lists it as an output file); export the database again")
+        #expect(source.stamp(ofEntry: "") == nil)
+    }
+
     @Test func theOneEntryIsStampedByTheFilesAndMovesWhenOneChanges() throws {
         let work = try TemporaryFolder()
         try work.copy(fixtures + "/kinds", to: "kinds")

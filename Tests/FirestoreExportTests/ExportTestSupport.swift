@@ -123,20 +123,28 @@ enum Entity {
     }
 }
 
-/// An export folder with the entities `records` in one output file, and the metadata that
-/// lists it as the emulator writes it: `folder/NAME.overall_export_metadata`,
-/// `folder/all_namespaces/all_kinds/{all_namespaces_all_kinds.export_metadata, output-0}`.
+/// An export folder with the entities `records` in `outputs` output files (one after
+/// another, as many in each), and the metadata that lists them as the emulator writes it:
+/// `folder/NAME.overall_export_metadata`, `folder/all_namespaces/all_kinds/`
+/// `{all_namespaces_all_kinds.export_metadata, output-0, output-1, …}`.
 @discardableResult
-func writeExport(_ records: [[UInt8]], in temporary: TemporaryFolder, at folder: String, name: String = "export")
-    throws -> String
-{
-    var output = LogWriter()
-    for record in records { output.append(record) }
+func writeExport(
+    _ records: [[UInt8]], in temporary: TemporaryFolder, at folder: String, name: String = "export", outputs: Int = 1
+) throws -> String {
+    let kinds = "\(folder)/all_namespaces/all_kinds"
+    let each = max(1, (records.count + outputs - 1) / outputs)
+    var bytes = 0
+    for k in 0..<outputs {
+        var output = LogWriter()
+        for record in records.dropFirst(k * each).prefix(each) { output.append(record) }
+        try temporary.write("\(kinds)/output-\(k)", bytes: output.bytes)
+        bytes += output.bytes.count
+    }
     var kind = ProtobufWriter()
     kind.message(1) { $0.string(1, "roost-test") }
     kind.message(2) { entry in
         entry.string(1, "")
-        entry.string(2, "output-0")
+        for k in 0..<outputs { entry.string(2, "output-\(k)") }
     }
     var overall = LogWriter()
     overall.append([0x33])
@@ -145,12 +153,10 @@ func writeExport(_ records: [[UInt8]], in temporary: TemporaryFolder, at folder:
         entry.message(1) { $0.varint(1, 2) }
         entry.string(2, "all_namespaces/all_kinds/all_namespaces_all_kinds.export_metadata")
         entry.varint(3, UInt64(records.count))
-        entry.varint(4, UInt64(output.bytes.count))
+        entry.varint(4, UInt64(bytes))
     }
     overall.append(list.bytes)
-    try temporary.write("\(folder)/all_namespaces/all_kinds/output-0", bytes: output.bytes)
-    try temporary.write(
-        "\(folder)/all_namespaces/all_kinds/all_namespaces_all_kinds.export_metadata", bytes: kind.bytes)
+    try temporary.write("\(kinds)/all_namespaces_all_kinds.export_metadata", bytes: kind.bytes)
     try temporary.write("\(folder)/\(name).overall_export_metadata", bytes: overall.bytes)
     return temporary.path(folder)
 }
