@@ -230,7 +230,7 @@ package enum EntityDecoder {
             return .geoPoint(latitude: x, longitude: y)
         case (.none, .reference(let path)): return .reference(path)
         case (.none, .bytes(let bytes, let at)), (.text, .bytes(let bytes, let at)):
-            guard let text = String(validating: bytes, as: UTF8.self) else {
+            guard let text = ProtobufReader.utf8String(bytes) else {
                 throw ExportDamage(at: at, "property \(property) holds a string that is not UTF-8")
             }
             return .string(text)

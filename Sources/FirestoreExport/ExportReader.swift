@@ -14,7 +14,7 @@ enum ExportReader {
     static let recordsPerTask = 64
 
     /// Every document of `layout`, each turned into a `T` on the core that decoded it, handed
-    /// to `take` an output file at a time.
+    /// to `take` in batches as each output file is decoded.
     static func read<T>(
         _ layout: ExportLayout, transform: @escaping @Sendable (Document) -> T, take: (consuming [T]) -> Void
     ) throws(StoreError) {
@@ -24,9 +24,10 @@ enum ExportReader {
             for output in kind.outputs {
                 let file = try contents(of: output, listedIn: kind.metadata)
                 bytes += file.count
-                let values = try decode(file, path: output, transform: transform)
-                documents += values.count
-                take(values)
+                for batch in try decode(file, path: output, transform: transform) {
+                    documents += batch.count
+                    take(batch)
+                }
             }
             try check(kind, documents: documents, bytes: bytes)
         }
@@ -44,9 +45,16 @@ enum ExportReader {
         }
     }
 
-    /// The documents of the output file `path` (its bytes `file`), made `T`s.
+    /// What one core made of a run of records: their values, or the first that failed.
+    private enum Batch<T> {
+        case values([T])
+        case failure(record: Int, ExportDamage)
+    }
+
+    /// The documents of the output file `path` (its bytes `file`), made `T`s, in batches (one
+    /// per run of records decoded together: handing them on as they are copies no value).
     private static func decode<T>(_ file: [UInt8], path: String, transform: @escaping @Sendable (Document) -> T)
-        throws(StoreError) -> [T]
+        throws(StoreError) -> [[T]]
     {
         let records: [LogRecord]
         do {
@@ -54,19 +62,29 @@ enum ExportReader {
         } catch {
             throw .damagedExport(file: path, offset: error.offset, document: error.document, detail: error.detail)
         }
-        let outcomes = [Result<T, ExportDamage>](parallelCount: records.count, chunk: recordsPerTask) { k in
-            let record = records[k]
-            return record.payload.withUnsafeBytes { raw in
-                Result { () throws(ExportDamage) -> T in try transform(EntityDecoder.document(raw, source: path)) }
+        let runs = (records.count + recordsPerTask - 1) / recordsPerTask
+        let batches = [Batch<T>](parallelCount: runs) { run in
+            let range = (run * recordsPerTask)..<min(records.count, (run + 1) * recordsPerTask)
+            var values: [T] = []
+            values.reserveCapacity(range.count)
+            for k in range {
+                let decoded = records[k].payload.withUnsafeBytes { raw in
+                    Result { () throws(ExportDamage) in try EntityDecoder.document(raw, source: path) }
+                }
+                switch decoded {
+                case .success(let document): values.append(transform(document))
+                case .failure(let damage): return .failure(record: k, damage)
+                }
             }
+            return .values(values)
         }
-        var values: [T] = []
-        values.reserveCapacity(outcomes.count)
-        for (k, outcome) in outcomes.enumerated() {
-            switch outcome {
-            case .success(let value):
-                values.append(value)
-            case .failure(let damage):
+        var values: [[T]] = []
+        values.reserveCapacity(batches.count)
+        for batch in batches {
+            switch batch {
+            case .values(let run):
+                values.append(run)
+            case .failure(let k, let damage):
                 throw .damagedExport(
                     file: path, offset: records[k].fileOffset(ofByte: damage.offset), document: damage.document,
                     detail: damage.detail)

@@ -119,10 +119,26 @@ package struct ProtobufReader {
     /// A `string` field: its bytes must be UTF-8.
     package mutating func string() throws(ProtobufError) -> String {
         let value = try lengthDelimited()
-        guard let text = String(validating: value.bytes, as: UTF8.self) else {
-            throw ProtobufError(.invalidUTF8, at: value.baseOffset)
-        }
+        guard let text = Self.utf8String(value.bytes) else { throw ProtobufError(.invalidUTF8, at: value.baseOffset) }
         return text
+    }
+
+    /// `bytes` as a string, or nil when they are not UTF-8. ASCII, most of what a message
+    /// holds, is checked eight bytes at a time and taken as it is; only other text goes
+    /// through the standard library's validation (which costs a generic call each).
+    package static func utf8String(_ bytes: UnsafeRawBufferPointer) -> String? {
+        var k = 0
+        var high: UInt64 = 0
+        while bytes.count - k >= 8 {
+            high |= bytes.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+            k += 8
+        }
+        while k < bytes.count {
+            high |= UInt64(bytes[k])
+            k += 1
+        }
+        if high & 0x8080_8080_8080_8080 == 0 { return String(decoding: bytes, as: UTF8.self) }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     // MARK: Groups

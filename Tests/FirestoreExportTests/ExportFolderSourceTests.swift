@@ -122,9 +122,9 @@ struct ExportFolderSourceTests {
         let store = try source.readStore()
         #expect(store.documents.map(\.path.id) == (0..<10).map { "t\($0)" })
         #expect(try source.stamp(recording: false).entries == 2 + 3)
-        var batches: [Int] = []
-        _ = try source.read(transform: { $0.path }, take: { batches.append($0.count) }, restart: {})
-        #expect(batches == [4, 4, 2])
+        var batches: [[String]] = []
+        _ = try source.read(transform: { $0.path.id }, take: { batches.append($0) }, restart: {})
+        #expect(batches.flatMap { $0 } == (0..<10).map { "t\($0)" })
 
         try FileManager.default.removeItem(atPath: folder + "/all_namespaces/all_kinds/output-1")
         #expect(

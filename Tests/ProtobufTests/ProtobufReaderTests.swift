@@ -136,6 +136,16 @@ struct ProtobufReaderTests {
         #expect(last == "last")
     }
 
+    @Test func stringsAreCheckedAsUTF8InTheirASCIIFastPathToo() {
+        func text(_ bytes: [UInt8]) -> String? { bytes.withUnsafeBytes { ProtobufReader.utf8String($0) } }
+        #expect(text(Array("plain ASCII, longer than eight bytes".utf8)) == "plain ASCII, longer than eight bytes")
+        #expect(text(Array("한글과 ASCII".utf8)) == "한글과 ASCII")
+        #expect(text([]) == "")
+        #expect(text(Array("sixteen bytes ok".utf8) + [0xFF]) == nil)
+        #expect(text([0x61, 0x62, 0xC3]) == nil)  // cut inside a character
+        #expect(text(Array("0123456789abcdef".utf8) + [0xED, 0xA0, 0x80]) == nil)  // a surrogate
+    }
+
     @Test func eachKindOfMalformedInputIsAnErrorAtItsByte() {
         let cases: [([UInt8], ProtobufError)] = [
             ([0x08], ProtobufError(.truncated(what: "a varint"), at: 1)),
