@@ -46,33 +46,32 @@ let package = Package(
         .target(
             name: "Build",
             dependencies: [
-                "JSON", "Store", "FirestoreExport", "Model", "Mustache", "Search", "Site", "Output", "DefaultSite",
-                "Media", "Support",
+                "JSON", "Store", "Firestore", "Model", "Mustache", "Search", "Site", "Output", "DefaultSite", "Media",
+                "Support",
             ]),
         // An HTTP server on Debian's libmicrohttpd, live reload: knows no site.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "Preview", dependencies: ["CMicroHTTPD", "Support"]),
         // `roost serve`: stores kept live document by document, served and reloaded.
         .target(
-            name: "Live",
-            dependencies: ["Store", "FirestoreExport", "Model", "Site", "Build", "Preview", "Watch", "Support"]),
+            name: "Live", dependencies: ["Store", "Firestore", "Model", "Site", "Build", "Preview", "Watch", "Support"]),
         // Remote images mirrored into a content-addressed cache: downloads through Debian's libcurl
         // (its multi interface), type by magic bytes, size from the header. Knows no site.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "Media", dependencies: ["CCurl", "JSON", "Support"]),
         // Stage 1 too: the database itself (Cloud Firestore and its emulator) as a document source,
         // over Debian's libcurl, with OpenSSL's libcrypto signing service-account tokens; and
-        // `StoreAddress`, which opens any store as named (a path or `firestore://…`).
+        // `StoreAddress`, which opens any store as named (a path, an export folder or `firestore://…`).
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        .target(name: "Firestore", dependencies: ["CCurl", "CCrypto", "JSON", "Store", "Support"]),
+        .target(name: "Firestore", dependencies: ["CCurl", "CCrypto", "JSON", "Store", "FirestoreExport", "Support"]),
         // `roost generate`: synthetic stores of any size, deterministic from a seed.
         .target(name: "Synthetic", dependencies: ["Support"]),
         // The command line: options, console output, exit statuses.
         .executableTarget(
             name: "roost",
             dependencies: [
-                "JSON", "Store", "FirestoreExport", "Model", "Site", "Build", "Live", "Preview", "Synthetic",
-                "DefaultSite", "Support",
+                "JSON", "Store", "Firestore", "Model", "Site", "Build", "Live", "Preview", "Synthetic", "DefaultSite",
+                "Support",
             ]),
 
         // Fixtures shared by the test targets (the theme, document builders).
@@ -84,9 +83,12 @@ let package = Package(
         .testTarget(name: "ProtobufTests", dependencies: ["Protobuf"]),
         .testTarget(
             name: "FirestoreExportTests",
-            dependencies: ["FirestoreExport", "Protobuf", "Store", "Build", "Site", "Support", "TestSupport"],
+            dependencies: [
+                "FirestoreExport", "Firestore", "Protobuf", "Store", "Build", "Site", "Synthetic", "Support",
+                "TestSupport",
+            ],
             exclude: ["Fixtures"]),
-        .testTarget(name: "FirestoreTests", dependencies: ["Firestore", "Store", "JSON", "TestSupport"]),
+        .testTarget(name: "FirestoreTests", dependencies: ["Firestore", "Store", "Model", "JSON", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "JSON", "TestSupport"]),
         .testTarget(name: "ModelTests", dependencies: ["Model", "Store", "JSON", "Support", "TestSupport"]),
         .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
@@ -106,7 +108,8 @@ let package = Package(
         .testTarget(
             name: "MediaTests", dependencies: ["Media", "Support", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "SyntheticTests", dependencies: ["Synthetic", "Store", "Model", "TestSupport"]),
-        .testTarget(name: "RoostTests", dependencies: ["roost", "JSON", "DefaultSite", "Preview", "TestSupport"]),
+        .testTarget(
+            name: "RoostTests", dependencies: ["roost", "JSON", "Store", "DefaultSite", "Preview", "TestSupport"]),
         .testTarget(
             name: "HostileTests", dependencies: ["Store", "Model", "Site", "Mustache", "Output", "TestSupport"]),
     ]

@@ -6,6 +6,8 @@ package enum BuildNotice: Sendable, Hashable, CustomStringConvertible {
     /// The build cache could not be written (`BuildError.cache`'s words); the build went on
     /// without it.
     case cache(String)
+    /// The store is a database: this many documents were read from it (Firestore bills each).
+    case documentsRead(Int, database: String)
 
     package var description: String {
         switch self {
@@ -13,6 +15,7 @@ package enum BuildNotice: Sendable, Hashable, CustomStringConvertible {
             "no sitemap.xml: a sitemap needs absolute URLs, and the base URL '\(base)' is a path; "
                 + "give an absolute one to write it"
         case .cache(let text): text
+        case .documentsRead(let count, let database): "\(count) documents read from \(database)"
         }
     }
 }

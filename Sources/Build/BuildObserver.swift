@@ -9,10 +9,13 @@ package protocol BuildObserver: Sendable {
     func pageFinished()
     /// `--media mirror`: `done` of `total` images are settled (from the cache or the network).
     func mediaProgress(done: Int, total: Int)
+    /// A database is being read: `count` documents so far.
+    func documentsRead(_ count: Int)
 }
 
 extension BuildObserver {
     package func mediaProgress(done: Int, total: Int) {}
+    package func documentsRead(_ count: Int) {}
     package func phaseEnded(_ phase: BuildPhase) {}
     package func renderingStarted(pages: Int) {}
     package func pageFinished() {}

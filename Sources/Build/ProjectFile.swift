@@ -68,7 +68,9 @@ package struct ProjectFile: Sendable {
             case (.wholeNumber, .integer(let n)):
                 values[key] = [String(n)]
             case (.path, .string(let relative)) where !relative.isEmpty:
-                values[key] = [relative.hasPrefix("/") ? relative : folder.appendingPathComponent(relative).path]
+                values[key] = [
+                    Self.isRooted(relative) ? relative : folder.appendingPathComponent(relative).path
+                ]
             case (.textList, .array(let items)):
                 var texts: [String] = []
                 for item in items {
@@ -108,8 +110,12 @@ package struct ProjectFile: Sendable {
     /// `relative` in the project's folder `folder` (`folder(of:)`), as written: `other/content`;
     /// `relative` itself when `folder` is empty or `relative` is absolute.
     package static func path(_ relative: String, in folder: String) -> String {
-        relative.hasPrefix("/") ? relative : joinPath(folder, relative)
+        isRooted(relative) ? relative : joinPath(folder, relative)
     }
+
+    /// True for an absolute path, and for an address such as `firestore://app` (a store that
+    /// is a database), which no folder is put before.
+    static func isRooted(_ value: String) -> Bool { value.hasPrefix("/") || value.contains("://") }
 }
 
 /// Why `roost.json` cannot be used.

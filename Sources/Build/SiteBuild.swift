@@ -1,5 +1,5 @@
 import Dispatch
-import FirestoreExport
+import Firestore
 import Model
 import Output
 import Search
@@ -33,7 +33,8 @@ package struct SiteBuild: Sendable {
     package func run(observer: some BuildObserver = SilentBuild()) throws -> BuildReport {
         let start = ContinuousClock.now
         let pipeline = try SitePipeline(config: options.config, theme: try theme(), media: options.media)
-        let source = try ExportFolderSource.anySource(at: options.store)
+        var source = try StoreAddress.source(for: options.store)
+        if let database = source as? FirestoreSource { source = database.reporting(observer.documentsRead) }
         let inputs = try BuildInputs(options, source: source, theme: pipeline.theme, clock: clock)
         observer.phaseEnded(.stampInputs)
         // With an output folder already there, take it (and its lock) now: if the last build
@@ -54,6 +55,9 @@ package struct SiteBuild: Sendable {
         }
         let read = try readStore(source, inputs, observer: observer)
         var notices = self.notices + read.notices
+        if let database = source as? FirestoreSource {
+            notices.append(.documentsRead(database.documentsRead, database: database.location))
+        }
         // (A build that ends, or fails, leaves no write behind it.)
         let snapshotWrite = read.snapshotWrite
         defer { _ = snapshotWrite?.finish() }

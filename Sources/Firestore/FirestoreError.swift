@@ -8,7 +8,7 @@ package enum FirestoreError: Error, Sendable, CustomStringConvertible {
     /// A credentials file that cannot be used: unreadable, not JSON, a kind Roost does not
     /// know, or a key that does not load.
     case badCredentials(database: String, file: String, detail: String)
-    /// The token endpoint refused the credentials.
+    /// The token endpoint refused the credentials, or its answer held no token.
     case tokenRefused(database: String, endpoint: String, status: Int, detail: String)
     /// The host could not be reached: refused, unknown, timed out.
     case unreachable(database: String, host: String, detail: String, emulator: Bool)
@@ -21,6 +21,8 @@ package enum FirestoreError: Error, Sendable, CustomStringConvertible {
     case badResponse(database: String, detail: String)
     /// A write to Cloud Firestore itself (not the emulator) without `--production`.
     case productionWriteNotAllowed(database: String)
+    /// A database with no collection at all: on the emulator, every project ID is one.
+    case empty(database: String)
 
     package var description: String {
         switch self {
@@ -32,6 +34,10 @@ package enum FirestoreError: Error, Sendable, CustomStringConvertible {
                 + "set FIRESTORE_EMULATOR_HOST=127.0.0.1:PORT"
         case .badCredentials(let database, let file, let detail):
             return "\(database): the credentials in \(file) cannot be used: \(detail)"
+        case .tokenRefused(let database, let endpoint, let status, let detail) where status == 200:
+            // A 200 without a token is no refusal: something between answered, or the endpoint is wrong.
+            return "\(database): \(endpoint) gave no access token (HTTP 200): \(detail); check the token_uri "
+                + "of the credentials file and any proxy between"
         case .tokenRefused(let database, let endpoint, let status, let detail):
             return "\(database): \(endpoint) refused the credentials (HTTP \(status)): \(detail); "
                 + "check that the key or login is still valid (`gcloud auth application-default login` renews one)"
@@ -49,6 +55,10 @@ package enum FirestoreError: Error, Sendable, CustomStringConvertible {
             return "\(database): the database refused the request (\(what)): \(message)\(Self.hint(code: code))"
         case .badResponse(let database, let detail):
             return "\(database): the answer is not a Firestore answer: \(detail)"
+        case .empty(let database):
+            return "\(database): the database holds no documents: check the project and database IDs "
+                + "(the emulator answers for any project, empty), or write a store into it with "
+                + "`roost import content --to \(database)`"
         case .productionWriteNotAllowed(let database):
             return "\(database): this writes into Cloud Firestore itself, not the emulator: add --production "
                 + "to do that (or set FIRESTORE_EMULATOR_HOST to write into the emulator)"

@@ -18,13 +18,6 @@ package struct ExportFolderSource: DocumentSource {
     /// metadata's file name, before anything is read.
     package static func recognises(_ path: String) -> Bool { ExportLayout.recognises(path) }
 
-    /// The source of the store at `path`: an export folder, or whatever
-    /// `DocumentStore.source(at:)` opens. (Where the commands open stores, until one function
-    /// opens every form of store by its name.)
-    package static func anySource(at path: String) throws(StoreError) -> any DocumentSource {
-        recognises(path) ? ExportFolderSource(folder: path) : try DocumentStore.source(at: path)
-    }
-
     /// The metadata is read and every file it lists is there.
     package func checkShape() throws(StoreError) { try ExportLayout.find(at: location).checkOutputsExist() }
 
@@ -78,15 +71,50 @@ package struct ExportFolderSource: DocumentSource {
         }
     }
 
-    /// `reusing` is not asked: the one entry holds every document.
+    /// `reusing` is not asked: the one entry holds every document. A store with documents in
+    /// none of Roost's collections is refused (SPEC 13).
     package func read<T>(
         stamps: StoreFileStamps.Index?, reusing: (@Sendable (String, FileStamp) -> T?)?,
         transform: @escaping @Sendable (Document, FileStamp?) -> T
     ) throws(StoreError) -> SourceRead<T> {
+        let read = try readAll { transform($0, nil) }
+        if let problem = StoreShape.roostProblem(store: location, collections: Set(read.paths.map { $0.segments[0] })) {
+            throw problem
+        }
+        return SourceRead(
+            values: read.values, missingParents: read.missingParents, ignored: [], folders: nil, format: .exportFolder)
+    }
+
+    /// The documents an output file at a time, as they are decoded (SPEC 13 as above).
+    package func read<T>(
+        transform: @escaping @Sendable (Document) -> T, take: (consuming [T]) -> Void, restart: () -> Void
+    ) throws(StoreError) -> StoreFormat {
+        let seen = TopCollections()
+        try ExportReader.read(
+            ExportLayout.find(at: location),
+            transform: { document in
+                seen.add(document.path)
+                return transform(document)
+            }, take: take)
+        try seen.check(store: location)
+        return .exportFolder
+    }
+
+    /// Every document, whatever its collections (`roost import` warns about those).
+    package func readStore() throws(StoreError) -> DocumentStore {
+        let read = try readAll { $0 }
+        return DocumentStore(
+            documents: read.values, format: .exportFolder, path: location, missingParents: read.missingParents)
+    }
+
+    /// Every document made a `T`, in path order, with the paths and the missing parents.
+    private func readAll<T>(_ transform: @escaping @Sendable (Document) -> T) throws(StoreError)
+        -> (values: [T], paths: [DocumentPath], missingParents: [DocumentPath])
+    {
         var values: [T] = []
         var paths: [DocumentPath] = []
         try ExportReader.read(
-            ExportLayout.find(at: location), transform: { document in (document.path, transform(document, nil)) },
+            ExportLayout.find(at: location), transform: { document in (document.path, transform(document)) },
             take: { batch in
                 for (path, value) in batch {
                     paths.append(path)
@@ -94,22 +122,7 @@ package struct ExportFolderSource: DocumentSource {
                 }
             })
         let missingParents = DocumentStore.arrange(&values, paths: &paths)
-        return SourceRead(
-            values: values, missingParents: missingParents, ignored: [], folders: nil, format: .exportFolder)
-    }
-
-    /// The documents an output file at a time, as they are decoded.
-    package func read<T>(
-        transform: @escaping @Sendable (Document) -> T, take: (consuming [T]) -> Void, restart: () -> Void
-    ) throws(StoreError) -> StoreFormat {
-        try ExportReader.read(ExportLayout.find(at: location), transform: transform, take: take)
-        return .exportFolder
-    }
-
-    package func readStore() throws(StoreError) -> DocumentStore {
-        let read = try read(stamps: nil, reusing: nil, transform: { document, _ in document })
-        return DocumentStore(
-            documents: read.values, format: .exportFolder, path: location, missingParents: read.missingParents)
+        return (values, paths, missingParents)
     }
 
     /// A change to any of the export's files is the whole store's; other files beside them

@@ -1,5 +1,5 @@
 import Build
-import FirestoreExport
+import Firestore
 import Foundation
 import Model
 import Preview
@@ -133,7 +133,7 @@ package final class LiveSite: Sendable {
     package func loadAll() -> Update {
         let start = ContinuousClock.now
         do {
-            let source = try ExportFolderSource.anySource(at: storePath)
+            let source = try StoreAddress.source(for: storePath)
             state.withLock { $0.source = source }
             try source.checkShape()
             let store = try source.readStore()
@@ -153,7 +153,7 @@ package final class LiveSite: Sendable {
     package func follow(
         debounce: Duration, _ onChange: @escaping @Sendable ([SourceChange]) -> Void
     ) throws -> any ChangeFollowing {
-        let source = try state.withLock { $0.source } ?? ExportFolderSource.anySource(at: storePath)
+        let source = try state.withLock { $0.source } ?? StoreAddress.source(for: storePath)
         return try source.follow(debounce: debounce, onChange)
     }
 

@@ -15,6 +15,8 @@ package enum StoreFormat: String, Sendable, CaseIterable, CustomStringConvertibl
     case restRunQuery
     /// A plain JSON array of Firestore REST documents.
     case restDocumentArray
+    /// The database itself: Cloud Firestore or its emulator (SPEC 11).
+    case firestore
     /// A folder written by `gcloud firestore export` or the emulator: LevelDB logs of entities.
     case exportFolder
 
@@ -26,11 +28,12 @@ package enum StoreFormat: String, Sendable, CaseIterable, CustomStringConvertibl
         case .restDocumentsList: return "Firestore REST documents.list"
         case .restRunQuery: return "Firestore REST runQuery"
         case .restDocumentArray: return "Firestore REST document array"
+        case .firestore: return "Firestore database"
         case .exportFolder: return "Firestore export folder"
         }
     }
 
-    package var isSingleFile: Bool { self != .directory }
+    package var isSingleFile: Bool { self != .directory && self != .firestore }
 }
 
 /// Something in a store that was skipped, and why (not an error).
@@ -69,6 +72,12 @@ package struct DocumentStore: Sendable {
         self.path = path
         self.missingParents = missingParents
         self.ignored = ignored
+    }
+
+    /// SPEC 13: the warning `roost import` gives when none of the documents is in one of
+    /// Roost's collections.
+    package var roostCollectionsProblem: String? {
+        StoreShape.roostProblem(store: path, collections: Set(documents.map { $0.path.segments[0] }))?.description
     }
 
     /// The source of the store at `path`: a folder is a directory store, a file a single-file

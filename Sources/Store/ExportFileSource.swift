@@ -38,7 +38,14 @@ package struct ExportFileSource: DocumentSource {
         stamps: StoreFileStamps.Index?, reusing: (@Sendable (String, FileStamp) -> T?)?,
         transform: @escaping @Sendable (Document, FileStamp?) -> T
     ) throws(StoreError) -> SourceRead<T> {
-        let read = try DocumentStore.readSingleFile(at: location, transform: { transform($0, nil) })
+        let seen = TopCollections()
+        let read = try DocumentStore.readSingleFile(
+            at: location,
+            transform: {
+                seen.add($0.path)
+                return transform($0, nil)
+            })
+        try seen.check(store: location)
         return SourceRead(
             values: read.values, missingParents: read.missingParents, ignored: [], folders: nil, format: read.format)
     }
@@ -46,7 +53,15 @@ package struct ExportFileSource: DocumentSource {
     package func read<T>(
         transform: @escaping @Sendable (Document) -> T, take: (consuming [T]) -> Void, restart: () -> Void
     ) throws(StoreError) -> StoreFormat {
-        try DocumentStore.readSingleFile(at: location, transform: transform, take: take, restart: restart)
+        let seen = TopCollections()
+        let format = try DocumentStore.readSingleFile(
+            at: location,
+            transform: {
+                seen.add($0.path)
+                return transform($0)
+            }, take: take, restart: restart)
+        try seen.check(store: location)
+        return format
     }
 
     package func readStore() throws(StoreError) -> DocumentStore {

@@ -14,7 +14,7 @@ import Darwin
 /// with equal paths keep their input order. Each key is copied once into one byte buffer;
 /// two all-ASCII keys (ASCII is NFC, so their string order is their byte order) are
 /// compared by their first eight bytes and then memcmp, any other pair as strings.
-enum PathOrder {
+package enum PathOrder {
     /// One entry to order.
     private struct Slot {
         /// The key's first eight bytes, big-endian, zero-padded.
@@ -37,14 +37,16 @@ enum PathOrder {
     /// paths that are ancestors of a document or of a flagged entry, or flagged entries
     /// themselves, but not documents: sorted, without duplicates. `holders` is empty or has
     /// one flag per document. Input already in order is left as it is (checked in one pass).
-    static func arrange(_ documents: inout [Document], holders: [Bool] = []) -> [DocumentPath] {
+    package static func arrange(_ documents: inout [Document], holders: [Bool] = []) -> [DocumentPath] {
         var paths = documents.map(\.path)
         return arrange(&documents, paths: &paths, holders: holders)
     }
 
     /// `arrange(_:holders:)` for values of any kind made from documents with these `paths`
     /// (one per value, both moved and removed alike).
-    static func arrange<T>(_ values: inout [T], paths: inout [DocumentPath], holders: [Bool] = []) -> [DocumentPath] {
+    package static func arrange<T>(_ values: inout [T], paths: inout [DocumentPath], holders: [Bool] = [])
+        -> [DocumentPath]
+    {
         precondition(holders.isEmpty || holders.count == paths.count)
         var collector = Collector(capacity: paths.count)
         for k in paths.indices {

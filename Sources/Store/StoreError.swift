@@ -32,6 +32,12 @@ package enum StoreError: Error, Sendable, CustomStringConvertible {
     case writeFailed(path: String, reason: String)
     /// The store's changes cannot be followed (`roost serve`): `reason` says why.
     case cannotFollow(path: String, reason: String)
+    /// A store that is not a file, the database, could not be read or written: `failure`
+    /// says why, naming it.
+    case unavailable(any Error & Sendable & CustomStringConvertible)
+    /// A store that holds documents, but in none of Roost's collections (SPEC 13): `holds`
+    /// names the collections it has.
+    case noRoostCollections(store: String, holds: [String])
     /// A file of an export folder that is damaged or cut where `offset` says (a bad checksum,
     /// a record cut off, an unknown record type, a property that does not decode); `document`
     /// is the document's path when it is known.
@@ -88,12 +94,25 @@ package enum StoreError: Error, Sendable, CustomStringConvertible {
             return "\(path): cannot write: \(reason)"
         case .cannotFollow(let path, let reason):
             return "\(path): cannot follow its changes: \(reason)"
+        case .unavailable(let failure):
+            return failure.description
+        case .noRoostCollections(let store, let holds):
+            return Self.noRoostCollections(store, holds: holds)
         case .damagedExport(let file, let offset, let document, let detail):
             let which = document.map { " (document \($0))" } ?? ""
             return "\(file): damaged export at byte \(offset)\(which): \(detail); export the database again"
         case .incompleteExport(let path, let detail):
             return "\(path): incomplete export: \(detail); export the database again"
         }
+    }
+}
+
+extension StoreError {
+    /// SPEC 13, said the same way for every form of store.
+    static func noRoostCollections(_ store: String, holds: [String]) -> String {
+        let shown = holds.prefix(5).joined(separator: ", ") + (holds.count > 5 ? ", …" : "")
+        return "\(store): not a store of Roost's: it holds the collections \(shown), and none of "
+            + StoreShape.collections.joined(separator: ", ") + " (SPEC 2.1)"
     }
 }
 

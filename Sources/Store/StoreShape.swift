@@ -29,6 +29,13 @@ package enum StoreShape {
         throw .notAStore(path: root, holds: names, storeNearby: hint)
     }
 
+    /// SPEC 13 for a store read whole (a file, a database): documents, but in none of
+    /// Roost's collections. `collections` are the top collections of its documents.
+    package static func roostProblem(store: String, collections: Set<String>) -> StoreError? {
+        guard !collections.isEmpty, !collections.contains(where: Self.collections.contains) else { return nil }
+        return .noRoostCollections(store: store, holds: collections.sorted())
+    }
+
     private static func isFolder(_ path: String) -> Bool {
         var st = stat()
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR

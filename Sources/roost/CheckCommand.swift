@@ -1,4 +1,4 @@
-import FirestoreExport
+import Firestore
 import JSON
 import Model
 import Store
@@ -26,7 +26,7 @@ enum CheckCommand: Command {
         let path = try arguments.required(Options.store)
         var phases = PhaseTimer()
         let (snapshot, source) = try Snapshot.read(
-            from: ExportFolderSource.anySource(at: path), phases: { phases.end($0.rawValue) })
+            from: StoreAddress.source(for: path), phases: { phases.end($0.rawValue) })
         defer { phases.report() }
         defer { Heap.keepUntilExit(snapshot) }  // the process exits next: no freeing a million tweets one by one
         let report = CheckReport(storePath: path, source: source, snapshot: snapshot)

@@ -7,6 +7,7 @@ final class ConsoleObserver: BuildObserver {
     private let timer = Mutex(PhaseTimer())
     private let progress = Mutex<Progress?>(nil)
     private let mediaProgress = Mutex<Progress?>(nil)
+    private let readProgress = Mutex<Progress?>(nil)
     private let progressBar: Bool
 
     init(progressBar: Bool) {
@@ -29,7 +30,19 @@ final class ConsoleObserver: BuildObserver {
         }
     }
 
+    /// Called after each page of a database read.
+    func documentsRead(_ count: Int) {
+        readProgress.withLock { progress in
+            if progress == nil { progress = Progress(total: nil, enabled: progressBar, unit: "documents read") }
+            progress?.set(count)
+        }
+    }
+
     func renderingStarted(pages: Int) {
+        readProgress.withLock {
+            $0?.finish()
+            $0 = nil
+        }
         progress.withLock { $0 = Progress(total: pages, enabled: progressBar) }
     }
 
@@ -39,6 +52,10 @@ final class ConsoleObserver: BuildObserver {
 
     /// Clears the progress bar and prints the timings (once).
     func finish() {
+        readProgress.withLock {
+            $0?.finish()
+            $0 = nil
+        }
         mediaProgress.withLock {
             $0?.finish()
             $0 = nil

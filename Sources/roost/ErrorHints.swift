@@ -36,6 +36,7 @@ enum ErrorHints {
             "no sitemap.xml: a sitemap needs absolute URLs, and the base URL '\(base)' is a path; "
                 + "give an absolute one (--\(Options.baseURL.name) https://example.com/) to write it"
         case .cache(let text): text + cacheHint
+        case .documentsRead: "\(notice)"
         }
     }
 

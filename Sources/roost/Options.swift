@@ -91,6 +91,8 @@ enum Options {
 
     static let theme = Option.flag("theme", "also write the built-in theme to DIR/templates/, for editing")
     static let force = Option.flag("force", "replace the contents of a non-empty destination")
+    static let production = Option.flag(
+        "production", "allow writing into Cloud Firestore itself, not the emulator (SPEC 11)")
     static let to = Option.value("to", "DIR", .path, "the folder to write (required); refused if it is not empty")
     static let users = Option.value("users", "N", .wholeNumber(1...100_000_000), default: "200", "users")
     static let tweets = Option.value("tweets", "N", .wholeNumber(0...100_000_000), default: "2000", "tweets")
@@ -107,7 +109,8 @@ enum Options {
     /// Every declaration, once.
     static let all: [Option] = [
         title, description, baseURL, language, pageSize, viewer, store, templates, output, media, cache, mediaAllow,
-        allowHost, config, offline, refreshMedia, strict, shard, quiet, noCache, json, port, host, theme, force, to,
+        allowHost, config, offline, refreshMedia, strict, shard, quiet, noCache, json, port, host, theme, force,
+        production, to,
         users, tweets, seed, likesPerTweet, pictureBase,
     ]
 

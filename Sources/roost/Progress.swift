@@ -7,17 +7,18 @@ import Glibc
 
 /// A progress bar on standard error, only on a terminal and only once a build has taken a second.
 final class Progress: Sendable {
-    private let total: Int
+    /// Nil when not known beforehand (a database's documents): a count alone is shown.
+    private let total: Int?
     /// What is counted: "pages", "images".
     private let unit: String
     private let done = Atomic<Int>(0)
     private let finished = Atomic<Bool>(false)
     private let shown = Atomic<Bool>(false)
 
-    init(total: Int, enabled: Bool, unit: String = "pages") {
+    init(total: Int?, enabled: Bool, unit: String = "pages") {
         self.total = total
         self.unit = unit
-        guard enabled, isatty(STDERR_FILENO) == 1, total > 0 else { return }
+        guard enabled, isatty(STDERR_FILENO) == 1, total ?? 1 > 0 else { return }
         DispatchQueue.global().asyncAfter(deadline: .now() + 1) { [self] in tick() }
     }
 
@@ -32,6 +33,11 @@ final class Progress: Sendable {
     private func tick() {
         guard !finished.load(ordering: .acquiring) else { return }
         shown.store(true, ordering: .releasing)
+        guard let total else {
+            Console.error(partial: "\r\(done.load(ordering: .relaxed)) \(unit)")
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { [self] in tick() }
+            return
+        }
         let count = min(total, done.load(ordering: .relaxed))
         let width = 30
         let filled = count * width / total

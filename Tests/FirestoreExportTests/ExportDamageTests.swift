@@ -1,3 +1,4 @@
+import Firestore
 import Foundation
 import Store
 import TestSupport
@@ -101,7 +102,7 @@ struct ExportDamageTests {
         // Without its overall metadata the folder is no export, and "not a store" says what one holds.
         try FileManager.default.removeItem(atPath: work.path("kinds/kinds.overall_export_metadata"))
         #expect(!ExportFolderSource.recognises(work.path("kinds")))
-        let notAStore = storeError { try ExportFolderSource.anySource(at: work.path("kinds")).checkShape() }
+        let notAStore = storeError { try StoreAddress.source(for: work.path("kinds")).checkShape() }
         #expect("\(notAStore!)".contains("this folder holds all_namespaces"))
         #expect(
             "\(notAStore!)".contains(

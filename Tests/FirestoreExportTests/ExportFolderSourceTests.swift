@@ -1,4 +1,5 @@
 import Build
+import Firestore
 import Foundation
 import Site
 import Store
@@ -20,14 +21,14 @@ struct ExportFolderSourceTests {
             "firebase/firestore_export",
         ] {
             #expect(ExportFolderSource.recognises(fixtures + "/" + path), "\(path)")
-            #expect(try ExportFolderSource.anySource(at: fixtures + "/" + path) is ExportFolderSource)
+            #expect(try StoreAddress.source(for: fixtures + "/" + path) is ExportFolderSource)
         }
         for path in ["", "kinds/all_namespaces", "kinds.rest.json", "missing"] {
             #expect(!ExportFolderSource.recognises(fixtures + "/" + path), "\(path)")
         }
         #expect(!ExportFolderSource.recognises(packageRoot + "/content"))
-        #expect(try ExportFolderSource.anySource(at: packageRoot + "/content") is FolderSource)
-        #expect(try ExportFolderSource.anySource(at: fixtures + "/kinds.rest.json") is ExportFileSource)
+        #expect(try StoreAddress.source(for: packageRoot + "/content") is FolderSource)
+        #expect(try StoreAddress.source(for: fixtures + "/kinds.rest.json") is ExportFileSource)
     }
 
     /// What the emulator wrote for each kind of value, read back: the values the REST form of
@@ -132,6 +133,25 @@ struct ExportFolderSourceTests {
                 == "\(folder)/all_namespaces/all_kinds/output-1: incomplete export: missing "
                 + "(all_namespaces_all_kinds.export_metadata lists it as an output file); export the database again")
         #expect(source.stamp(ofEntry: "") == nil)
+    }
+
+    /// SPEC 13: an export of documents in none of Roost's collections is refused by the reads
+    /// a build and `check` make, saying what it holds; `import` (`readStore`) takes it.
+    @Test func anExportWithNoneOfRoostsCollectionsIsRefusedButImported() throws {
+        let work = try TemporaryFolder()
+        let records = [
+            Entity.bytes(path: ["orders", "o1"], properties: [Entity.integer("total", 3)]),
+            Entity.bytes(path: ["carts", "c1"], properties: []),
+        ]
+        let source = ExportFolderSource(folder: try writeExport(records, in: work, at: "export"))
+        let refused = storeError { try source.read(stamps: nil, reusing: nil, transform: { document, _ in document }) }
+        guard case .noRoostCollections(_, let holds)? = refused else {
+            Issue.record("\(String(describing: refused))")
+            return
+        }
+        #expect(holds == ["carts", "orders"])
+        #expect(storeError { try source.read(transform: { $0 }, take: { _ in }, restart: {}) } != nil)
+        #expect(try source.readStore().documents.count == 2)
     }
 
     @Test func theOneEntryIsStampedByTheFilesAndMovesWhenOneChanges() throws {

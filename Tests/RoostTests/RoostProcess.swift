@@ -22,10 +22,18 @@ struct RoostProcess {
     }()
 
     @discardableResult
-    static func run(_ arguments: [String], in directory: URL = packageRoot, binary: URL = binary) throws -> Result {
+    static func run(
+        _ arguments: [String], in directory: URL = packageRoot, binary: URL = binary,
+        environment: [String: String] = [:], removing: [String] = []
+    ) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if !environment.isEmpty || !removing.isEmpty {
+            var merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            for name in removing { merged[name] = nil }
+            process.environment = merged
+        }
         process.currentDirectoryURL = directory
         let out = Pipe()
         let err = Pipe()

@@ -11,6 +11,9 @@ package final class TestServer: Sendable {
         package var path: String
         /// Header names in lowercase.
         package var headers: [String: String]
+        package var method = "GET"
+        /// The body a `Content-Length` announced.
+        package var body: [UInt8] = []
     }
 
     package enum Response: Sendable {
@@ -151,7 +154,19 @@ package final class TestServer: Sendable {
                     headers[line[..<colon].lowercased()] = line[line.index(after: colon)...]
                         .trimmingCharacters(in: .whitespaces)
                 }
-                return Request(path: String(requestLine[1]), headers: headers)
+                var request = Request(path: String(requestLine[1]), headers: headers)
+                request.method = String(requestLine[0])
+                let length = Int(headers["content-length"] ?? "") ?? 0
+                while buffer.count < length {
+                    guard wait(fd, for: POLLIN, seconds: 5) else { return nil }
+                    var chunk = [UInt8](repeating: 0, count: 65536)
+                    let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                    guard n > 0 else { return nil }
+                    buffer += chunk[..<n]
+                }
+                request.body = Array(buffer[..<length])
+                buffer.removeSubrange(..<length)
+                return request
             }
             guard wait(fd, for: POLLIN, seconds: 5) else { return nil }
             var chunk = [UInt8](repeating: 0, count: 4096)

@@ -1,0 +1,83 @@
+import JSON
+import Store
+
+/// Writing documents into the database (`roost import … --to firestore://…`, SPEC 11): in
+/// commits of at most 500 writes, the limit of a production commit.
+package struct FirestoreWriter: Sendable {
+    package static let writesPerCommit = 500
+
+    package let client: FirestoreClient
+
+    package init(_ client: FirestoreClient) { self.client = client }
+
+    /// Writes `documents` (each set whole, replacing what is there); `progress` is told the
+    /// number written after each commit. Every document is encoded before the first commit,
+    /// so a value Firestore cannot store writes nothing.
+    package func write(_ documents: [Document], progress: (Int) -> Void = { _ in }) throws(StoreError) {
+        let root = client.endpoint.address.documentsRoot
+        var writes: [JSONValue] = []
+        writes.reserveCapacity(documents.count)
+        for document in documents {
+            do throws(RESTValueEncoding.Refusal) {
+                let fields = try RESTValueEncoding.fields(document.fields, root: root)
+                writes.append(
+                    .object([
+                        (
+                            "update",
+                            .object([
+                                ("name", .string(RESTDocument.name(of: document.path, root: root))), ("fields", fields),
+                            ])
+                        )
+                    ]))
+            } catch {
+                throw .invalidRESTValue(
+                    file: document.source, document: document.path.description, field: error.field, detail: error.detail
+                )
+            }
+        }
+        try commit(writes, progress: progress)
+    }
+
+    /// Deletes every document of the four collection groups (`--force`); returns how many.
+    package func deleteGroups() throws(StoreError) -> Int {
+        var names: [String] = []
+        for group in FirestoreSource.groups {
+            names += try documentNames(group: group)
+        }
+        try commit(names.map { .object([("delete", .string($0))]) }, progress: { _ in })
+        return names.count
+    }
+
+    /// The names of a group's documents, paged as a read is, without their fields.
+    private func documentNames(group: String) throws(StoreError) -> [String] {
+        let source = FirestoreSource(client)
+        let readTime: String
+        do {
+            readTime = try source.readTime()
+        } catch {
+            throw .unavailable(error)
+        }
+        var names: [String] = []
+        let root = client.endpoint.address.documentsRoot
+        _ = try CollectionGroupRead(client: client, group: group, readTime: readTime, pageSize: 1000, namesOnly: true)
+            .run { page throws(StoreError) in
+                names += page.map { RESTDocument.name(of: $0.path, root: root) }
+            }
+        return names
+    }
+
+    private func commit(_ writes: [JSONValue], progress: (Int) -> Void) throws(StoreError) {
+        var done = 0
+        while done < writes.count {
+            let batch = writes[done..<min(writes.count, done + Self.writesPerCommit)]
+            let body = JSONWriter.write(.object([("writes", .array(Array(batch)))]), pretty: false)
+            do {
+                _ = try client.call(":commit", body: body)
+            } catch {
+                throw .unavailable(error)
+            }
+            done += batch.count
+            progress(done)
+        }
+    }
+}
