@@ -1,12 +1,11 @@
 import Build
 import Firestore
+import FirestoreExport
 import Foundation
 import Store
 import Synthetic
 import TestSupport
 import Testing
-
-@testable import FirestoreExport
 
 /// Stores written into the real emulator and exported by it, read back: the sample store and a
 /// generated one build the sites their folders build, byte for byte, and every value kind comes

@@ -1,10 +1,9 @@
 import Firestore
+import FirestoreExport
 import Foundation
 import Store
 import TestSupport
 import Testing
-
-@testable import FirestoreExport
 
 /// Damage to an export is an error naming the file and byte (and the document when it is
 /// known), never a smaller store: a byte flipped in a record's header, its bytes or its

@@ -1,13 +1,12 @@
 import Build
 import Firestore
+import FirestoreExport
 import Foundation
 import Site
 import Store
 import Synchronization
 import TestSupport
 import Testing
-
-@testable import FirestoreExport
 
 /// Export folders the emulator wrote, read through their source: recognised by their
 /// metadata in both layouts, every value kind as the REST form of the same data gives it, the

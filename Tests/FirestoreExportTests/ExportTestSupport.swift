@@ -1,10 +1,9 @@
+import FirestoreExport
 import Foundation
 import Protobuf
 import Store
 import TestSupport
 import Testing
-
-@testable import FirestoreExport
 
 // What the export tests share: the fixtures the emulator wrote (see Fixtures/README.md), and
 // writers of the same formats, for inputs a test makes itself.
