@@ -17,6 +17,12 @@ let package = Package(
         .target(name: "Watch", dependencies: ["Support"]),
         // Stage 1: document sources (a folder, an export file) → documents, stamps and changes.
         .target(name: "Store", dependencies: ["JSON", "Watch", "Support"]),
+        // Protobuf's wire format read field by field (and written): export folders' records,
+        // the listen stream's messages. Knows no schema; depends on nothing.
+        .target(name: "Protobuf"),
+        // Stage 1 too: export folders (`gcloud firestore export`, the emulator's): LevelDB log
+        // files of Datastore entities, every record checked, as a document source.
+        .target(name: "FirestoreExport", dependencies: ["Protobuf", "JSON", "Store", "Watch", "Support"]),
         // Stage 2: documents → users, tweets, likes, favorites and everything derived.
         // (Markdown finds hashtags exactly where the renderer will link them.)
         .target(name: "Model", dependencies: ["Store", "Markdown", "Support"], linkerSettings: [.linkedLibrary("m")]),
@@ -55,9 +61,9 @@ let package = Package(
         .target(name: "Media", dependencies: ["CCurl", "JSON", "Support"]),
         // Stage 1 too: the database itself (Cloud Firestore and its emulator) as a document source,
         // over Debian's libcurl, with OpenSSL's libcrypto signing service-account tokens; and
-        // `StoreAddress`, which opens any store as named (a path or `firestore://…`).
+        // `StoreAddress`, which opens any store as named (a path, an export folder or `firestore://…`).
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        .target(name: "Firestore", dependencies: ["CCurl", "CCrypto", "JSON", "Store", "Support"]),
+        .target(name: "Firestore", dependencies: ["CCurl", "CCrypto", "JSON", "Store", "FirestoreExport", "Support"]),
         // `roost generate`: synthetic stores of any size, deterministic from a seed.
         .target(name: "Synthetic", dependencies: ["Support"]),
         // The command line: options, console output, exit statuses.
@@ -74,6 +80,14 @@ let package = Package(
         ),
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "ProtobufTests", dependencies: ["Protobuf"]),
+        .testTarget(
+            name: "FirestoreExportTests",
+            dependencies: [
+                "FirestoreExport", "Firestore", "Protobuf", "Store", "Build", "Site", "Synthetic", "Support",
+                "TestSupport",
+            ],
+            exclude: ["Fixtures"]),
         .testTarget(name: "FirestoreTests", dependencies: ["Firestore", "Store", "Model", "JSON", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "JSON", "TestSupport"]),
         .testTarget(name: "ModelTests", dependencies: ["Model", "Store", "JSON", "Support", "TestSupport"]),

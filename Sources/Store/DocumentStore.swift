@@ -17,6 +17,8 @@ package enum StoreFormat: String, Sendable, CaseIterable, CustomStringConvertibl
     case restDocumentArray
     /// The database itself: Cloud Firestore or its emulator (SPEC 11).
     case firestore
+    /// A folder written by `gcloud firestore export` or the emulator: LevelDB logs of entities.
+    case exportFolder
 
     package var description: String {
         switch self {
@@ -27,6 +29,7 @@ package enum StoreFormat: String, Sendable, CaseIterable, CustomStringConvertibl
         case .restRunQuery: return "Firestore REST runQuery"
         case .restDocumentArray: return "Firestore REST document array"
         case .firestore: return "Firestore database"
+        case .exportFolder: return "Firestore export folder"
         }
     }
 
@@ -128,6 +131,13 @@ package struct DocumentStore: Sendable {
         case .directory, .symlink, .other:
             throw .unreadable(path: path, reason: "not a regular file")
         }
+    }
+
+    /// Puts `values`, made from documents with these `paths` (one each) read in another
+    /// order, in the directory store's path order, and returns the missing parents: paths
+    /// above some document that are no document, sorted (see `PathOrder`).
+    package static func arrange<T>(_ values: inout [T], paths: inout [DocumentPath]) -> [DocumentPath] {
+        PathOrder.arrange(&values, paths: &paths)
     }
 
     /// Document paths that are ancestors of some document but not documents themselves,

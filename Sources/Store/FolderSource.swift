@@ -77,7 +77,7 @@ package struct FolderSource: DocumentSource {
 }
 
 extension SourceChange.Kind {
-    init(_ kind: FileWatcher.Change.Kind) {
+    package init(_ kind: FileWatcher.Change.Kind) {
         switch kind {
         case .created: self = .created
         case .modified: self = .modified

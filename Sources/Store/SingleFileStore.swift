@@ -120,7 +120,7 @@ package enum SingleFileStore {
             for (k, doc) in (json.arrayValue ?? []).enumerated() {
                 try decoder.restDocument(doc, location: "[\(k)]")
             }
-        case .directory, .firestore:
+        case .directory, .firestore, .exportFolder:
             break
         }
         var documents = decoder.takeDocuments()  // the only reference: sorted in place

@@ -38,6 +38,13 @@ package enum StoreError: Error, Sendable, CustomStringConvertible {
     /// A store that holds documents, but in none of Roost's collections (SPEC 13): `holds`
     /// names the collections it has.
     case noRoostCollections(store: String, holds: [String])
+    /// A file of an export folder that is damaged or cut where `offset` says (a bad checksum,
+    /// a record cut off, an unknown record type, a property that does not decode); `document`
+    /// is the document's path when it is known.
+    case damagedExport(file: String, offset: Int, document: String?, detail: String)
+    /// An export folder without all of its files: metadata or output files missing, or fewer
+    /// documents or bytes than its metadata lists.
+    case incompleteExport(path: String, detail: String)
 
     package var description: String {
         switch self {
@@ -50,7 +57,9 @@ package enum StoreError: Error, Sendable, CustomStringConvertible {
                 + "(users/{uid}.json, tweets/{id}.json, …), and this folder holds "
                 + (holds.isEmpty ? "nothing" : shown)
             if let storeNearby { text += "; did you mean the store '\(storeNearby)'?" }
-            return text + " (a single-file store is one .json export file)"
+            return text
+                + " (a single-file store is one .json export file; an export folder holds NAME.overall_export_metadata"
+                + " or firebase-export-metadata.json)"
         case .unreadable(let path, let reason):
             return "\(path): cannot read: \(reason)"
         case .invalidJSON(let file, let e):
@@ -89,6 +98,11 @@ package enum StoreError: Error, Sendable, CustomStringConvertible {
             return failure.description
         case .noRoostCollections(let store, let holds):
             return Self.noRoostCollections(store, holds: holds)
+        case .damagedExport(let file, let offset, let document, let detail):
+            let which = document.map { " (document \($0))" } ?? ""
+            return "\(file): damaged export at byte \(offset)\(which): \(detail); export the database again"
+        case .incompleteExport(let path, let detail):
+            return "\(path): incomplete export: \(detail); export the database again"
         }
     }
 }

@@ -4,10 +4,10 @@ import Watch
 /// A folder's or a file's changes followed with the file watcher (inotify), each turned into a
 /// `SourceChange` by the source that watches (`meaning`); changes that mean nothing to the
 /// store (an editor's temporary file) are left out, and an empty batch is not reported.
-final class WatchedFiles: ChangeFollowing {
+package final class WatchedFiles: ChangeFollowing {
     private let watcher: FileWatcher
 
-    init(
+    package init(
         location: String, debounce: Duration, meaning: @escaping @Sendable (FileWatcher.Change) -> SourceChange?,
         onChange: @escaping @Sendable ([SourceChange]) -> Void
     ) throws(StoreError) {
@@ -26,5 +26,5 @@ final class WatchedFiles: ChangeFollowing {
         }
     }
 
-    func stop() { watcher.stop() }
+    package func stop() { watcher.stop() }
 }

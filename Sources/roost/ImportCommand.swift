@@ -11,8 +11,9 @@ enum ImportCommand: Command {
     static let about = """
         Reads a store and writes it elsewhere. --to DIR: a single-file store written by
         an export tool (node-firestore-import-export, firestore-export-import, or the
-        Firestore REST API: documents.list, runQuery or a plain array of documents) or a
-        database (firestore://PROJECT) becomes a directory store, one JSON file per
+        Firestore REST API: documents.list, runQuery or a plain array of documents), an
+        export folder (what 'gcloud firestore export' and 'firebase emulators:export'
+        write) or a database (firestore://PROJECT) becomes a directory store, one JSON file per
         document, that 'roost build --store DIR' reads. --to firestore://PROJECT: any
         store (a folder, an export file, another database) is written into the database,
         in commits of 500 documents: the emulator when FIRESTORE_EMULATOR_HOST is set;
