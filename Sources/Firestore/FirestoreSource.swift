@@ -20,6 +20,7 @@ package struct FirestoreSource: DocumentSource {
     package let client: FirestoreClient
     /// Documents a page: a bound on every answer. The emulator scans a whole group for each
     /// page, whatever its cursor, so pages are large (docs/benchmarks.md has the series).
+    /// Production answers stream, and cost the same by the document whatever their size.
     package let pageSize: Int
     /// Groups read at once: the emulator answers four at once faster than one after another.
     package let parallelGroups: Int
@@ -28,7 +29,7 @@ package struct FirestoreSource: DocumentSource {
     /// Told the count after each page (a progress line).
     private var progress: (@Sendable (Int) -> Void)?
 
-    package init(_ client: FirestoreClient, pageSize: Int = 50_000, parallelGroups: Int = 4) {
+    package init(_ client: FirestoreClient, pageSize: Int = 100_000, parallelGroups: Int = 4) {
         self.client = client
         self.pageSize = max(1, pageSize)
         self.parallelGroups = max(1, parallelGroups)
