@@ -12,7 +12,7 @@ import Glibc
 /// snapshot while the app writes. Its one entry is the whole database: it has no stamp to
 /// know it by without reading it (each build reads it; the pages whose inputs did not change
 /// are still not rendered again).
-package struct FirestoreSource: DocumentSource {
+package struct FirestoreSource: WholeStoreSource {
     /// The groups read, at any depth (SPEC 2.1): `user-likes` are below `users`, and
     /// `favorites/{uid}/favorites/{placeId}` below a "missing" `favorites/{uid}`.
     package static let groups = ["users", "user-likes", "tweets", "favorites"]
@@ -43,7 +43,6 @@ package struct FirestoreSource: DocumentSource {
     }
 
     package var location: String { client.database }
-    package var layout: EntryLayout { .oneEntry }
     /// Documents read by the reads of this source so far.
     package var documentsRead: Int { counter.value }
 
@@ -71,14 +70,6 @@ package struct FirestoreSource: DocumentSource {
     }
 
     package func stamp(ofEntry entry: String) -> FileStamp? { nil }
-
-    package func entries(inFolder folder: String) throws(StoreError)
-        -> (entries: [String], layout: FolderLayouts.Folder)?
-    { nil }
-
-    package func documents(inEntry entry: String) throws(StoreError) -> [Document]? {
-        entry.isEmpty ? try readStore().documents : nil
-    }
 
     package func read<T>(
         stamps: StoreFileStamps.Index?, reusing: (@Sendable (String, FileStamp) -> T?)?,

@@ -6,9 +6,8 @@ import Watch
 /// `firebase emulators:export` write) as a document source. Like an export file it is one
 /// entry holding every document, stamped by its files' metadata (the overall and kinds'
 /// metadata and every output file): any change to them is the whole store's.
-package struct ExportFolderSource: DocumentSource {
+package struct ExportFolderSource: WholeStoreSource {
     package let location: String
-    package var layout: EntryLayout { .oneEntry }
 
     /// The export at `folder`: the folder that holds `NAME.overall_export_metadata` or
     /// `firebase-export-metadata.json`, or that file itself, as named.
@@ -55,20 +54,6 @@ package struct ExportFolderSource: DocumentSource {
     /// Each of the export's files with its stamp (nil when it is missing).
     private func fileStamps() throws(StoreError) -> [(String, FileStamp?)] {
         try ExportLayout.find(at: location).files.map { ($0, FileStamp.of($0)) }
-    }
-
-    /// No folders: the export is read whole.
-    package func entries(inFolder folder: String) throws(StoreError)
-        -> (entries: [String], layout: FolderLayouts.Folder)?
-    { nil }
-
-    package func documents(inEntry entry: String) throws(StoreError) -> [Document]? {
-        guard entry.isEmpty else { return nil }
-        do {
-            return try readStore().documents
-        } catch .notFound(_) {
-            return nil
-        }
     }
 
     /// `reusing` is not asked: the one entry holds every document. A store with documents in

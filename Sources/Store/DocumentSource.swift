@@ -67,6 +67,27 @@ package enum EntryLayout: Sendable {
     case oneEntry
 }
 
+/// A source whose one entry, `""`, holds every document (an export file, an export folder,
+/// the database): it has no folders to list alone, and its entry is read whole.
+package protocol WholeStoreSource: DocumentSource {}
+
+extension WholeStoreSource {
+    package var layout: EntryLayout { .oneEntry }
+
+    package func entries(inFolder folder: String) throws(StoreError)
+        -> (entries: [String], layout: FolderLayouts.Folder)?
+    { nil }
+
+    package func documents(inEntry entry: String) throws(StoreError) -> [Document]? {
+        guard entry.isEmpty else { return nil }
+        do {
+            return try readStore().documents
+        } catch .notFound(_) {
+            return nil
+        }
+    }
+}
+
 /// What a read of every document found.
 package struct SourceRead<T> {
     package var values: [T]

@@ -2,9 +2,8 @@ import Watch
 
 /// A single-file store (SPEC 2.2: an export file in one of the formats `SingleFileStore`
 /// recognises) as a document source: one entry, the file itself, holds every document.
-package struct ExportFileSource: DocumentSource {
+package struct ExportFileSource: WholeStoreSource {
     package let location: String
-    package var layout: EntryLayout { .oneEntry }
 
     /// The export file at `file`, as named.
     package init(file: String) { location = file }
@@ -17,20 +16,6 @@ package struct ExportFileSource: DocumentSource {
     }
 
     package func stamp(ofEntry entry: String) -> FileStamp? { entry.isEmpty ? FileStamp.of(location) : nil }
-
-    /// No folders: the file is read whole.
-    package func entries(inFolder folder: String) throws(StoreError)
-        -> (entries: [String], layout: FolderLayouts.Folder)?
-    { nil }
-
-    package func documents(inEntry entry: String) throws(StoreError) -> [Document]? {
-        guard entry.isEmpty else { return nil }
-        do {
-            return try readStore().documents
-        } catch .notFound(_) {
-            return nil
-        }
-    }
 
     /// `reusing` is not asked: the one entry holds many documents (a cache takes them all
     /// from its stamp, `stamp(ofEntry: "")`, before reading).
