@@ -150,8 +150,17 @@ struct CommitRun {
     /// Before anything changes, records that the files about to be replaced or added are ours
     /// but of unknown content, so a build killed halfway cleans up and rewrites them.
     /// (Stale files need no such note: the old manifest already lists them.)
+    ///
+    /// Appended to the old manifest when it can be (a line per move; the last line of a path
+    /// counts), else written whole: a rebuild that changed a few files of many then writes
+    /// the manifest once, not twice. The old inputs token stays, but a dirty entry never
+    /// counts as intact, so no build skips its work on it.
     func writeIntent() throws(OutputError) {
         if moves.isEmpty { return }
+        let appended = try writer.appendToManifest { out in
+            for move in moves { Manifest.appendLine(move.path, .dirty, to: &out) }
+        }
+        if appended { return }
         try writer.writeManifest { stream in writeLines(to: &stream, intent: true) }
     }
 

@@ -24,7 +24,9 @@ import Darwin
 ///
 /// An entry whose hash is `-` is "dirty": the file is ours but its content is unknown
 /// (it was being replaced when a commit was interrupted); it never counts as unchanged.
-/// Lines that do not parse, or whose path breaks `PathRules`, are ignored.
+/// Lines that do not parse, or whose path breaks `PathRules`, are ignored, and so is a last line
+/// without its newline. A path listed twice counts with its last line: a commit's intent may
+/// be lines appended to the manifest it replaces.
 package struct ManifestEntry: Equatable, Sendable {
     package var hash: UInt64
     package var size: Int
@@ -139,10 +141,11 @@ package enum Manifest {
             var lastPath: Slice<UnsafeBufferPointer<UInt8>> = all[0..<0]
             var lineStart = 0
             while lineStart < all.count {
-                var lineEnd = all.count
-                if let newline = memchr(base + lineStart, Int32(UInt8(ascii: "\n")), all.count - lineStart) {
-                    lineEnd = UnsafeRawPointer(newline) - UnsafeRawPointer(base)
-                }
+                // A last line without its newline was cut off (a commit killed while appending
+                // its intent, see `SiteWriter.appendToManifest`): its path may be cut short too.
+                guard let newline = memchr(base + lineStart, Int32(UInt8(ascii: "\n")), all.count - lineStart)
+                else { break }
+                let lineEnd = UnsafeRawPointer(newline) - UnsafeRawPointer(base)
                 if let (pathBytes, entry) = parseLine(all[lineStart..<lineEnd], withFingerprint: withFingerprints) {
                     let path = String(decoding: pathBytes, as: UTF8.self)
                     if PathRules.problem(with: path) == nil {

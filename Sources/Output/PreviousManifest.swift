@@ -15,11 +15,15 @@ struct PreviousManifest: Sendable {
     private var positions: [String: Int32] = [:]
     /// The inputs token of the build that wrote it (see `Manifest`), if any.
     private(set) var inputs: String?
+    /// Its length in bytes, when lines can be appended to it as read (`SiteWriter.appendToManifest`):
+    /// the current format, every line ended. Nil otherwise.
+    private(set) var appendableLength: Int?
 
     init() {}
 
     init(decoding bytes: [UInt8]) {
         inputs = Manifest.inputs(of: bytes)
+        if bytes.starts(with: Manifest.header.utf8), bytes.last == UInt8(ascii: "\n") { appendableLength = bytes.count }
         let lines = bytes.count { $0 == UInt8(ascii: "\n") }
         paths.reserveCapacity(lines)
         entries.reserveCapacity(lines)

@@ -406,6 +406,31 @@ package final class SiteWriter: Sendable {
         return try run.perform()
     }
 
+    /// Appends the bytes `lines` makes (whole manifest lines) to the manifest this writer read,
+    /// when it is still that file, of that length, and in a format lines can be appended to
+    /// (`PreviousManifest.appendableLength`). False when it is not (then write it whole).
+    /// A failed write is undone (the file cut back to its old length) before it is reported.
+    func appendToManifest(_ lines: (inout [UInt8]) -> Void) throws(OutputError) -> Bool {
+        guard let length = previous.appendableLength else { return false }
+        guard let file = FileDescriptor(openat(dirFD, Manifest.fileName, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW))
+        else { return false }
+        // One link only: a copy of the output made with hard links (`cp -al`) shares the file,
+        // and a manifest replaced by rename would leave that copy's alone.
+        var st = stat()
+        guard fstat(file.raw, &st) == 0, isType(st, regularFileType), st.st_size == length, st.st_nlink == 1 else {
+            return false
+        }
+        var out: [UInt8] = []
+        lines(&out)
+        var error = out.withUnsafeBytes { writeAll(file.raw, $0) }
+        if error != 0 { _ = ftruncate(file.raw, off_t(length)) }
+        if close(file.release()) != 0 && error == 0 && errno != EINTR { error = errno }
+        if error != 0 {
+            throw .fileSystem(operation: "write the manifest", path: displayName + Manifest.fileName, errno: error)
+        }
+        return true
+    }
+
     /// Writes a manifest with the `lines` given (in byte order, each path once), streamed
     /// into a temporary file renamed over the old one.
     func writeManifest(inputs: String? = nil, lines: (inout ManifestStream) -> Void) throws(OutputError) {

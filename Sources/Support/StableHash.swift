@@ -5,9 +5,11 @@ package enum StableHash {
     /// FNV-1a's starting value (its "offset basis").
     package static let fnvOffset: UInt64 = 0xcbf2_9ce4_8422_2325
 
+    /// Over the string's own bytes where it has them in one buffer (byte by byte through its
+    /// UTF-8 view was a fifth of the stamp walk's time outside the kernel).
     @inlinable
     package static func fnv1a(_ text: String, offset: UInt64 = fnvOffset) -> UInt64 {
-        fnv1a(text.utf8, offset: offset)
+        text.utf8.withContiguousStorageIfAvailable { fnv1a($0, offset: offset) } ?? fnv1a(text.utf8, offset: offset)
     }
 
     @inlinable
