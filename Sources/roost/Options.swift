@@ -26,7 +26,8 @@ enum Options {
     static let viewer = Option.value(
         "viewer", "HANDLE", config: "viewer", "render the site as this user sees it: their likes filled")
     static let store = Option.value(
-        "store", "PATH", .path, default: build.store, config: "store", "a directory store or a single-file export")
+        "store", "PATH", .path, default: build.store, config: "store",
+        "a directory store, an export file or folder, or a database,\nfirestore://PROJECT[/DATABASE]")
     static let templates = Option.value(
         "templates", "DIR", .path, config: "templates",
         "the theme folder (default: templates/ in roost.json's folder, see\n--config, when there is one, else the theme built into roost)"
