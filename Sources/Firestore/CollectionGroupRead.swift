@@ -87,11 +87,12 @@ struct CollectionGroupRead {
             }
             guard let result else { break }
             if let error = result["error"] {
-                let said = GoogleErrorAnswer(body: JSONWriter.write(.object([("error", error)]), pretty: false))
+                let said =
+                    GoogleErrorAnswer(error: error)
+                    ?? GoogleErrorAnswer(json: nil, body: JSONWriter.write(error, pretty: false))
                 throw .unavailable(
                     FirestoreError.refused(
-                        database: database, code: Int(error["code"]?.numberValue ?? 500), status: said.status,
-                        message: said.message))
+                        database: database, code: said.code ?? 500, status: said.status, message: said.message))
             }
             guard let document = result["document"] else { continue }
             documents.append(try RESTDocument.decode(document, source: database, location: "runQuery of \(group)"))

@@ -1,3 +1,4 @@
+import JSON
 import Synchronization
 
 #if canImport(Glibc)
@@ -78,6 +79,28 @@ package final class FirestoreClient: Sendable {
             }
             return answer.body
         }
+    }
+
+    /// The service's time now, the read time of every page of a read: the `readTime` of a
+    /// query of a collection no store has, which matches nothing.
+    func readTime() throws(FirestoreError) -> String {
+        let query: JSONValue = .object([
+            (
+                "structuredQuery",
+                .object([("from", .array([.object([("collectionId", .string("roost-read-time"))])]))])
+            )
+        ])
+        let body = try call(":runQuery", body: JSONWriter.write(query, pretty: false))
+        let json = try? JSONParser.parse(body)
+        let said = GoogleErrorAnswer(json: json, body: body)
+        if said.status != nil {
+            throw .refused(database: database, code: said.code ?? 500, status: said.status, message: said.message)
+        }
+        guard let time = json?.arrayValue?.lazy.compactMap({ $0["readTime"]?.stringValue }).first else {
+            throw .badResponse(
+                database: database, detail: "a runQuery answer without a readTime: \(GoogleErrorAnswer.excerpt(body))")
+        }
+        return time
     }
 
     private func take() -> HTTPConnection? {

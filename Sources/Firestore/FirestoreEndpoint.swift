@@ -53,21 +53,17 @@ package struct FirestoreEndpoint: Sendable {
     }
 
     /// `{base}/v1/projects/P/databases/D/documents{suffix}`, `suffix` being `:runQuery` and such.
-    func url(_ suffix: String) -> String {
-        base + "/v1/" + Self.percentEncodedPath(address.documentsRoot) + suffix
-    }
+    /// The address is URL-safe as it is (`FirestoreAddress.parse`; `(default)`'s parentheses
+    /// are allowed in a path, RFC 3986).
+    func url(_ suffix: String) -> String { base + "/v1/" + address.documentsRoot + suffix }
 
     /// The headers of every call.
     func headers() throws(FirestoreError) -> [String] {
         var lines = ["Content-Type: application/json", "Authorization: Bearer " + (try bearer())]
         // Production routes a named database's calls by this header.
         if !isEmulator {
-            lines.append("x-goog-request-params: database=" + Self.percentEncodedPath(address.resourceName))
+            lines.append("x-goog-request-params: database=" + address.resourceName)
         }
         return lines
     }
-
-    /// `(default)` as it goes in a URL path: parentheses are allowed there (RFC 3986), the
-    /// rest of an address is already URL-safe.
-    static func percentEncodedPath(_ path: String) -> String { path }
 }

@@ -55,8 +55,7 @@ package struct FirestoreSource: WholeStoreSource {
             throw .unavailable(error)
         }
         if ids.isEmpty { throw .unavailable(FirestoreError.empty(database: location)) }
-        if ids.contains(where: { ["users", "tweets", "favorites"].contains($0) }) { return }
-        throw .noRoostCollections(store: location, holds: ids)
+        if let problem = StoreShape.roostProblem(store: location, collections: Set(ids)) { throw problem }
     }
 
     /// Never the same as a build before: a database has no stamp to tell it did not change
@@ -115,21 +114,20 @@ package struct FirestoreSource: WholeStoreSource {
     package func readPages(_ take: ([Document]) -> Void) throws(StoreError) -> String {
         let readTime: String
         do {
-            readTime = try self.readTime()
+            readTime = try client.readTime()
         } catch {
             throw .unavailable(error)
         }
         let reads = Self.groups.map {
             CollectionGroupRead(client: client, group: $0, readTime: readTime, pageSize: pageSize)
         }
+        func handOn(_ page: [Document]) {
+            counter.add(page.count)
+            progress?(counter.value)
+            take(page)
+        }
         if parallelGroups == 1 {
-            for read in reads {
-                _ = try read.run { page throws(StoreError) in
-                    counter.add(page.count)
-                    progress?(counter.value)
-                    take(page)
-                }
-            }
+            for read in reads { _ = try read.run { page throws(StoreError) in handOn(page) } }
             return readTime
         }
         // Groups on threads of their own; pages handed back to this one through a queue.
@@ -147,61 +145,9 @@ package struct FirestoreSource: WholeStoreSource {
                 }
             }
         }
-        while let page = pages.next() {
-            counter.add(page.count)
-            progress?(counter.value)
-            take(page)
-        }
+        while let page = pages.next() { handOn(page) }
         if let error = pages.firstError { throw error }
         return readTime
-    }
-
-    /// The service's time now, for the read time of every page: the `readTime` of a query
-    /// that matches nothing.
-    func readTime() throws(FirestoreError) -> String {
-        let query: JSONValue = .object([
-            (
-                "structuredQuery",
-                .object([
-                    ("from", .array([.object([("collectionId", .string("users"))])])),
-                    (
-                        "where",
-                        .object([
-                            (
-                                "fieldFilter",
-                                .object([
-                                    ("field", .object([("fieldPath", .string("__name__"))])), ("op", .string("EQUAL")),
-                                    (
-                                        "value",
-                                        .object([
-                                            (
-                                                "referenceValue",
-                                                .string(client.endpoint.address.documentsRoot + "/users/\u{1}")
-                                            )
-                                        ])
-                                    ),
-                                ])
-                            )
-                        ])
-                    ),
-                    ("limit", .integer(1)),
-                ])
-            )
-        ])
-        let body = try client.call(":runQuery", body: JSONWriter.write(query, pretty: false))
-        let said = GoogleErrorAnswer(body: body)
-        if said.status != nil {
-            throw .refused(
-                database: client.database, code: said.code ?? 500, status: said.status, message: said.message)
-        }
-        guard let json = try? JSONParser.parse(body), let results = json.arrayValue,
-            let time = results.lazy.compactMap({ $0["readTime"]?.stringValue }).first
-        else {
-            throw .badResponse(
-                database: client.database,
-                detail: "a runQuery answer without a readTime: \(GoogleErrorAnswer.excerpt(body))")
-        }
-        return time
     }
 
     /// The IDs of the database's top collections.

@@ -40,30 +40,24 @@ package struct FirestoreWriter: Sendable {
 
     /// Deletes every document of the four collection groups (`--force`); returns how many.
     package func deleteGroups() throws(StoreError) -> Int {
-        var names: [String] = []
-        for group in FirestoreSource.groups {
-            names += try documentNames(group: group)
-        }
-        try commit(names.map { .object([("delete", .string($0))]) }, progress: { _ in })
-        return names.count
-    }
-
-    /// The names of a group's documents, paged as a read is, without their fields.
-    private func documentNames(group: String) throws(StoreError) -> [String] {
-        let source = FirestoreSource(client)
         let readTime: String
         do {
-            readTime = try source.readTime()
+            readTime = try client.readTime()
         } catch {
             throw .unavailable(error)
         }
-        var names: [String] = []
         let root = client.endpoint.address.documentsRoot
-        _ = try CollectionGroupRead(client: client, group: group, readTime: readTime, pageSize: 1000, namesOnly: true)
-            .run { page throws(StoreError) in
+        var names: [String] = []
+        for group in FirestoreSource.groups {
+            // Names alone, paged as a read is.
+            let read = CollectionGroupRead(
+                client: client, group: group, readTime: readTime, pageSize: 1000, namesOnly: true)
+            _ = try read.run { page throws(StoreError) in
                 names += page.map { RESTDocument.name(of: $0.path, root: root) }
             }
-        return names
+        }
+        try commit(names.map { .object([("delete", .string($0))]) }, progress: { _ in })
+        return names.count
     }
 
     private func commit(_ writes: [JSONValue], progress: (Int) -> Void) throws(StoreError) {

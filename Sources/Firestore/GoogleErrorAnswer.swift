@@ -11,16 +11,26 @@ struct GoogleErrorAnswer {
 
     init(body: [UInt8]) {
         let json = try? JSONParser.parse(body)
-        let error = json?["error"] ?? json?.arrayValue?.first?["error"]
-        if let error, case .object = error {
-            status = error["status"]?.stringValue
-            code = error["code"]?.numberValue.map { Int($0) }
-            message = error["message"]?.stringValue ?? "no message"
+        self.init(json: json, body: body)
+    }
+
+    /// `json` being `body` parsed (nil when it is not JSON).
+    init(json: JSONValue?, body: [UInt8]) {
+        if let error = json?["error"] ?? json?.arrayValue?.first?["error"], let said = Self(error: error) {
+            self = said
             return
         }
         status = nil
         code = nil
         message = Self.excerpt(body)
+    }
+
+    /// The `error` object of an answer; nil when it is not an object.
+    init?(error: JSONValue) {
+        guard case .object = error else { return nil }
+        status = error["status"]?.stringValue
+        code = error["code"]?.numberValue.map { Int($0) }
+        message = error["message"]?.stringValue ?? "no message"
     }
 
     /// At most 200 characters of a body, on one line; "no message" for an empty one.
