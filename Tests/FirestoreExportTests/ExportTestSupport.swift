@@ -11,19 +11,6 @@ import Testing
 /// The folder of the emulator's exports kept as fixtures.
 let fixtures = packageRoot + "/Tests/FirestoreExportTests/Fixtures"
 
-/// The error `body` throws, if it is a `StoreError` (a test fails on any other).
-func storeError<T>(_ body: () throws -> T) -> StoreError? {
-    do {
-        _ = try body()
-        return nil
-    } catch let error as StoreError {
-        return error
-    } catch {
-        Issue.record("not a StoreError: \(error)")
-        return nil
-    }
-}
-
 /// A LevelDB log as LevelDB's writer makes it: records cut into fragments at 32 KiB block
 /// ends, a block's tail shorter than a header filled with zeros.
 struct LogWriter {

@@ -32,6 +32,16 @@ struct FirestoreStoreTests {
         return result
     }
 
+    /// The database's site and the folder's, built side by side into `folder/name-db` and
+    /// `folder/name-dir`, are the same.
+    static func sameSite(
+        project: String, emulator: FirestoreEmulator, as store: String, in folder: TemporaryFolder, _ name: String
+    ) throws {
+        try build("firestore://\(project)", into: folder.path(name + "-db"), emulator: emulator, project: project)
+        try build(store, into: folder.path(name + "-dir"))
+        sameSite(folder.path(name + "-db"), folder.path(name + "-dir"))
+    }
+
     static func sameSite(_ a: String, _ b: String) {
         let (left, right) = (fullListing(a), fullListing(b))
         #expect(!left.isEmpty)
@@ -56,9 +66,7 @@ struct FirestoreStoreTests {
         ])
         #expect(generated.status == 0, "\(generated.stderr)")
         let (emulator, _, project) = try Self.loaded(store, "generated")
-        try Self.build("firestore://\(project)", into: folder.path("db"), emulator: emulator, project: project)
-        try Self.build(store, into: folder.path("dir"))
-        Self.sameSite(folder.path("db"), folder.path("dir"))
+        try Self.sameSite(project: project, emulator: emulator, as: store, in: folder, "site")
     }
 
     @Test func afterTheAppsWritesTheSiteIsTheFolderWithTheSameEdits() throws {
@@ -81,13 +89,9 @@ struct FirestoreStoreTests {
         try app.addFavorite(
             uid: mina, placeID: "roostPlace01", name: "Seoul Forest", address: "Seongdong-gu",
             coordinate: (37.5444, 127.0374), mirror: mirror)
-        try Self.build("firestore://\(project)", into: folder.path("db"), emulator: emulator, project: project)
-        try Self.build(mirror, into: folder.path("dir"))
-        Self.sameSite(folder.path("db"), folder.path("dir"))
+        try Self.sameSite(project: project, emulator: emulator, as: mirror, in: folder, "edited")
         try app.removeFavorite(uid: mina, placeID: "roostPlace01", mirror: mirror)
-        try Self.build("firestore://\(project)", into: folder.path("db2"), emulator: emulator, project: project)
-        try Self.build(mirror, into: folder.path("dir2"))
-        Self.sameSite(folder.path("db2"), folder.path("dir2"))
+        try Self.sameSite(project: project, emulator: emulator, as: mirror, in: folder, "unfavorited")
     }
 
     /// A rebuild from the database renders and writes only what changed, as a folder's does.

@@ -18,19 +18,6 @@ extension TemporaryFolder {
     }
 }
 
-/// The error `body` throws, if any.
-func storeError<T>(_ body: () throws -> T) -> StoreError? {
-    do {
-        _ = try body()
-        return nil
-    } catch let error as StoreError {
-        return error
-    } catch {
-        Issue.record("not a StoreError: \(error)")
-        return nil
-    }
-}
-
 func path(_ s: String) -> DocumentPath { DocumentPath(string: s)! }
 
 /// What a typed value becomes once written to a directory store and read back.
