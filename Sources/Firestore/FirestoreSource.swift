@@ -82,7 +82,7 @@ package struct FirestoreSource: WholeStoreSource {
                 values.append(transform(document, nil))
             }
         }
-        let missing = PathOrder.arrange(&values, paths: &paths)
+        let missing = DocumentStore.arrange(&values, paths: &paths)
         return SourceRead(values: values, missingParents: missing, ignored: [], folders: nil, format: .firestore)
     }
 
@@ -96,7 +96,7 @@ package struct FirestoreSource: WholeStoreSource {
     package func readStore() throws(StoreError) -> DocumentStore {
         var documents: [Document] = []
         _ = try readPages { documents += $0 }
-        let missing = PathOrder.arrange(&documents)
+        let missing = DocumentStore.arrange(&documents)
         return DocumentStore(documents: documents, format: .firestore, path: location, missingParents: missing)
     }
 

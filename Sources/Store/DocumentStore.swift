@@ -32,8 +32,6 @@ package enum StoreFormat: String, Sendable, CaseIterable, CustomStringConvertibl
         case .exportFolder: return "Firestore export folder"
         }
     }
-
-    package var isSingleFile: Bool { self != .directory && self != .firestore }
 }
 
 /// Something in a store that was skipped, and why (not an error).
@@ -138,6 +136,11 @@ package struct DocumentStore: Sendable {
     /// above some document that are no document, sorted (see `PathOrder`).
     package static func arrange<T>(_ values: inout [T], paths: inout [DocumentPath]) -> [DocumentPath] {
         PathOrder.arrange(&values, paths: &paths)
+    }
+
+    /// `arrange(_:paths:)` for documents themselves.
+    package static func arrange(_ documents: inout [Document]) -> [DocumentPath] {
+        PathOrder.arrange(&documents)
     }
 
     /// Document paths that are ancestors of some document but not documents themselves,

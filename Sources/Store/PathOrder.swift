@@ -14,7 +14,7 @@ import Darwin
 /// with equal paths keep their input order. Each key is copied once into one byte buffer;
 /// two all-ASCII keys (ASCII is NFC, so their string order is their byte order) are
 /// compared by their first eight bytes and then memcmp, any other pair as strings.
-package enum PathOrder {
+enum PathOrder {
     /// One entry to order.
     private struct Slot {
         /// The key's first eight bytes, big-endian, zero-padded.
@@ -37,7 +37,7 @@ package enum PathOrder {
     /// paths that are ancestors of a document or of a flagged entry, or flagged entries
     /// themselves, but not documents: sorted, without duplicates. `holders` is empty or has
     /// one flag per document. Input already in order is left as it is (checked in one pass).
-    package static func arrange(_ documents: inout [Document], holders: [Bool] = []) -> [DocumentPath] {
+    static func arrange(_ documents: inout [Document], holders: [Bool] = []) -> [DocumentPath] {
         var paths = documents.map(\.path)
         return arrange(&documents, paths: &paths, holders: holders)
     }

@@ -4,11 +4,16 @@ import Synchronization
 /// them, for SPEC 13: a store whose documents are in none of Roost's collections is refused.
 package final class TopCollections: Sendable {
     private let names = Mutex<Set<String>>([])
+    /// Set once a document of Roost's is seen: the store passes, and no name need be kept
+    /// (so the lock is not taken for each of a large store's documents).
+    private let sawRoosts = Atomic<Bool>(false)
 
     package init() {}
 
     package func add(_ path: DocumentPath) {
+        guard !sawRoosts.load(ordering: .relaxed) else { return }
         let top = path.segments[0]
+        if StoreShape.collections.contains(top) { sawRoosts.store(true, ordering: .relaxed) }
         names.withLock { _ = $0.insert(top) }
     }
 
