@@ -23,6 +23,9 @@ let package = Package(
         // Stage 1 too: export folders (`gcloud firestore export`, the emulator's): LevelDB log
         // files of Datastore entities, every record checked, as a document source.
         .target(name: "FirestoreExport", dependencies: ["Protobuf", "JSON", "Store", "Watch", "Support"]),
+        // The listen stream's messages (requests written, responses read) and the listener's
+        // state machine, as the official clients keep it: no network.
+        .target(name: "FirestoreListen", dependencies: ["Protobuf", "Store", "Support"]),
         // Stage 2: documents → users, tweets, likes, favorites and everything derived.
         // (Markdown finds hashtags exactly where the renderer will link them.)
         .target(name: "Model", dependencies: ["Store", "Markdown", "Support"], linkerSettings: [.linkedLibrary("m")]),
@@ -63,7 +66,9 @@ let package = Package(
         // over Debian's libcurl, with OpenSSL's libcrypto signing service-account tokens; and
         // `StoreAddress`, which opens any store as named (a path, an export folder or `firestore://…`).
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        .target(name: "Firestore", dependencies: ["CCurl", "CCrypto", "JSON", "Store", "FirestoreExport", "Support"]),
+        .target(
+            name: "Firestore",
+            dependencies: ["CCurl", "CCrypto", "JSON", "Store", "FirestoreExport", "FirestoreListen", "Support"]),
         // `roost generate`: synthetic stores of any size, deterministic from a seed.
         .target(name: "Synthetic", dependencies: ["Support"]),
         // The command line: options, console output, exit statuses.
@@ -88,6 +93,7 @@ let package = Package(
                 "TestSupport",
             ],
             exclude: ["Fixtures"]),
+        .testTarget(name: "FirestoreListenTests", dependencies: ["FirestoreListen", "Protobuf", "Store"]),
         .testTarget(name: "FirestoreTests", dependencies: ["Firestore", "Store", "Model", "JSON", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "JSON", "TestSupport"]),
         .testTarget(name: "ModelTests", dependencies: ["Model", "Store", "JSON", "Support", "TestSupport"]),
