@@ -93,7 +93,7 @@ let package = Package(
                 "TestSupport",
             ],
             exclude: ["Fixtures"]),
-        .testTarget(name: "FirestoreListenTests", dependencies: ["FirestoreListen", "Protobuf", "Store"]),
+        .testTarget(name: "FirestoreListenTests", dependencies: ["FirestoreListen", "JSON", "Protobuf", "Store"]),
         .testTarget(name: "FirestoreTests", dependencies: ["Firestore", "Store", "Model", "JSON", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "JSON", "TestSupport"]),
         .testTarget(name: "ModelTests", dependencies: ["Model", "Store", "JSON", "Support", "TestSupport"]),

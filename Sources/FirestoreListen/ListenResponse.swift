@@ -18,7 +18,11 @@ package enum ListenResponse: Sendable, Equatable {
 /// `TargetChange`: what happened to some targets (none listed: to all of them).
 package struct TargetChange: Sendable, Equatable {
     package enum Kind: Int32, Sendable, Equatable {
-        case noChange = 0, add = 1, remove = 2, current = 3, reset = 4
+        case noChange = 0
+        case add = 1
+        case remove = 2
+        case current = 3
+        case reset = 4
     }
 
     package var kind: Kind
