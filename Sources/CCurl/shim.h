@@ -53,3 +53,14 @@ static inline CURLcode roost_curl_easy_getinfo_off(CURL *easy, CURLINFO info, cu
 static inline CURLMcode roost_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
   return curl_multi_setopt(multi, option, value);
 }
+
+typedef size_t (*roost_curl_read_callback)(char *buffer, size_t size, size_t count, void *user);
+
+static inline CURLcode roost_curl_easy_setopt_read(CURL *easy, roost_curl_read_callback callback) {
+  return curl_easy_setopt(easy, CURLOPT_READFUNCTION, callback);
+}
+
+// Headers, and trailers after the body, one line per call: the write callback's signature.
+static inline CURLcode roost_curl_easy_setopt_header(CURL *easy, roost_curl_write_callback callback) {
+  return curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, callback);
+}

@@ -1,7 +1,7 @@
 import CCurl
 
 /// libcurl is set up once, before the first transfer of any thread.
-private let curlReady: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+let curlReady: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
 /// One HTTP connection, kept alive between requests (a libcurl easy handle, reused so that
 /// its connection is too: a page of a query costs no new TCP or TLS handshake). Used by one
