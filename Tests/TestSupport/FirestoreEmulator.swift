@@ -22,18 +22,32 @@ import Glibc
 /// SDK root holds `platform/cloud-firestore-emulator/cloud-firestore-emulator.jar`). Without it
 /// (or without `java`) the tests that need it are skipped, loudly (`noticeIfSkipped`); with
 /// `ROOST_REQUIRE_EMULATOR=1` (what `.ci/run` sets) they run and fail.
+///
+/// A test that must stop and start an emulator (`roost serve` reconnecting) takes one of its own
+/// (`startOwn()`): a JVM and watchdog of its own, on ports of its own, which `stop()` kills and
+/// `restart()` starts again, empty, on the same ports; killed at exit at the latest.
 package final class FirestoreEmulator: Sendable {
-    /// `127.0.0.1:PORT`, as FIRESTORE_EMULATOR_HOST takes it.
+    /// `127.0.0.1:PORT`, as FIRESTORE_EMULATOR_HOST takes it; the same across restarts.
     package let host: String
-    /// The JVM's process ID.
-    package let processIdentifier: Int32
-    /// The file the emulator writes its output to.
+    /// The file the emulator writes its output to (removed while an own emulator is stopped).
     package let outputFile: String
+    /// Whether this is an emulator of the caller's own (`startOwn()`), not the shared one.
+    package let isOwn: Bool
 
-    private init(host: String, processIdentifier: Int32, outputFile: String) {
-        self.host = host
-        self.processIdentifier = processIdentifier
-        self.outputFile = outputFile
+    /// The JVM's process ID; 0 while an own emulator is stopped.
+    package var processIdentifier: Int32 { current.withLock { $0?.pid ?? 0 } }
+
+    /// What `restart` needs to start the same emulator again.
+    private let launcher: Launcher
+    /// The JVM running now, or nil after `stop()`.
+    private let current: Mutex<Run?>
+
+    private init(own: Bool, launcher: Launcher, run: Run) {
+        self.host = "127.0.0.1:\(launcher.port)"
+        self.outputFile = launcher.folder + "/emulator.log"
+        self.isOwn = own
+        self.launcher = launcher
+        self.current = Mutex(run)
     }
 
     // MARK: - Finding it
@@ -113,10 +127,80 @@ package final class FirestoreEmulator: Sendable {
     /// The emulator of this test process, started on first use (seconds: a JVM).
     package static func shared() throws -> FirestoreEmulator {
         try started.withLock { result in
-            if result == nil { result = Result { () throws(EmulatorError) in try start() } }
+            if result == nil { result = Result { () throws(EmulatorError) in try start(own: false) } }
             return try result!.get()
         }
     }
+
+    /// An emulator of the caller's own (not shared): stopped by `stop()`, or at exit at the latest.
+    package static func startOwn() throws -> FirestoreEmulator {
+        try start(own: true)
+    }
+
+    /// Kills this emulator's JVM (SIGKILL) and waits until its port refuses connections. Its data
+    /// is gone. Only for an own emulator; nothing when it is stopped already.
+    package func stop() {
+        guard isOwn else {
+            Issue.record("stop() on the shared emulator, which other tests use: startOwn() gives one to stop")
+            return
+        }
+        guard
+            let run = current.withLock({ run in
+                defer { run = nil }
+                return run
+            })
+        else { return }
+        Self.stopNow(pid: run.pid)
+        // End-of-file for the watchdog, which then ends (its JVM is gone already): waited for, so
+        // that its removing the folder cannot come after a restart made it again.
+        close(run.lifeline)
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while run.watchdog.isRunning && Date() < deadline { usleep(10_000) }
+        if run.watchdog.isRunning {
+            run.watchdog.terminate()
+            while run.watchdog.isRunning && Date() < deadline + 5 { usleep(10_000) }
+        }
+        try? FileManager.default.removeItem(atPath: launcher.folder)
+        // The kernel closes a dead process's sockets: a moment at most.
+        let refused = Date(timeIntervalSinceNow: 10)
+        while !Self.refusesConnections(port: launcher.port) {
+            guard Date() < refused else {
+                Issue.record("the stopped emulator's port \(launcher.port) still takes connections after 10 s")
+                return
+            }
+            usleep(10_000)
+        }
+    }
+
+    /// Starts this emulator again on the same port (after `stop()`), empty, and waits until it
+    /// answers Ok. Only for an own emulator.
+    package func restart() throws {
+        guard isOwn else {
+            throw EmulatorError("restart() on the shared emulator, which other tests use: startOwn() gives one")
+        }
+        try current.withLock { (run: inout Run?) throws(EmulatorError) in
+            guard run == nil else { throw EmulatorError("the emulator on \(host) is running: stop() it first") }
+            // The port was this emulator's a moment ago: should it not be bindable yet (or taken
+            // meanwhile, briefly), a short wait and another try; these ports or none.
+            var failures: [String] = []
+            for attempt in 0..<Self.restartAttempts {
+                if attempt > 0 { usleep(500_000) }
+                do throws(EmulatorError) {
+                    run = try Self.spawn(launcher)
+                    return
+                } catch {
+                    failures.append(error.description)
+                    guard error.mayRetry else { break }
+                }
+            }
+            throw EmulatorError(
+                "restarting the emulator on \(host) failed \(failures.count) time(s):\n"
+                    + failures.joined(separator: "\n\n"))
+        }
+    }
+
+    /// How often `restart` tries the same ports.
+    private static let restartAttempts = 6
 
     /// A project ID no other test of this process uses (so none sees another's documents):
     /// `hint` made lowercase a-z0-9-, a counter and a random tail; at most 30 characters,
@@ -164,23 +248,45 @@ package final class FirestoreEmulator: Sendable {
     /// How long the JVM may take to answer `GET /` with `Ok` (1.5–4 s on a quiet machine).
     private static let readyTimeout: Double = 90
 
-    /// What atexit needs: the JVM to kill and the folder to remove.
-    private static let running = Mutex<(pid: Int32, folder: String)?>(nil)
+    /// What atexit needs: every JVM of this process still running (the shared one's and each own
+    /// one's), by process ID, with its folder to remove.
+    private static let running = Mutex<[Int32: String]>([:])
 
-    /// The watchdog's Process, kept for the life of the test process (only `start` sets it,
-    /// under `started`'s lock).
-    nonisolated(unsafe) private static var watchdog: Process?
+    /// Where and with what one emulator runs: the same for each of its starts.
+    private struct Launcher: Sendable {
+        var java: String
+        var jar: String
+        var port: Int
+        var websocketPort: Int
+        /// The emulator's folder: its output and the JVM's process ID file.
+        var folder: String
+    }
 
-    private static func start() throws(EmulatorError) -> FirestoreEmulator {
+    /// One start of an emulator: its JVM, and the watchdog that keeps it from outliving the
+    /// test process.
+    private struct Run: @unchecked Sendable {  // Process: used only by whoever holds the Run.
+        var pid: Int32
+        var watchdog: Process
+        /// The pipe's write end the watchdog waits on: open while the JVM is to live.
+        var lifeline: Int32
+    }
+
+    private static func start(own: Bool) throws(EmulatorError) -> FirestoreEmulator {
         guard let jar, let java else {
             throw EmulatorError("ROOST_REQUIRE_EMULATOR=1, but \(missing) not found. \(howToGetIt)")
         }
         // The ports are picked free, then bound by the JVM a moment later: another process may take
-        // one in between, so a start whose JVM could not bind is tried again.
+        // one in between, so a start whose JVM could not bind is tried again, on other ports.
         var failures: [String] = []
         for _ in 0..<3 {
             do {
-                return try launch(java: java, jar: jar)
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "roost-emulator-\(UUID().uuidString)"
+                )
+                .path
+                let launcher = Launcher(
+                    java: java, jar: jar, port: try freePort(), websocketPort: try freePort(), folder: folder)
+                return FirestoreEmulator(own: own, launcher: launcher, run: try spawn(launcher))
             } catch {
                 failures.append(error.description)
                 guard error.mayRetry else { break }
@@ -189,18 +295,16 @@ package final class FirestoreEmulator: Sendable {
         throw EmulatorError(failures.joined(separator: "\n\n"))
     }
 
-    private static func launch(java: String, jar: String) throws(EmulatorError) -> FirestoreEmulator {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "roost-emulator-\(UUID().uuidString)"
-        )
-        .path
+    /// Starts the JVM under its watchdog and waits until it answers Ok; when it does not, kills
+    /// it and removes its folder (`mayRetry` when it could not bind its ports).
+    private static func spawn(_ launcher: Launcher) throws(EmulatorError) -> Run {
+        let folder = launcher.folder
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
             throw EmulatorError("cannot make \(folder): \(error)")
         }
-        let port = try freePort()
-        let websocketPort = try freePort()
+        let port = launcher.port
         let output = folder + "/emulator.log"
 
         var ends: [Int32] = [0, 0]
@@ -211,7 +315,8 @@ package final class FirestoreEmulator: Sendable {
         let watchdog = Process()
         watchdog.executableURL = URL(fileURLWithPath: "/bin/bash")
         watchdog.arguments = [
-            "-c", watchdogScript, "roost-emulator-watchdog", java, jar, "\(port)", "\(websocketPort)", folder,
+            "-c", watchdogScript, "roost-emulator-watchdog", launcher.java, launcher.jar, "\(port)",
+            "\(launcher.websocketPort)", folder,
         ]
         watchdog.standardInput = FileHandle(fileDescriptor: ends[0], closeOnDealloc: false)
         watchdog.standardOutput = FileHandle.nullDevice
@@ -224,8 +329,8 @@ package final class FirestoreEmulator: Sendable {
             throw EmulatorError("cannot run /bin/bash for the emulator's watchdog: \(error)")
         }
         // The child has its copy of the read end; the write end stays open in this process alone
-        // until it ends (never written, closed only when this start fails: its closing is the
-        // watchdog's signal).
+        // until the JVM is to end (never written, closed by `stop` or when this start fails: its
+        // closing is the watchdog's signal; the shared emulator's is never closed).
         close(ends[0])
         let deadline = Date(timeIntervalSinceNow: readyTimeout)
         var pid: Int32 = 0
@@ -242,15 +347,11 @@ package final class FirestoreEmulator: Sendable {
                 usleep(10_000)
             }
         }
-        Self.watchdog = watchdog
         register(pid: pid, folder: folder)
-        let emulator = FirestoreEmulator(host: "127.0.0.1:\(port)", processIdentifier: pid, outputFile: output)
         let started = Date()
         while true {
-            if let answer = try? emulator.request("GET", "/", timeout: 2), answer.status == 200,
-                String(decoding: answer.body, as: UTF8.self).hasPrefix("Ok")
-            {
-                return emulator
+            if answersOk(host: "127.0.0.1:\(port)") {
+                return Run(pid: pid, watchdog: watchdog, lifeline: ends[1])
             }
             // The error reads the output before stopNow removes it.
             if kill(pid, 0) != 0 || !watchdog.isRunning {
@@ -259,7 +360,7 @@ package final class FirestoreEmulator: Sendable {
                 let error = EmulatorError(
                     "the emulator (java, pid \(pid), port \(port)) exited before it was ready", output: output,
                     mayRetry: text.contains("BindException") || text.contains("already in use"))
-                stopNow()
+                stopNow(pid: pid)
                 close(ends[1])
                 throw error
             }
@@ -269,7 +370,7 @@ package final class FirestoreEmulator: Sendable {
                         + "\(Int(readyTimeout)) s (\(String(format: "%.1f", Date().timeIntervalSince(started))) s "
                         + "after it started)",
                     output: output)
-                stopNow()
+                stopNow(pid: pid)
                 close(ends[1])
                 throw error
             }
@@ -277,23 +378,46 @@ package final class FirestoreEmulator: Sendable {
         }
     }
 
+    /// Whether `GET /` on `host` answers `Ok`, as the emulator does once it is ready.
+    private static func answersOk(host: String) -> Bool {
+        guard let answer = try? request(host: host, "GET", "/", json: nil, timeout: 2) else { return false }
+        return answer.status == 200 && String(decoding: answer.body, as: UTF8.self).hasPrefix("Ok")
+    }
+
     private static func register(pid: Int32, folder: String) {
-        running.withLock { $0 = (pid, folder) }
-        if !exitHookInstalled.exchange(true, ordering: .relaxed) { atexit { FirestoreEmulator.stopNow() } }
+        running.withLock { $0[pid] = folder }
+        if !exitHookInstalled.exchange(true, ordering: .relaxed) { atexit { FirestoreEmulator.stopAll() } }
     }
 
     private static let exitHookInstalled = Atomic<Bool>(false)
 
-    /// Kills the JVM by its process ID and removes its folder: at exit, or after a failed start.
-    private static func stopNow() {
-        guard
-            let state = running.withLock({ state in
-                defer { state = nil }
-                return state
-            })
-        else { return }
-        kill(state.pid, SIGKILL)
-        try? FileManager.default.removeItem(atPath: state.folder)
+    /// Kills one JVM by its process ID and removes its folder: by `stop`, or after a failed start.
+    private static func stopNow(pid: Int32) {
+        guard let folder = running.withLock({ $0.removeValue(forKey: pid) }) else { return }
+        kill(pid, SIGKILL)
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Kills every JVM still running: at exit.
+    private static func stopAll() {
+        for pid in running.withLock({ Array($0.keys) }) { stopNow(pid: pid) }
+    }
+
+    /// Whether connecting to `port` on 127.0.0.1 is refused now: nothing listens there.
+    private static func refusesConnections(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        return !connected && errno == ECONNREFUSED
     }
 
     /// A port nothing listens on now: bound to 0, read back, released.
@@ -387,6 +511,12 @@ package final class FirestoreEmulator: Sendable {
 
     /// One REST request as the owner (`Bearer owner` passes the security rules), JSON when given.
     package func request(_ method: String, _ path: String, json: Data? = nil, timeout: Double = 30) throws -> Answer {
+        try Self.request(host: host, method, path, json: json, timeout: timeout)
+    }
+
+    private static func request(host: String, _ method: String, _ path: String, json: Data?, timeout: Double)
+        throws(EmulatorError) -> Answer
+    {
         guard let url = URL(string: "http://\(host)\(path)") else { throw EmulatorError("not a URL path: \(path)") }
         var request = URLRequest(url: url, timeoutInterval: timeout)
         request.httpMethod = method
@@ -397,13 +527,13 @@ package final class FirestoreEmulator: Sendable {
         }
         let outcome = Outcome()
         let done = DispatchSemaphore(value: 0)
-        Self.session.dataTask(with: request) { data, response, error in
+        session.dataTask(with: request) { data, response, error in
             outcome.value =
                 if let response = response as? HTTPURLResponse {
                     .success(Answer(status: response.statusCode, body: data ?? Data()))
                 } else {
                     .failure(
-                        EmulatorError("\(method) http://\(self.host)\(path): \(error.map { "\($0)" } ?? "no answer")"))
+                        EmulatorError("\(method) http://\(host)\(path): \(error.map { "\($0)" } ?? "no answer")"))
                 }
             done.signal()
         }.resume()
