@@ -94,7 +94,6 @@ let package = Package(
             ],
             exclude: ["Fixtures"]),
         .testTarget(name: "FirestoreListenTests", dependencies: ["FirestoreListen", "JSON", "Protobuf", "Store"]),
-        .testTarget(name: "FirestoreListenTests", dependencies: ["FirestoreListen", "Protobuf", "Store"]),
         .testTarget(
             name: "FirestoreTests", dependencies: ["Firestore", "Protobuf", "Store", "Model", "JSON", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "JSON", "TestSupport"]),
