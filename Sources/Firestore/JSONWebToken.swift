@@ -1,4 +1,5 @@
 import JSON
+import Support
 
 /// The signed JWT a service account trades for an access token (RFC 7523 §2.1, as Google's
 /// token endpoint takes it).
@@ -13,7 +14,7 @@ enum JSONWebToken {
         let signingInput = encoded(header(account)) + "." + encoded(claims(account, now: now))
         let key = try RSAPrivateKey(pem: account.privateKey)
         let signature = try key.signRS256(Array(signingInput.utf8))
-        return signingInput + "." + Base64URL.encode(signature)
+        return signingInput + "." + Base64.encode(signature, .url)
     }
 
     static func header(_ account: ServiceAccount) -> JSONValue {
@@ -33,6 +34,6 @@ enum JSONWebToken {
     }
 
     private static func encoded(_ value: JSONValue) -> String {
-        Base64URL.encode(JSONWriter.write(value, pretty: false))
+        Base64.encode(JSONWriter.write(value, pretty: false), .url)
     }
 }

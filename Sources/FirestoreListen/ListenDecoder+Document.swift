@@ -1,4 +1,5 @@
 import Store
+import Support
 
 /// Documents and values (google/firestore/v1/document.proto; `Timestamp` from
 /// google/protobuf/timestamp.proto, `LatLng` from google/type/latlng.proto), decoded to what
