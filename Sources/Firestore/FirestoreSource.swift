@@ -29,8 +29,14 @@ package struct FirestoreSource: WholeStoreSource {
     /// Told the count after each page (a progress line).
     private var progress: (@Sendable (Int) -> Void)?
 
-    package init(_ client: FirestoreClient, pageSize: Int = 100_000, parallelGroups: Int = 4) {
+    /// The targets `follow` listens to.
+    package let listenPlan: ListenPlan
+
+    package init(
+        _ client: FirestoreClient, pageSize: Int = 100_000, parallelGroups: Int = 4, listenPlan: ListenPlan? = nil
+    ) {
         self.client = client
+        self.listenPlan = listenPlan ?? .default(for: client.endpoint)
         self.pageSize = max(1, pageSize)
         self.parallelGroups = max(1, parallelGroups)
     }
@@ -100,11 +106,15 @@ package struct FirestoreSource: WholeStoreSource {
         return DocumentStore(documents: documents, format: .firestore, path: location, missingParents: missing)
     }
 
-    /// Following the database's changes is the listen stream's (not yet).
+    /// Follows the database through its listen stream (`DatabaseListener`): each consistent
+    /// step at once (`debounce` is the stream's own), the first the whole database. A database
+    /// that cannot be reached now is retried until it can.
     package func follow(
         debounce: Duration, _ onChange: @escaping @Sendable ([SourceChange]) -> Void
     ) throws(StoreError) -> any ChangeFollowing {
-        throw .cannotFollow(path: location, reason: "following a database live is not supported yet")
+        let listener = DatabaseListener(endpoint: client.endpoint, plan: listenPlan, onChange: onChange)
+        listener.start()
+        return listener
     }
 
     // MARK: Reading

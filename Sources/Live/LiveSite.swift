@@ -19,6 +19,7 @@ package final class LiveSite: Sendable {
     package let config: SiteConfig
     /// The cache of `config.media == .mirror` (shared with builds).
     package let media: MediaOptions
+    private let environment: [String: String]
     /// The theme folder as the watcher names its root, to tell its changes apart.
     private let templatesRoot: String?
 
@@ -74,6 +75,8 @@ package final class LiveSite: Sendable {
         var rendering: Rendering?
         /// The rendering shows every document as decoded now (false after a failed update).
         var renderingIsCurrent = false
+        /// Why the last good state is still served, as the last update said.
+        var shownError: String?
     }
 
     private let state = Mutex(State())
@@ -93,11 +96,13 @@ package final class LiveSite: Sendable {
     /// - Parameters:
     ///   - templates: the theme folder given, or nil (see `Theme.folder(given:in:)`).
     ///   - projectFolder: the folder of the site's `roost.json` (empty: the current folder).
+    ///   - environment: where a database's endpoint is looked for (`StoreAddress.source`).
     package init(
         store: String, templates: String?, config: SiteConfig, media: MediaOptions = MediaOptions(),
-        projectFolder: String = ""
+        projectFolder: String = "", environment: [String: String] = ProcessEnvironment.current
     ) {
         self.storePath = store
+        self.environment = environment
         self.media = media
         self.templatesPath = Theme.folder(given: templates, in: projectFolder)
         self.config = config
@@ -133,7 +138,7 @@ package final class LiveSite: Sendable {
     package func loadAll() -> Update {
         let start = ContinuousClock.now
         do {
-            let source = try StoreAddress.source(for: storePath)
+            let source = try StoreAddress.source(for: storePath, environment: environment)
             state.withLock { $0.source = source }
             try source.checkShape()
             let store = try source.readStore()
@@ -153,7 +158,7 @@ package final class LiveSite: Sendable {
     package func follow(
         debounce: Duration, _ onChange: @escaping @Sendable ([SourceChange]) -> Void
     ) throws -> any ChangeFollowing {
-        let source = try state.withLock { $0.source } ?? StoreAddress.source(for: storePath)
+        let source = try state.withLock { $0.source } ?? StoreAddress.source(for: storePath, environment: environment)
         return try source.follow(debounce: debounce, onChange)
     }
 
@@ -172,6 +177,10 @@ package final class LiveSite: Sendable {
         var needsFullRead = false
         // Tweets whose new content changes nothing derived: the fast path, if all changes are such.
         var contentEdits: [Tweet]? = []
+        // Documents a database sent (the listen stream's step), described by what they are.
+        var received: [DocumentEdit] = []
+        var interruption: String?
+        var resumed = false
         let source = state.withLock { $0.source }
         for change in changes {
             switch change.target {
@@ -193,7 +202,24 @@ package final class LiveSite: Sendable {
                 if !apply(entry, of: path, from: source, deleted: change.kind == .deleted, edits: &contentEdits) {
                     contentEdits = nil
                 }
+            case .received(let path, let document):
+                let edit = put(document.map(DecodedDocument.init), at: path, edits: &contentEdits)
+                if let edit { received.append(edit) }
+            case .everything(let documents):
+                received += replaceAll(with: documents)
+                contentEdits = nil
+            case .interrupted(let why):
+                interruption = why
+            case .resumed:
+                resumed = true
             }
+        }
+        if !received.isEmpty { described.append(DocumentEdit.summary(of: received, handle: handle(ofUser:))) }
+        if resumed { described.insert("\(storePath) followed again", at: 0) }
+        if let interruption, received.isEmpty, !needsFullRead {
+            // Nothing new can be shown: the last state stays, marked as older than the store.
+            let message = "\(storePath): \(interruption); the pages show the data as it was when the stream stopped"
+            return Update(changedPages: [], error: message, summary: "\(storePath) not followed: \(interruption)")
         }
         let what = described.count <= 3 ? described.joined(separator: ", ") : "\(described.count) files changed"
         // A store that could not be read as a whole is read as a whole again.
@@ -202,6 +228,11 @@ package final class LiveSite: Sendable {
             var update = loadAll()
             update.summary = what + " → " + update.summary
             return update
+        }
+        if received.isEmpty, changes.allSatisfy(\.isDatabaseStep), !templatesChanged {
+            // A step that changed no document (the database resent what it had): nothing to do.
+            let error = state.withLock { $0.shownError }
+            return Update(changedPages: [], error: error, summary: resumed ? "\(what): nothing changed" : "")
         }
         if templatesChanged { reloadTemplates() }
         return refresh(
@@ -217,18 +248,57 @@ package final class LiveSite: Sendable {
     ) -> Bool {
         do {
             let new = try (deleted ? nil : source.documents(inEntry: entry))?.first.map(DecodedDocument.init)
-            let old = state.withLock { state in
-                state.unreadable[entry] = nil
-                defer { state.decoded[path] = new }
-                return state.decoded[path]
-            }
-            guard let tweet = new?.tweet, old?.tweet != nil, old?.diagnostics == new?.diagnostics else { return false }
-            edits?.append(tweet)
-            return true
+            state.withLock { $0.unreadable[entry] = nil }
+            let edit = put(new, at: path, edits: &edits)
+            return edit == nil || edits != nil
         } catch {
             state.withLock { $0.unreadable[entry] = "\(error)" }
             return false
         }
+    }
+
+    /// Keeps `new` as the document at `path` (nil: deleted); a tweet whose new content alone
+    /// changed goes in `edits`, any other change sets it to nil. Returns what changed, nil
+    /// when the document is as it was.
+    private func put(_ new: DecodedDocument?, at path: DocumentPath, edits: inout [Tweet]?) -> DocumentEdit? {
+        let old = state.withLock { state in
+            defer { state.decoded[path] = new }
+            return state.decoded[path]
+        }
+        if old == new { return nil }
+        if let tweet = new?.tweet, old?.tweet != nil, old?.diagnostics == new?.diagnostics {
+            edits?.append(tweet)
+        } else {
+            edits = nil
+        }
+        return DocumentEdit(path: path, old: old, new: new)
+    }
+
+    /// Every document replaced by `documents` (a database's first consistent state); returns
+    /// what changed.
+    private func replaceAll(with documents: [Document]) -> [DocumentEdit] {
+        let decoded = documents.parallelMap(DecodedDocument.init)
+        let new = Dictionary(zip(documents.map(\.path), decoded), uniquingKeysWith: { $1 })
+        let old = state.withLock { state in
+            defer {
+                state.decoded = new
+                state.unreadable = [:]
+            }
+            return state.decoded
+        }
+        var edits: [DocumentEdit] = []
+        for (path, document) in new where old[path] != document {
+            edits.append(DocumentEdit(path: path, old: old[path], new: document))
+        }
+        for (path, document) in old where new[path] == nil {
+            edits.append(DocumentEdit(path: path, old: document, new: nil))
+        }
+        return edits.sorted { $0.path < $1.path }
+    }
+
+    /// The handle of the user `uid`, to name them in what changed.
+    private func handle(ofUser uid: String) -> String? {
+        state.withLock { $0.decoded[DocumentPath(["users", uid])]?.user?.username }
     }
 
     /// Whether documents were read from under `folder` (relative to the store). Segments, not
@@ -269,6 +339,7 @@ package final class LiveSite: Sendable {
         func failed(_ message: String, unknownViewer: String? = nil) -> Update {
             let served = state.withLock { state in
                 state.renderingIsCurrent = false
+                state.shownError = message
                 return state.rendering != nil
             }
             let serving = served ? "still serving the last good build" : "pages show it until the store is valid"
@@ -286,6 +357,7 @@ package final class LiveSite: Sendable {
             state.withLock { state in
                 state.rendering = rendering
                 state.renderingIsCurrent = true
+                state.shownError = nil
             }
             let milliseconds = Int((ContinuousClock.now - start) / .milliseconds(1))
             let count = changed == ["*"] ? rendering.pages.count : changed.count

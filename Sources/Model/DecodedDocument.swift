@@ -4,11 +4,11 @@ import Store
 /// building a snapshot that depends on that document alone. A live preview keeps these
 /// and decodes again only the documents that changed.
 @usableFromInline
-package struct DecodedDocument: Sendable {
+package struct DecodedDocument: Sendable, Equatable {
     /// Users, tweets and places are boxed: a document is then the size of a like (the most
     /// common kind, three in four at a million tweets) rather than of a tweet, 128 bytes,
     /// in arrays that hold every document of the store.
-    enum Entity: Sendable {
+    enum Entity: Sendable, Equatable {
         indirect case user(User)
         indirect case tweet(Tweet)
         case like(Like)
@@ -22,6 +22,24 @@ package struct DecodedDocument: Sendable {
     /// The tweet, when the document is a usable tweet.
     package var tweet: Tweet? {
         if case .tweet(let tweet)? = entity { return tweet }
+        return nil
+    }
+
+    /// The user, when the document is a usable user.
+    package var user: User? {
+        if case .user(let user)? = entity { return user }
+        return nil
+    }
+
+    /// The like, when the document is a usable like.
+    package var like: Like? {
+        if case .like(let like)? = entity { return like }
+        return nil
+    }
+
+    /// The place, when the document is a usable favorite.
+    package var favorite: FavoritePlace? {
+        if case .favorite(let place)? = entity { return place }
         return nil
     }
 

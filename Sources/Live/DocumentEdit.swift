@@ -1,0 +1,58 @@
+import Model
+import Store
+
+/// One document that changed in a step of the database's stream, as decoded before and after:
+/// what `roost serve` says of the step (`1 like added: tweet t42 by @mina`).
+struct DocumentEdit: Sendable {
+    var path: DocumentPath
+    var old: DecodedDocument?
+    var new: DecodedDocument?
+
+    /// `1 like added: tweet t42 by @mina, 1 tweet changed: t42`: per kind and change, the
+    /// count and (up to three) what it is; `handle` names a user by uid.
+    static func summary(of edits: [DocumentEdit], handle: (String) -> String?) -> String {
+        var groups: [(key: String, items: [String])] = []
+        for edit in edits {
+            let (key, item) = edit.described(handle: handle)
+            if let k = groups.firstIndex(where: { $0.key == key }) {
+                groups[k].items.append(item)
+            } else {
+                groups.append((key, [item]))
+            }
+        }
+        return groups.map { group in
+            let (noun, verb) = (group.key.split(separator: " ").first!, group.key.split(separator: " ").last!)
+            let count = group.items.count
+            let shown = group.items.prefix(3).joined(separator: "; ") + (count > 3 ? "; …" : "")
+            return "\(count) \(noun)\(count == 1 ? "" : "s") \(verb): \(shown)"
+        }.joined(separator: ", ")
+    }
+
+    /// The group (`like added`) and the item (`tweet t42 by @mina`).
+    private func described(handle: (String) -> String?) -> (String, String) {
+        let verb = old == nil ? "added" : new == nil ? "removed" : "changed"
+        let segments = path.segments
+        func user(_ uid: String) -> String { handle(uid).map { "@" + $0 } ?? "user \(uid)" }
+        switch (segments.count, segments[0]) {
+        case (2, "users"):
+            if let old = old?.user, let new = new?.user, old.username != new.username {
+                return ("user renamed", "@\(old.username) → @\(new.username)")
+            }
+            return ("user \(verb)", (new?.user ?? old?.user).map { "@" + $0.username } ?? segments[1])
+        case (2, "tweets"):
+            let tweet = new?.tweet ?? old?.tweet
+            let kind = tweet?.replyTo != nil ? "reply" : "tweet"
+            if let old = old?.tweet, let new = new?.tweet, old.caption != new.caption {
+                return ("\(kind) edited", "\(segments[1]) by \(user(new.authorUID))")
+            }
+            return ("\(kind) \(verb)", tweet.map { "\(segments[1]) by \(user($0.authorUID))" } ?? segments[1])
+        case (4, "users") where segments[2] == "user-likes":
+            return ("like \(verb)", "tweet \(segments[3]) by \(user(segments[1]))")
+        case (4, "favorites") where segments[2] == "favorites":
+            let name = (new?.favorite ?? old?.favorite).map { " (\($0.name))" } ?? ""
+            return ("favorite \(verb)", "\(segments[3])\(name) of \(user(segments[1]))")
+        default:
+            return ("document \(verb)", path.description)
+        }
+    }
+}
