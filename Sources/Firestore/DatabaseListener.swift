@@ -78,6 +78,9 @@ package final class DatabaseListener: ChangeFollowing, Sendable {
             guard !state.stopped else { return (nil, []) }
             state.generation += 1
             state.stepSinceConnect = false
+            // The emulator resends every target whole anyway, and one started again does not
+            // know the old tokens: asking without them makes the resend say what went.
+            if endpoint.isEmulator { state.listen.forgetResumeTokens() }
             state.listen.reconnecting()
             let generation = state.generation
             let stream = GRPCStream(

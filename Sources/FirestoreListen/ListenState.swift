@@ -96,13 +96,15 @@ package struct ListenState: Sendable {
     /// True when every target has been in sync since it was added or last reset.
     package var isCurrent: Bool { targets.values.allSatisfy(\.current) }
 
-    /// A new stream: what was gathered and not applied is asked for again (each target is
-    /// added again with its resume token, and the server sends it from there).
+    /// A new stream: what was gathered and not applied is asked for again. A target with a
+    /// resume token is sent from there (only what changed since); one without is sent whole,
+    /// so what the server leaves out of it is gone (an emulator started again, empty).
     package mutating func reconnecting() {
         for id in targets.keys {
-            targets[id]!.working = targets[id]!.applied
+            let resumes = !targets[id]!.resumeToken.isEmpty
+            targets[id]!.working = resumes ? targets[id]!.applied : [:]
             targets[id]!.touched = []
-            targets[id]!.wasReset = false
+            targets[id]!.wasReset = !resumes
             targets[id]!.current = false
         }
     }

@@ -192,4 +192,20 @@ import Testing
         state.forgetResumeTokens()
         #expect(state.listenTargets.map(\.resumeToken) == [[]])
     }
+
+    @Test func aTargetAskedForAgainWithoutItsTokenIsComparedWhole() {
+        var state = synced()
+        state.forgetResumeTokens()
+        state.reconnecting()
+        // The server (an emulator started again) now holds only b, changed.
+        let step = steps(
+            feed(
+                &state,
+                [change(document("users/u1/user-likes/b", 5), [1]), target(.current, [1]), target(.noChange, at: 50)]
+            ))
+        #expect(step.count == 1)
+        #expect(step[0].removed == [DocumentPath(string: "users/u1/user-likes/a")!])
+        #expect(step[0].changed.map(\.updateTime) == [Timestamp(seconds: 5)])
+        #expect(state.allDocuments.map(\.document.path.description) == ["users/u1/user-likes/b"])
+    }
 }

@@ -148,4 +148,48 @@ struct DatabaseFollowTests {
         #expect(summaries.contains { $0.contains("user renamed: @") }, "\(summaries)")
         #expect(site.all.allSatisfy { $0.error == nil }, "\(site.all.compactMap(\.error))")
     }
+
+    /// The emulator stopped while the site follows it: the pages say they are stale; started
+    /// again and written again (without a like and one user's favorites), the site catches up to
+    /// exactly the new data, and follows the writes after.
+    @Test func theEmulatorStoppedAndStartedAgainIsCaughtUp() throws {
+        let folder = try TemporaryFolder()
+        let mirror = folder.path("mirror")
+        try FileManager.default.copyItem(atPath: packageRoot + "/content", toPath: mirror)
+        let emulator = try FirestoreEmulator.startOwn()
+        defer { emulator.stop() }
+        let project = FirestoreEmulator.newProject("reconnect")
+        let app = FirestoreApp(emulator: emulator, project: project)
+        try app.load(mirror)
+        let site = try Following(project: project, emulatorHost: emulator.host)
+        defer { site.stop() }
+        var pages = try Self.waitUntilServed(mirror, by: site, "the first state")
+
+        emulator.stop()
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while !site.all.contains(where: { $0.error?.contains("reconnecting") == true }), Date() < deadline {
+            _ = site.waitForUpdate(seconds: 0.5)
+        }
+        let stale = try #require(site.all.last { $0.error != nil }, "no update said the stream is down")
+        #expect(stale.summary.contains("not followed") && stale.changedPages.isEmpty, "\(stale.summary)")
+        #expect(try Self.fullBuild(mirror).allSatisfy { site.live.file(at: $0.key) == $0.value }, "pages kept")
+
+        // The data written again differs: a like fewer, and no favorites of one user.
+        let likes = "\(mirror)/users/\(Self.mina)/user-likes"
+        let like = try #require(try FileManager.default.contentsOfDirectory(atPath: likes).sorted().first)
+        try FileManager.default.removeItem(atPath: likes + "/" + like)
+        let owner = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: mirror + "/favorites").sorted().first)
+        // All of one user's favorites: a target the new data writes nothing to.
+        try FileManager.default.removeItem(atPath: "\(mirror)/favorites/\(owner)")
+        try emulator.restart()
+        try app.load(mirror)
+        pages = try Self.waitUntilServed(mirror, by: site, previous: pages, seconds: 40, "after the restart")
+        let tweet = String(like.dropLast(5))
+        #expect(site.all.contains { $0.summary.contains("followed again") }, "\(site.all.map(\.summary))")
+        #expect(site.all.last?.error == nil, "\(site.all.last?.error ?? "")")
+
+        try app.like(uid: Self.mina, tweet: tweet, mirror: mirror)
+        try Self.waitUntilServed(mirror, by: site, previous: pages, "a like after the restart")
+    }
 }
