@@ -8,12 +8,21 @@ struct DocumentEdit: Sendable {
     var old: DecodedDocument?
     var new: DecodedDocument?
 
-    /// `1 like added: tweet t42 by @mina, 1 tweet changed: t42`: per kind and change, the
-    /// count and (up to three) what it is; `handle` names a user by uid.
+    /// `1 like added: tweet t42 by @mina, 1 tweet edited: t43 by @jun`: per kind and change,
+    /// the count and (up to three) what it is; `handle` names a user by uid.
     static func summary(of edits: [DocumentEdit], handle: (String) -> String?) -> String {
+        // A like's own counter update (the app's batch sets both) is part of the like.
+        let likedTweets = Set(
+            edits.lazy.map(\.path.segments).filter { $0.count == 4 && $0[0] == "users" && $0[2] == "user-likes" }
+                .map { $0[3] })
         var groups: [(key: String, items: [String])] = []
         for edit in edits {
             let (key, item) = edit.described(handle: handle)
+            if key.hasSuffix(" changed"), edit.path.segments.count == 2, edit.path.segments[0] == "tweets",
+                likedTweets.contains(edit.path.segments[1])
+            {
+                continue
+            }
             if let k = groups.firstIndex(where: { $0.key == key }) {
                 groups[k].items.append(item)
             } else {
