@@ -105,7 +105,7 @@ package final class FirestoreClient: Sendable {
 
     private func take() -> HTTPConnection? {
         if let idle = idle.withLock({ $0.popLast() }) { return idle.connection }
-        return HTTPConnection(timeouts: timeouts)
+        return HTTPConnection(timeouts: timeouts, certificateAuthorities: endpoint.certificateAuthorities)
     }
 
     private func give(_ connection: HTTPConnection) {

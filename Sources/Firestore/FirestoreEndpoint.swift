@@ -9,18 +9,33 @@ package struct FirestoreEndpoint: Sendable {
     let host: String
     package let isEmulator: Bool
     let bearer: @Sendable () throws(FirestoreError) -> String
+    /// A PEM file of the certificate authorities to trust instead of the system's (nil: the
+    /// system's), for TLS.
+    let certificateAuthorities: String?
 
     package static let googleHost = "firestore.googleapis.com"
 
     init(
         address: FirestoreAddress, base: String, host: String, isEmulator: Bool,
-        bearer: @escaping @Sendable () throws(FirestoreError) -> String
+        certificateAuthorities: String? = nil, bearer: @escaping @Sendable () throws(FirestoreError) -> String
     ) {
         self.address = address
         self.base = base
         self.host = host
         self.isEmulator = isEmulator
+        self.certificateAuthorities = certificateAuthorities
         self.bearer = bearer
+    }
+
+    /// Google's protocol, over TLS, at `host` (`host:port`), trusting only the authorities of
+    /// `certificateAuthorities` and calling with `bearer`: what production gets, pointed at a
+    /// server of one's own (a TLS front of the emulator, in tests).
+    package static func tls(
+        _ address: FirestoreAddress, host: String, certificateAuthorities: String, bearer: String
+    ) -> FirestoreEndpoint {
+        FirestoreEndpoint(
+            address: address, base: "https://" + host, host: host, isEmulator: false,
+            certificateAuthorities: certificateAuthorities, bearer: { bearer })
     }
 
     /// The endpoint of `address` in `environment` (the process's, normally). Credentials are

@@ -245,6 +245,7 @@ package final class GRPCStream: Sendable {
             plain ? CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE : CURL_HTTP_VERSION_2TLS)
         // A proxy cannot carry h2c; the emulator is near.
         if plain { set(CURLOPT_NOPROXY, "*") }
+        if let authorities = endpoint.certificateAuthorities { set(CURLOPT_CAINFO, authorities) }
         set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(timeouts.connect))
         // A dead peer on a quiet call: probes after 30 s idle, every 10 s.
         set(CURLOPT_TCP_KEEPALIVE, 1)

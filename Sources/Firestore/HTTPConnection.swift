@@ -28,7 +28,8 @@ final class HTTPConnection {
     private var received: [UInt8] = []
     private var retryAfter: Int?
 
-    init?(timeouts: HTTPTimeouts) {
+    /// `certificateAuthorities`: a PEM file trusted instead of the system's, for TLS.
+    init?(timeouts: HTTPTimeouts, certificateAuthorities: String? = nil) {
         guard curlReady, let easy = curl_easy_init() else { return nil }
         self.easy = easy
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
@@ -43,6 +44,7 @@ final class HTTPConnection {
         set(CURLOPT_ACCEPT_ENCODING, "")
         set(CURLOPT_USERAGENT, "roost")
         set(CURLOPT_TCP_KEEPALIVE, 1)
+        if let certificateAuthorities { set(CURLOPT_CAINFO, certificateAuthorities) }
         _ = roost_curl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
         _ = roost_curl_easy_setopt_write(easy) { data, size, count, user in
             let me = Unmanaged<HTTPConnection>.fromOpaque(user!).takeUnretainedValue()

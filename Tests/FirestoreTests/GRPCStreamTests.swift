@@ -288,6 +288,62 @@ import Glibc
         #expect(events.ends.count == 1)
     }
 
+    /// Runs with the emulator when nghttpx and openssl are there too (or are required).
+    static let tlsRuns = FirestoreEmulator.shouldRun && (TLSFront.missing == nil || FirestoreEmulator.isRequired)
+    static let tlsSkip =
+        FirestoreEmulator.shouldRun ? "SKIPPED: \(TLSFront.missing ?? "") not found" : FirestoreEmulator.skipReason
+
+    /// Production's way (TLS, HTTP/2 by ALPN, the routing header) through a TLS front of the
+    /// emulator: the listen call and a REST read both work, trusting the front's certificate.
+    @Test(.enabled(if: tlsRuns, Comment(rawValue: tlsSkip)))
+    func aListenCallAndAReadOverTLSNegotiateHTTP2() throws {
+        let emulator = try FirestoreEmulator.shared()
+        let front = try TLSFront(of: emulator.host)
+        defer { front.stop() }
+        let project = FirestoreEmulator.newProject("grpc-tls")
+        try Self.writeTweet(emulator, project: project, id: "first")
+        let endpoint = FirestoreEndpoint.tls(
+            FirestoreAddress(project: project), host: front.host, certificateAuthorities: front.certificate,
+            bearer: "owner")
+        let events = Events()
+        let stream = Self.stream(endpoint, events)
+        defer { stream.cancel() }
+        stream.send(Self.addTarget(project: project, id: 1))
+        stream.start()
+        #expect(try events.wait { try $0.responses().contains(Response(field: 2, changeType: 0)) }, "\(events.ends)")
+        #expect(try events.responses().contains { $0.field == 3 }, "the document tweets/first")
+        let before = events.messages.count
+        try Self.writeTweet(emulator, project: project, id: "second")
+        #expect(try events.wait { try $0.responses().dropFirst(before).contains { $0.field == 3 } })
+        #expect(events.ends.isEmpty, "\(events.ends)")
+
+        let read = try FirestoreSource(FirestoreClient(endpoint)).readStore()
+        #expect(read.documents.map(\.path.description).sorted() == ["tweets/first", "tweets/second"])
+    }
+
+    /// A certificate no trusted authority signed: the call fails at once, and says why.
+    @Test(.enabled(if: tlsRuns, Comment(rawValue: tlsSkip)))
+    func anUntrustedCertificateFailsTheCall() throws {
+        let emulator = try FirestoreEmulator.shared()
+        let front = try TLSFront(of: emulator.host)
+        defer { front.stop() }
+        let other = try TLSFront(of: emulator.host)
+        defer { other.stop() }
+        let endpoint = FirestoreEndpoint.tls(
+            FirestoreAddress(project: "demo"), host: front.host, certificateAuthorities: other.certificate,
+            bearer: "owner")
+        let events = Events()
+        let stream = Self.stream(endpoint, events)
+        stream.start()
+        #expect(events.wait(seconds: 10) { !$0.ends.isEmpty })
+        guard case .failed(let text) = try #require(events.ends.first) else {
+            Issue.record("not a failure: \(events.ends)")
+            return
+        }
+        #expect(text.contains(front.host) && text.lowercased().contains("certificate"), "\(text)")
+        #expect(events.messages.isEmpty)
+    }
+
     @Test func nothingListeningEndsTheCallAsFailedQuickly() throws {
         let relay = try TCPRelay(.silent)
         let port = relay.port

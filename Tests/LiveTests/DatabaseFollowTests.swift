@@ -23,11 +23,12 @@ struct DatabaseFollowTests {
         private let arrived = DispatchSemaphore(value: 0)
         private let following = Mutex<(any ChangeFollowing)?>(nil)
 
-        init(project: String, emulatorHost: String) throws {
+        /// `plan` is the listen plan (`users`, what the emulator gets; `groups`, Google's).
+        init(project: String, emulatorHost: String, plan: String = "users") throws {
             live = LiveSite(
                 store: "firestore://\(project)", templates: packageRoot + "/templates",
                 config: DatabaseFollowTests.config,
-                environment: ["FIRESTORE_EMULATOR_HOST": emulatorHost])
+                environment: ["FIRESTORE_EMULATOR_HOST": emulatorHost, "ROOST_LISTEN_PLAN": plan])
             let first = live.loadAll()
             #expect(first.error == nil, "\(first.summary)")
             let followed = try live.follow(debounce: .milliseconds(15)) { [self] changes in
@@ -92,10 +93,12 @@ struct DatabaseFollowTests {
         return (emulator, app, project, folder)
     }
 
-    @Test func everyKindOfWriteReachesTheServedPages() throws {
-        let (emulator, app, project, folder) = try Self.loaded("follow")
+    /// Both listen plans: the emulator's small targets, and the collection groups that
+    /// Google's servers get.
+    @Test(arguments: ["users", "groups"]) func everyKindOfWriteReachesTheServedPages(plan: String) throws {
+        let (emulator, app, project, folder) = try Self.loaded("follow-" + plan)
         let mirror = folder.path("mirror")
-        let site = try Following(project: project, emulatorHost: emulator.host)
+        let site = try Following(project: project, emulatorHost: emulator.host, plan: plan)
         defer { site.stop() }
         var pages = try Self.waitUntilServed(mirror, by: site, "the first state")
         let tweets = try FileManager.default.contentsOfDirectory(atPath: mirror + "/tweets").sorted()
@@ -133,7 +136,10 @@ struct DatabaseFollowTests {
                         coordinate: (37.5444, 127.0374), mirror: mirror)
                 }
             ),
-            ("a favorite removed", { try app.removeFavorite(uid: Self.hyunwoo, placeID: "roostPlace01", mirror: mirror) }),
+            (
+                "a favorite removed",
+                { try app.removeFavorite(uid: Self.hyunwoo, placeID: "roostPlace01", mirror: mirror) }
+            ),
             (
                 "a like of a tweet that does not exist",
                 { try app.like(uid: Self.hyunwoo, tweet: "noSuchTweet", mirror: mirror) }

@@ -109,7 +109,7 @@ package final class FirestoreEmulator: Sendable {
         Issue.record(Comment(rawValue: "\(what) \(skipReason)"), severity: .warning)
     }
 
-    private static func onPath(_ name: String) -> String? {
+    package static func onPath(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for folder in path.split(separator: ":") where !folder.isEmpty {
             let candidate = "\(folder)/\(name)"
@@ -421,7 +421,7 @@ package final class FirestoreEmulator: Sendable {
     }
 
     /// A port nothing listens on now: bound to 0, read back, released.
-    private static func freePort() throws(EmulatorError) -> Int {
+    package static func freePort() throws(EmulatorError) -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw EmulatorError("socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
