@@ -194,7 +194,15 @@ package final class GRPCStream: Sendable {
             // On this thread, as libcurl wants; it may call the callbacks right away.
             if resume { _ = curl_easy_pause(easy, CURLPAUSE_CONT) }
             var running: Int32 = 0
-            _ = curl_multi_perform(multi, &running)
+            // Again while it gives bytes: libcurl 7.88 may keep received HTTP/2 data for a later
+            // call, with nothing left on the socket for the poll to wake on.
+            var rounds = 0
+            repeat {
+                let before = transfer.bodyBytes
+                _ = curl_multi_perform(multi, &running)
+                rounds += 1
+                if transfer.bodyBytes == before { break }
+            } while rounds < 16
             var left: Int32 = 0
             while let message = curl_multi_info_read(multi, &left) {
                 if message.pointee.msg == CURLMSG_DONE {
@@ -210,8 +218,9 @@ package final class GRPCStream: Sendable {
                 return .failed(
                     "\(host): nothing received on the gRPC call \(method) for \(idleLimit.components.seconds) s")
             }
-            // A second at most, so that the idle limit is looked at; a send or cancel wakes it.
-            _ = curl_multi_poll(multi, nil, 0, 1000, nil)
+            // A send or cancel wakes it; the timeout is short because data libcurl holds back
+            // (above) does not wake it either.
+            _ = curl_multi_poll(multi, nil, 0, Self.pollMilliseconds, nil)
         }
     }
 
@@ -293,6 +302,9 @@ package final class GRPCStream: Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// How long the call's thread waits for the socket at most.
+    static let pollMilliseconds: Int32 = 50
+
     private static func milliseconds(_ d: Duration) -> Int {
         Int(d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000)
     }
@@ -313,6 +325,8 @@ private final class Transfer {
     var failure: String?
     /// When the last byte of any kind came (or the call began).
     var lastActivity = ContinuousClock.now
+    /// Bytes of the body received so far.
+    var bodyBytes = 0
 
     init(stream: GRPCStream) {
         self.stream = stream
@@ -364,6 +378,7 @@ private final class Transfer {
     /// Body bytes: gRPC frames (the headers said a 200 of gRPC).
     func received(_ bytes: UnsafeRawBufferPointer) -> Int {
         lastActivity = .now
+        bodyBytes += bytes.count
         do {
             for message in try frames.append(bytes) {
                 if stream.isCancelled { return 0 }
