@@ -7,13 +7,15 @@ package enum ListenPlan: String, Sendable, CaseIterable {
     /// The four collection groups, four targets. Google's servers send only what changed, so
     /// this is the plan for production.
     case groups
-    /// The `users` collection; for each user their likes and their favorites; and `tweets`
-    /// split by `uid` into ranges that start at each user's ID, so that every tweet is in
-    /// one small target: its author's, with the tweets by unknown uids that sort between
-    /// (SPEC 6: those still appear). The emulator answers every change by resending the
-    /// touched targets whole: small targets keep that to about one user's documents. Likes
-    /// and favorites under a uid that is no user's change no page (SPEC 4); they are followed
-    /// from when that user appears.
+    /// The `users` and `tweets` collections, and each user's likes and favorites (up to
+    /// `mostUsersFollowedOneByOne` users; past it, likes and favorites as groups). The emulator
+    /// answers every change by resending the touched targets whole: per-user targets keep a
+    /// like's resend to that user's likes. Tweets stay one target: the emulator evaluates
+    /// every filtered query again on each write to its collection (a range or `uid ==` target
+    /// per author made the app's own writes take seconds at 2,000 tweets), and one target also
+    /// holds the tweets by uids no user has (SPEC 6: those still appear). Likes and favorites
+    /// under a uid that is no user's change no page (SPEC 4); they are followed from when that
+    /// user appears.
     case users
 
     /// The plan for `endpoint`: per user on the emulator, groups on Google's servers.
@@ -25,12 +27,19 @@ package enum ListenPlan: String, Sendable, CaseIterable {
     var initialQueries: [ListenTarget.Query] {
         switch self {
         case .groups: FirestoreSource.groups.map { .collectionGroup(id: $0) }
-        case .users: [Self.usersQuery]
+        case .users: [Self.usersQuery, Self.tweetsQuery]
         }
     }
 
+    /// Up to this many users, each has targets of their own; past it, likes and favorites are
+    /// followed as collection groups (as in `groups`).
+    static let mostUsersFollowedOneByOne = 250
+
     /// The `users` collection (top level: the only users that are users, SPEC 2.1).
     static let usersQuery = ListenTarget.Query.collection(parent: "", id: "users")
+
+    /// The `tweets` collection, whole.
+    static let tweetsQuery = ListenTarget.Query.collection(parent: "", id: "tweets")
 
     /// The targets besides `initialQueries` while the users are `users` (none for the
     /// groups plan).
@@ -39,17 +48,15 @@ package enum ListenPlan: String, Sendable, CaseIterable {
         case .groups:
             return []
         case .users:
-            // The server's order: strings compare by their UTF-8 bytes.
-            let sorted = users.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            // The emulator runs each new target's query over the whole database: past a few
+            // hundred users, per-user targets would take it minutes to start.
+            guard users.count <= Self.mostUsersFollowedOneByOne else {
+                return [.collectionGroup(id: "user-likes"), .collectionGroup(id: "favorites")]
+            }
             var queries: [ListenTarget.Query] = []
-            for uid in sorted {
+            for uid in users.sorted() {
                 queries.append(.collection(parent: "users/" + uid, id: "user-likes"))
                 queries.append(.collection(parent: "favorites/" + uid, id: "favorites"))
-            }
-            let starts = [""] + sorted.filter { !$0.isEmpty }
-            for (index, from) in starts.enumerated() {
-                let before = index + 1 < starts.count ? starts[index + 1] : nil
-                queries.append(.fieldRange(parent: "", id: "tweets", field: "uid", from: from, before: before))
             }
             return queries
         }

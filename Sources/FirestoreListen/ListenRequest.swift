@@ -51,17 +51,11 @@ package enum ListenRequest {
         static let `where` = 3
         static let collectionID = 2  // CollectionSelector.collection_id
         static let allDescendants = 3  // CollectionSelector.all_descendants
-        static let compositeFilter = 1  // Filter.composite_filter
         static let fieldFilter = 2  // Filter.field_filter
-        static let compositeOperator = 1  // CompositeFilter.op
-        static let compositeFilters = 2  // CompositeFilter.filters
-        static let and: UInt64 = 1  // CompositeFilter.Operator.AND
         static let filterField = 1  // FieldFilter.field
         static let filterOperator = 2  // FieldFilter.op
         static let filterValue = 3  // FieldFilter.value
         static let fieldPath = 2  // FieldReference.field_path
-        static let lessThan: UInt64 = 1  // FieldFilter.Operator.LESS_THAN
-        static let atLeast: UInt64 = 4  // FieldFilter.Operator.GREATER_THAN_OR_EQUAL
         static let equal: UInt64 = 5  // FieldFilter.Operator.EQUAL
     }
 
@@ -82,12 +76,6 @@ package enum ListenRequest {
                 query.message(QueryTargetField.structuredQuery) { structured in
                     writeFrom(id, allDescendants: false, into: &structured)
                     writeEquals(field: field, value: value, into: &structured)
-                }
-            case .fieldRange(let parent, let id, let field, let from, let before):
-                query.string(QueryTargetField.parent, documentsParent(root, parent))
-                query.message(QueryTargetField.structuredQuery) { structured in
-                    writeFrom(id, allDescendants: false, into: &structured)
-                    writeRange(field: field, from: from, before: before, into: &structured)
                 }
             case .collectionGroup(let id):
                 // A collection group is searched under the whole database.
@@ -116,25 +104,6 @@ package enum ListenRequest {
     /// names reach into maps; a name that is not a plain identifier must come back-quoted).
     private static func writeEquals(field: String, value: String, into writer: inout ProtobufWriter) {
         writer.message(QueryField.where) { writeComparison(field, QueryField.equal, value, into: &$0) }
-    }
-
-    /// `where field >= from`, and `field < before` when there is a bound.
-    private static func writeRange(field: String, from: String, before: String?, into writer: inout ProtobufWriter) {
-        writer.message(QueryField.where) { filter in
-            guard let before else {
-                writeComparison(field, QueryField.atLeast, from, into: &filter)
-                return
-            }
-            filter.message(QueryField.compositeFilter) { composite in
-                composite.varint(QueryField.compositeOperator, QueryField.and)
-                composite.message(QueryField.compositeFilters) {
-                    writeComparison(field, QueryField.atLeast, from, into: &$0)
-                }
-                composite.message(QueryField.compositeFilters) {
-                    writeComparison(field, QueryField.lessThan, before, into: &$0)
-                }
-            }
-        }
     }
 
     /// One `Filter` holding the `FieldFilter` `field op value`.

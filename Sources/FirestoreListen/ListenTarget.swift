@@ -8,10 +8,6 @@ package struct ListenTarget: Sendable, Hashable {
         case collection(parent: String, id: String)
         /// The documents of that collection whose string field `field` equals `value`.
         case fieldEquals(parent: String, id: String, field: String, value: String)
-        /// The documents of that collection whose string field `field` is at least `from` and,
-        /// when `before` is given, less than it (strings compare by their UTF-8 bytes). Ranges
-        /// that meet end to end split a collection into parts that hold each document once.
-        case fieldRange(parent: String, id: String, field: String, from: String, before: String?)
         /// Every document of the collection group `id`, at any depth (`allDescendants`).
         case collectionGroup(id: String)
     }

@@ -55,43 +55,6 @@ private let root = database + "/documents"
     #expect(ListenRequest.adding(target, database: database) == expected.bytes)
 }
 
-@Test func addingARangeJoinsItsBoundsWithAnd() {
-    func comparison(_ filter: inout ProtobufWriter, _ op: UInt64, _ value: String) {
-        filter.message(2) { f in
-            f.message(1) { $0.string(2, "uid") }
-            f.varint(2, op)
-            f.message(3) { $0.string(17, value) }
-        }
-    }
-    func expected(id: UInt64, before: String?) -> [UInt8] {
-        var expected = ProtobufWriter()
-        expected.string(1, database)
-        expected.message(2) { t in
-            t.message(2) { q in
-                q.string(1, root)
-                q.message(2) { s in
-                    s.message(2) { $0.string(2, "tweets") }
-                    s.message(3) { filter in
-                        guard let before else { return comparison(&filter, 4, "u1") }  // GREATER_THAN_OR_EQUAL
-                        filter.message(1) { composite in
-                            composite.varint(1, 1)  // AND
-                            composite.message(2) { comparison(&$0, 4, "u1") }
-                            composite.message(2) { comparison(&$0, 1, before) }  // LESS_THAN
-                        }
-                    }
-                }
-            }
-            t.varint(5, id)
-        }
-        return expected.bytes
-    }
-    let bounded = ListenTarget(
-        id: 4, query: .fieldRange(parent: "", id: "tweets", field: "uid", from: "u1", before: "u2"))
-    #expect(ListenRequest.adding(bounded, database: database) == expected(id: 4, before: "u2"))
-    let open = ListenTarget(id: 5, query: .fieldRange(parent: "", id: "tweets", field: "uid", from: "u1", before: nil))
-    #expect(ListenRequest.adding(open, database: database) == expected(id: 5, before: nil))
-}
-
 @Test func addingACollectionGroupSearchesAllDescendantsFromTheRoot() {
     let target = ListenTarget(id: 3, query: .collectionGroup(id: "user-likes"))
     var expected = ProtobufWriter()
