@@ -24,7 +24,8 @@ package final class LivePreview: Sendable {
     /// one finishing last must not replace a newer state.
     private let updating = Mutex(())
     /// Why each site still serves an older state, if it does.
-    private let errors: Mutex<[String?]>
+    /// Each store's error, under the overlay's title for it.
+    private let errors: Mutex<[(title: String, message: String)?]>
     private let log: @Sendable (String) -> Void
 
     /// - Parameters:
@@ -52,7 +53,7 @@ package final class LivePreview: Sendable {
         self.templates = templates
         let source: any SiteSource = single ? sites[0].site : StoreIndex(sites: sites)
         server = PreviewServer(source: source, host: host, port: port, allowedHosts: allowedHosts)
-        errors = Mutex([String?](repeating: nil, count: stores.count))
+        errors = Mutex([(title: String, message: String)?](repeating: nil, count: stores.count))
         self.log = log
     }
 
@@ -116,10 +117,11 @@ package final class LivePreview: Sendable {
     private func record(_ update: LiveSite.Update, of k: Int) {
         let name = sites[k].name
         log(name.isEmpty ? update.summary : "[\(name)] \(update.summary)")
-        errors.withLock { $0[k] = update.error }
+        errors.withLock { $0[k] = update.error.map { (update.errorTitle ?? PreviewServer.buildErrorTitle, $0) } }
     }
 
     private func showFirstError() {
-        server.setError(errors.withLock { $0.compactMap { $0 }.first })
+        let first = errors.withLock { $0.compactMap { $0 }.first }
+        server.setError(first?.message, title: first?.title ?? PreviewServer.buildErrorTitle)
     }
 }

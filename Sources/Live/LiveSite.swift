@@ -91,7 +91,12 @@ package final class LiveSite: Sendable {
         package var summary: String
         /// The `--viewer` that no user of the store has, when that is the error.
         package var unknownViewer: String? = nil
+        /// What kind of trouble `error` is, for the overlay's title (nil: a build error).
+        package var errorTitle: String? = nil
     }
+
+    /// The overlay's title while a followed database cannot be reached.
+    package static let staleTitle = "Not up to date"
 
     /// - Parameters:
     ///   - templates: the theme folder given, or nil (see `Theme.folder(given:in:)`).
@@ -219,7 +224,9 @@ package final class LiveSite: Sendable {
         if let interruption, received.isEmpty, !needsFullRead {
             // Nothing new can be shown: the last state stays, marked as older than the store.
             let message = "\(storePath): \(interruption); the pages show the data as it was when the stream stopped"
-            return Update(changedPages: [], error: message, summary: "\(storePath) not followed: \(interruption)")
+            return Update(
+                changedPages: [], error: message, summary: "\(storePath) not followed: \(interruption)",
+                errorTitle: Self.staleTitle)
         }
         let what = described.count <= 3 ? described.joined(separator: ", ") : "\(described.count) files changed"
         // A store that could not be read as a whole is read as a whole again.

@@ -49,7 +49,7 @@ enum LiveReload {
             if (concernsThisPage(paths)) location.reload();
           });
 
-          function showError(text) {
+          function showError(heading, text) {
             if (!document.querySelector('link[href="\(stylesheetPath)"]')) {
               var link = document.createElement("link");
               link.rel = "stylesheet";
@@ -61,21 +61,22 @@ enum LiveReload {
               box = document.createElement("div");
               box.id = "\(overlayID)";
               box.setAttribute("role", "alert");
-              var title = document.createElement("strong");
-              title.textContent = "Build error";
-              box.appendChild(title);
+              box.appendChild(document.createElement("strong"));
               box.appendChild(document.createElement("pre"));
               document.body.appendChild(box);
             }
+            box.querySelector("strong").textContent = heading;
             box.querySelector("pre").textContent = text;
           }
 
           // Roost's "error" events carry data; the EventSource's own connection errors do not.
           source.addEventListener("error", function (event) {
             if (typeof event.data !== "string") return;
-            var text;
-            try { text = JSON.parse(event.data); } catch (e) { text = event.data; }
-            showError(String(text));
+            var data;
+            try { data = JSON.parse(event.data); } catch (e) { data = event.data; }
+            // A bare string is a build error; an object names its kind.
+            if (data && typeof data === "object") showError(String(data.title), String(data.text));
+            else showError("Build error", String(data));
           });
         })();
 
@@ -120,17 +121,18 @@ enum LiveReload {
 
         """
 
-    /// The overlay markup for an error message (HTML-escaped).
-    static func overlay(_ message: String) -> String {
+    /// The overlay markup for an error message under its title (both HTML-escaped).
+    static func overlay(_ message: String, title: String = "Build error") -> String {
         "<link rel=\"stylesheet\" href=\"\(stylesheetPath)\">"
-            + "<div id=\"\(overlayID)\" role=\"alert\"><strong>Build error</strong><pre>\(MarkupEscape.escaped(message))</pre></div>"
+            + "<div id=\"\(overlayID)\" role=\"alert\"><strong>\(MarkupEscape.escaped(title))</strong>"
+            + "<pre>\(MarkupEscape.escaped(message))</pre></div>"
     }
 
     /// `html` with the live-reload script (and the overlay, when there is an error) inserted before
     /// the last `</body>` (ASCII case-insensitive), or appended when there is none.
-    static func inject(into html: [UInt8], error: String?) -> [UInt8] {
+    static func inject(into html: [UInt8], error: (title: String, message: String)?) -> [UInt8] {
         var addition = ""
-        if let error { addition += overlay(error) }
+        if let error { addition += overlay(error.message, title: error.title) }
         addition += scriptTag
         let insert = Array(addition.utf8)
         guard let at = lastBodyClose(in: html) else { return html + insert }

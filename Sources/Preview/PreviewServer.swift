@@ -62,6 +62,7 @@ package final class PreviewServer: Sendable {
     private struct State {
         var source: any SiteSource
         var error: String?
+        var errorTitle = PreviewServer.buildErrorTitle
         var port: UInt16
         var daemon: HTTPDaemon?
     }
@@ -154,18 +155,28 @@ package final class PreviewServer: Sendable {
 
     /// Shows (a message) or hides (nil) the build-error overlay on every page. Setting it sends an
     /// `error` event to open pages; clearing it makes them reload.
-    package func setError(_ message: String?) {
+    /// `title` heads the overlay: what kind of trouble it is ("Not up to date" while a followed
+    /// database cannot be reached).
+    package func setError(_ message: String?, title: String = PreviewServer.buildErrorTitle) {
         let previous = state.withLock { state -> String? in
             let previous = state.error
             state.error = message
+            state.errorTitle = title
             return previous
         }
         if let message {
-            hub.broadcast(LiveReload.event("error", data: LiveReload.jsonString(message)))
+            // The default title goes as a bare string, as it always has.
+            let data =
+                title == Self.buildErrorTitle
+                ? LiveReload.jsonString(message)
+                : "{\"title\":\(LiveReload.jsonString(title)),\"text\":\(LiveReload.jsonString(message))}"
+            hub.broadcast(LiveReload.event("error", data: data))
         } else if previous != nil {
             publish(changedPaths: ["*"])
         }
     }
+
+    package static let buildErrorTitle = "Build error"
 
     /// The current error message, if any.
     package var error: String? { state.withLock { $0.error } }
@@ -189,7 +200,9 @@ package final class PreviewServer: Sendable {
                 headers: Self.commonHeaders + [("Allow", "GET, HEAD"), ("Content-Type", "text/plain; charset=utf-8")],
                 body: .bytes(Array("405 Method Not Allowed\n".utf8)))
         }
-        let (source, error) = state.withLock { ($0.source, $0.error) }
+        let (source, error) = state.withLock { state in
+            (state.source, state.error.map { (title: state.errorTitle, message: $0) })
+        }
         guard let path = RequestPath.resolve(request.path) else {
             return notFound(source: source, error: error, ifNoneMatch: header("If-None-Match"))
         }
@@ -234,7 +247,9 @@ package final class PreviewServer: Sendable {
             body: .bytes(Array("403 Forbidden: \(reason)\n".utf8)))
     }
 
-    private func notFound(source: any SiteSource, error: String?, ifNoneMatch: String?) -> HTTPResponse {
+    private func notFound(
+        source: any SiteSource, error: (title: String, message: String)?, ifNoneMatch: String?
+    ) -> HTTPResponse {
         if let page = source.file(at: "404.html") {
             return self.page(page, path: "404.html", status: 404, error: error, ifNoneMatch: nil)
         }
@@ -244,8 +259,9 @@ package final class PreviewServer: Sendable {
             body: .bytes(Array("404 Not Found\n".utf8)))
     }
 
-    private func page(_ bytes: [UInt8], path: String, status: Int, error: String?, ifNoneMatch: String?) -> HTTPResponse
-    {
+    private func page(
+        _ bytes: [UInt8], path: String, status: Int, error: (title: String, message: String)?, ifNoneMatch: String?
+    ) -> HTTPResponse {
         let type = ContentType.of(path)
         let body = type == ContentType.html ? LiveReload.inject(into: bytes, error: error) : bytes
         return file(body, type: type, status: status, ifNoneMatch: ifNoneMatch)

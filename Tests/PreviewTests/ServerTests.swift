@@ -287,8 +287,9 @@ struct DiskSite {
     }
 
     @Test func injectionPlacesScriptBeforeLastBodyClose() {
-        func inject(_ s: String, error: String? = nil) -> String {
-            String(decoding: LiveReload.inject(into: Array(s.utf8), error: error), as: UTF8.self)
+        func inject(_ s: String, error: String? = nil, title: String = "Build error") -> String {
+            String(
+                decoding: LiveReload.inject(into: Array(s.utf8), error: error.map { (title, $0) }), as: UTF8.self)
         }
         #expect(inject("<p>a</p></BODY></html>") == "<p>a</p>\(LiveReload.scriptTag)</BODY></html>")
         #expect(inject("<p>\"</body>\"</p></body>") == "<p>\"</body>\"</p>\(LiveReload.scriptTag)</body>")
@@ -296,7 +297,10 @@ struct DiskSite {
         #expect(inject("</bodyx>") == "</bodyx>\(LiveReload.scriptTag)")
         let withError = inject("<body></body>", error: "a < b & \"c\"")
         #expect(withError.contains("<pre>a &lt; b &amp; &quot;c&quot;</pre>"))
+        #expect(withError.contains("<strong>Build error</strong>"))
         #expect(withError.hasSuffix("\(LiveReload.scriptTag)</body>"))
+        let stale = inject("<body></body>", error: "the stream <ended>", title: "Not <up> to date")
+        #expect(stale.contains("<strong>Not &lt;up&gt; to date</strong><pre>the stream &lt;ended&gt;</pre>"))
     }
 
     @Test func eventsStreamReceivesPublishedChanges() throws {
@@ -353,6 +357,15 @@ struct DiskSite {
         let fixed = try request(server.port, "/")
         #expect(!fixed.text.contains("roost-error-overlay"))
         #expect(fixed.text.contains(LiveReload.scriptTag))
+
+        // Another kind of trouble has a title of its own, in the event and on the page.
+        server.setError("the stream ended; reconnecting", title: "Not up to date")
+        #expect(
+            stream.read(
+                until:
+                    "event: error\ndata: {\"title\":\"Not up to date\",\"text\":\"the stream ended; reconnecting\"}\n\n"
+            ))
+        #expect(try request(server.port, "/").text.contains("<strong>Not up to date</strong>"))
     }
 }
 
