@@ -95,7 +95,8 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(name: "FirestoreListenTests", dependencies: ["FirestoreListen", "JSON", "Protobuf", "Store"]),
         .testTarget(
-            name: "FirestoreTests", dependencies: ["Firestore", "Protobuf", "Store", "Model", "JSON", "TestSupport"]),
+            name: "FirestoreTests",
+            dependencies: ["Firestore", "FirestoreListen", "Protobuf", "Store", "Model", "JSON", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "JSON", "TestSupport"]),
         .testTarget(name: "ModelTests", dependencies: ["Model", "Store", "JSON", "Support", "TestSupport"]),
         .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),

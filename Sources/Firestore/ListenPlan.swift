@@ -24,7 +24,7 @@ package enum ListenPlan: String, Sendable, CaseIterable {
     }
 
     /// The targets to listen to before anything is known.
-    var initialQueries: [ListenTarget.Query] {
+    package var initialQueries: [ListenTarget.Query] {
         switch self {
         case .groups: FirestoreSource.groups.map { .collectionGroup(id: $0) }
         case .users: [Self.usersQuery, Self.tweetsQuery]
@@ -33,7 +33,7 @@ package enum ListenPlan: String, Sendable, CaseIterable {
 
     /// Up to this many users, each has targets of their own; past it, likes and favorites are
     /// followed as collection groups (as in `groups`).
-    static let mostUsersFollowedOneByOne = 250
+    package static let mostUsersFollowedOneByOne = 250
 
     /// The `users` collection (top level: the only users that are users, SPEC 2.1).
     static let usersQuery = ListenTarget.Query.collection(parent: "", id: "users")
@@ -43,7 +43,7 @@ package enum ListenPlan: String, Sendable, CaseIterable {
 
     /// The targets besides `initialQueries` while the users are `users` (none for the
     /// groups plan).
-    func queries(forUsers users: Set<String>) -> [ListenTarget.Query] {
+    package func queries(forUsers users: Set<String>) -> [ListenTarget.Query] {
         switch self {
         case .groups:
             return []
