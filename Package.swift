@@ -117,7 +117,8 @@ let package = Package(
             name: "MediaTests", dependencies: ["Media", "Support", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "SyntheticTests", dependencies: ["Synthetic", "Store", "Model", "TestSupport"]),
         .testTarget(
-            name: "RoostTests", dependencies: ["roost", "JSON", "Store", "DefaultSite", "Preview", "TestSupport"]),
+            name: "RoostTests",
+            dependencies: ["roost", "JSON", "Store", "Firestore", "DefaultSite", "Preview", "TestSupport"]),
         .testTarget(
             name: "HostileTests", dependencies: ["Store", "Model", "Site", "Mustache", "Output", "TestSupport"]),
     ]

@@ -18,6 +18,9 @@ package enum ListenPlan: String, Sendable, CaseIterable {
     /// user appears.
     case users
 
+    /// The environment variable that chooses the plan (`groups`, `users`) over the default.
+    package static let variable = "ROOST_LISTEN_PLAN"
+
     /// The plan for `endpoint`: per user on the emulator, groups on Google's servers.
     package static func `default`(for endpoint: FirestoreEndpoint) -> ListenPlan {
         endpoint.isEmulator ? .users : .groups

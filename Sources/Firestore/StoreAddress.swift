@@ -16,9 +16,9 @@ package enum StoreAddress {
         do {
             let address = try FirestoreAddress.parse(location)
             let endpoint = try FirestoreEndpoint.resolve(address, environment: environment)
-            // ROOST_LISTEN_PLAN (`groups`, `users`) overrides the plan `serve` follows by, so that
-            // `scripts/bench live` can measure both against the same emulator.
-            let plan = environment["ROOST_LISTEN_PLAN"].flatMap(ListenPlan.init(rawValue:))
+            // The variable overrides the plan `serve` follows by, so that `scripts/bench live` can
+            // measure both against the same emulator.
+            let plan = environment[ListenPlan.variable].flatMap(ListenPlan.init(rawValue:))
             return FirestoreSource(FirestoreClient(endpoint), listenPlan: plan)
         } catch {
             throw .unavailable(error)

@@ -1,4 +1,5 @@
 import Build
+import Firestore
 import Site
 
 /// roost(1) in roff (the man(7) macros), made from the commands and their options as `--help`
@@ -89,6 +90,13 @@ enum ManualPage {
         Roff.escaped(
             "When set (to anything), build and check print the wall and CPU time of each phase to standard "
                 + "error (build also the memory), for profiling."),
+        ".TP",
+        ".B \(Roff.escaped(ListenPlan.variable, literal: true))",
+        Roff.escaped(
+            "The queries serve follows a firestore:// store by: groups (the four collection groups, the default "
+                + "on Google's servers) or users (the users and tweets collections and each user's likes and "
+                + "favorites, the default on the emulator, which resends a changed query whole). For comparing "
+                + "them (scripts/bench live)."),
     ]
 
     private static func files(_ commands: [any Command.Type]) -> [String] {
