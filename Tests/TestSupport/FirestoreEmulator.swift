@@ -307,31 +307,14 @@ package final class FirestoreEmulator: Sendable {
         let port = launcher.port
         let output = folder + "/emulator.log"
 
-        var ends: [Int32] = [0, 0]
-        // Close on exec at once (Glibc's module has no pipe2; Foundation's Process, which every
-        // test uses to start children, closes what is not close-on-exec in them anyway).
-        guard pipe(&ends) == 0 else { throw EmulatorError("pipe: \(String(cString: strerror(errno)))") }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        let watchdog = Process()
-        watchdog.executableURL = URL(fileURLWithPath: "/bin/bash")
-        watchdog.arguments = [
-            "-c", watchdogScript, "roost-emulator-watchdog", launcher.java, launcher.jar, "\(port)",
-            "\(launcher.websocketPort)", folder,
-        ]
-        watchdog.standardInput = FileHandle(fileDescriptor: ends[0], closeOnDealloc: false)
-        watchdog.standardOutput = FileHandle.nullDevice
-        watchdog.standardError = FileHandle.nullDevice
-        do {
-            try watchdog.run()
-        } catch {
-            close(ends[0])
-            close(ends[1])
-            throw EmulatorError("cannot run /bin/bash for the emulator's watchdog: \(error)")
-        }
-        // The child has its copy of the read end; the write end stays open in this process alone
-        // until the JVM is to end (never written, closed by `stop` or when this start fails: its
-        // closing is the watchdog's signal; the shared emulator's is never closed).
-        close(ends[0])
+        // The watchdog kills the JVM when the pipe's write end closes: `stop`, or this process
+        // ending; the shared emulator's is never closed.
+        let watched = try Watchdog.start(
+            script: watchdogScript, name: "roost-emulator-watchdog",
+            arguments: [launcher.java, launcher.jar, "\(port)", "\(launcher.websocketPort)", folder],
+            what: "the emulator")
+        let watchdog = watched.process
+        let lifeline = watched.lifeline
         let deadline = Date(timeIntervalSinceNow: readyTimeout)
         var pid: Int32 = 0
         while pid == 0 {
@@ -341,7 +324,7 @@ package final class FirestoreEmulator: Sendable {
                 pid = n
             } else if !watchdog.isRunning || Date() > deadline {
                 watchdog.terminate()
-                close(ends[1])
+                close(lifeline)
                 throw EmulatorError("the emulator's watchdog ended before starting java", output: output)
             } else {
                 usleep(10_000)
@@ -351,7 +334,7 @@ package final class FirestoreEmulator: Sendable {
         let started = Date()
         while true {
             if answersOk(host: "127.0.0.1:\(port)") {
-                return Run(pid: pid, watchdog: watchdog, lifeline: ends[1])
+                return Run(pid: pid, watchdog: watchdog, lifeline: lifeline)
             }
             // The error reads the output before stopNow removes it.
             if kill(pid, 0) != 0 || !watchdog.isRunning {
@@ -361,7 +344,7 @@ package final class FirestoreEmulator: Sendable {
                     "the emulator (java, pid \(pid), port \(port)) exited before it was ready", output: output,
                     mayRetry: text.contains("BindException") || text.contains("already in use"))
                 stopNow(pid: pid)
-                close(ends[1])
+                close(lifeline)
                 throw error
             }
             if Date() > deadline {
@@ -371,7 +354,7 @@ package final class FirestoreEmulator: Sendable {
                         + "after it started)",
                     output: output)
                 stopNow(pid: pid)
-                close(ends[1])
+                close(lifeline)
                 throw error
             }
             usleep(100_000)
@@ -405,19 +388,7 @@ package final class FirestoreEmulator: Sendable {
 
     /// Whether connecting to `port` on 127.0.0.1 is refused now: nothing listens there.
     private static func refusesConnections(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-        return !connected && errno == ECONNREFUSED
+        Watchdog.connectionError(port: port) == ECONNREFUSED
     }
 
     /// A port nothing listens on now: bound to 0, read back, released.

@@ -16,8 +16,7 @@ package final class TLSFront {
     /// The PEM certificate to trust.
     package let certificate: String
     private let folder: TemporaryFolder
-    private let watchdog: Process
-    private let lifeline: Int32
+    private let watchdog: Watchdog
     private let stopped = Mutex(false)
 
     private static let watchdogScript = """
@@ -64,36 +63,20 @@ package final class TLSFront {
         let port = try FirestoreEmulator.freePort()
         host = "127.0.0.1:\(port)"
         let parts = backend.split(separator: ":")
-        // The proxy (one process) lives while this process holds the pipe's write end: closed by
-        // stop(), or by this process's end. The watchdog polls it each second (no signal
-        // needed: test threads block them, and children inherit that).
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw EmulatorError("pipe: \(String(cString: strerror(errno)))") }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        lifeline = ends[1]
-        watchdog = Process()
-        watchdog.executableURL = URL(fileURLWithPath: "/bin/bash")
-        watchdog.arguments = [
-            "-c", Self.watchdogScript, "roost-tls-front", Self.proxy!, "--single-process", "--conf=/dev/null",
-            "--frontend=127.0.0.1,\(port)", "--backend=\(parts[0]),\(parts[1]);/;proto=h2",
-            // The emulator takes REST on HTTP/1.1 only (HTTP/2 is its gRPC); Google's takes both.
-            "--backend=\(parts[0]),\(parts[1]);/v1/", "--no-ocsp",
-            "--errorlog-file=\(folder.path("error.log"))", "--accesslog-file=/dev/null", key, certificate,
-        ]
-        watchdog.standardInput = FileHandle(fileDescriptor: ends[0], closeOnDealloc: false)
-        watchdog.standardOutput = FileHandle.nullDevice
-        watchdog.standardError = FileHandle.nullDevice
-        do {
-            try watchdog.run()
-        } catch {
-            close(ends[0])
-            close(ends[1])
-            throw error
-        }
-        close(ends[0])
+        // The proxy (one process) lives until stop() or this process's end.
+        watchdog = try Watchdog.start(
+            script: Self.watchdogScript, name: "roost-tls-front",
+            arguments: [
+                Self.proxy!, "--single-process", "--conf=/dev/null", "--frontend=127.0.0.1,\(port)",
+                "--backend=\(parts[0]),\(parts[1]);/;proto=h2",
+                // The emulator takes REST on HTTP/1.1 only (HTTP/2 is its gRPC); Google's takes both.
+                "--backend=\(parts[0]),\(parts[1]);/v1/", "--no-ocsp", "--errorlog-file=\(folder.path("error.log"))",
+                "--accesslog-file=/dev/null", key, certificate,
+            ],
+            what: "nghttpx")
         let deadline = Date(timeIntervalSinceNow: 20)
-        while !Self.accepts(port: port) {
-            guard Date() < deadline, watchdog.isRunning else {
+        while Watchdog.connectionError(port: port) != 0 {
+            guard Date() < deadline, watchdog.process.isRunning else {
                 stop()
                 let log = (try? String(contentsOfFile: folder.path("error.log"), encoding: .utf8)) ?? ""
                 throw EmulatorError("nghttpx did not listen on \(host): \(log)")
@@ -111,8 +94,7 @@ package final class TLSFront {
             return !stopped
         }
         guard first else { return }
-        close(lifeline)
-        watchdog.waitUntilExit()
+        watchdog.end()
     }
 
     private static func run(_ tool: String, _ arguments: [String]) throws {
@@ -126,21 +108,6 @@ package final class TLSFront {
         guard process.terminationStatus == 0 else {
             throw EmulatorError(
                 "\(tool) \(arguments.prefix(2).joined(separator: " ")) exited \(process.terminationStatus)")
-        }
-    }
-
-    private static func accepts(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
         }
     }
 }
