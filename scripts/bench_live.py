@@ -33,7 +33,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -197,13 +196,7 @@ class Server:
 
     def stop(self):
         process, self.process = self.process, None
-        if process is not None and process.poll() is None:
-            os.kill(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                os.kill(process.pid, signal.SIGKILL)
-                process.wait()
+        firestore_emulator.stop_process(process)
 
 
 class Events:

@@ -94,6 +94,18 @@ def die_with_parent():
         pass
 
 
+def stop_process(process):
+    """Ends a child that may still run: SIGTERM, then SIGKILL if it is not gone within 5 s."""
+    if process is None or process.poll() is not None:
+        return
+    os.kill(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+
+
 _running = set()
 
 

@@ -11,7 +11,6 @@ ROOST_REQUIRE_EMULATOR=1 (as in .ci/run) makes that a failure."""
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -108,15 +107,7 @@ class RoostServer:
 
     def stop(self):
         process, self.process = self.process, None
-        if process is None:
-            return
-        if process.poll() is None:
-            os.kill(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                os.kill(process.pid, signal.SIGKILL)
-                process.wait()
+        firestore_emulator.stop_process(process)
 
     def close(self):
         self.stop()
