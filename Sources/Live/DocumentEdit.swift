@@ -15,53 +15,52 @@ struct DocumentEdit: Sendable {
         let likedTweets = Set(
             edits.lazy.map(\.path.segments).filter { $0.count == 4 && $0[0] == "users" && $0[2] == "user-likes" }
                 .map { $0[3] })
-        var groups: [(key: String, items: [String])] = []
+        var groups: [(noun: String, verb: String, items: [String])] = []
         for edit in edits {
-            let (key, item) = edit.described(handle: handle)
-            if key.hasSuffix(" changed"), edit.path.segments.count == 2, edit.path.segments[0] == "tweets",
+            let (noun, verb, item) = edit.described(handle: handle)
+            if verb == "changed", edit.path.segments.count == 2, edit.path.segments[0] == "tweets",
                 likedTweets.contains(edit.path.segments[1])
             {
                 continue
             }
-            if let k = groups.firstIndex(where: { $0.key == key }) {
+            if let k = groups.firstIndex(where: { $0.noun == noun && $0.verb == verb }) {
                 groups[k].items.append(item)
             } else {
-                groups.append((key, [item]))
+                groups.append((noun, verb, [item]))
             }
         }
         return groups.map { group in
-            let (noun, verb) = (group.key.split(separator: " ").first!, group.key.split(separator: " ").last!)
             let count = group.items.count
             let shown = group.items.prefix(3).joined(separator: "; ") + (count > 3 ? "; …" : "")
-            return "\(count) \(noun)\(count == 1 ? "" : "s") \(verb): \(shown)"
+            return "\(count) \(group.noun)\(count == 1 ? "" : "s") \(group.verb): \(shown)"
         }.joined(separator: ", ")
     }
 
-    /// The group (`like added`) and the item (`tweet t42 by @mina`).
-    private func described(handle: (String) -> String?) -> (String, String) {
+    /// The kind (`like`), the change (`added`) and the item (`tweet t42 by @mina`).
+    private func described(handle: (String) -> String?) -> (noun: String, verb: String, item: String) {
         let verb = old == nil ? "added" : new == nil ? "removed" : "changed"
         let segments = path.segments
         func user(_ uid: String) -> String { handle(uid).map { "@" + $0 } ?? "user \(uid)" }
         switch (segments.count, segments[0]) {
         case (2, "users"):
             if let old = old?.user, let new = new?.user, old.username != new.username {
-                return ("user renamed", "@\(old.username) → @\(new.username)")
+                return ("user", "renamed", "@\(old.username) → @\(new.username)")
             }
-            return ("user \(verb)", (new?.user ?? old?.user).map { "@" + $0.username } ?? segments[1])
+            return ("user", verb, (new?.user ?? old?.user).map { "@" + $0.username } ?? segments[1])
         case (2, "tweets"):
             let tweet = new?.tweet ?? old?.tweet
             let kind = tweet?.replyTo != nil ? "reply" : "tweet"
             if let old = old?.tweet, let new = new?.tweet, old.caption != new.caption {
-                return ("\(kind) edited", "\(segments[1]) by \(user(new.authorUID))")
+                return (kind, "edited", "\(segments[1]) by \(user(new.authorUID))")
             }
-            return ("\(kind) \(verb)", tweet.map { "\(segments[1]) by \(user($0.authorUID))" } ?? segments[1])
+            return (kind, verb, tweet.map { "\(segments[1]) by \(user($0.authorUID))" } ?? segments[1])
         case (4, "users") where segments[2] == "user-likes":
-            return ("like \(verb)", "tweet \(segments[3]) by \(user(segments[1]))")
+            return ("like", verb, "tweet \(segments[3]) by \(user(segments[1]))")
         case (4, "favorites") where segments[2] == "favorites":
             let name = (new?.favorite ?? old?.favorite).map { " (\($0.name))" } ?? ""
-            return ("favorite \(verb)", "\(segments[3])\(name) of \(user(segments[1]))")
+            return ("favorite", verb, "\(segments[3])\(name) of \(user(segments[1]))")
         default:
-            return ("document \(verb)", path.description)
+            return ("document", verb, path.description)
         }
     }
 }
