@@ -2,18 +2,19 @@ import Model
 import Search
 import Support
 
-/// The search index's postings (`SearchPostings`) of the snapshot a build derived, kept for
-/// the next builds (docs/architecture.md, "The build cache"): a rebuild that takes that
-/// snapshot and updates some tweets' captions (`SnapshotCache`) updates the postings the same
-/// way instead of indexing every tweet again.
+/// The search index's postings (`SearchPostings`) of the snapshot a build made, kept for the
+/// next builds (docs/architecture.md, "The build cache"), under the digest of what they were
+/// made of (`SearchIndex.inputDigest`). A rebuild that updates the kept snapshot's captions
+/// (`SnapshotCache`) takes them when the digest of that snapshot, its captions as they were,
+/// is theirs, and updates them the same way instead of indexing every tweet again; one that
+/// derives its snapshot again (a like added) takes them when its own digest is theirs. So
+/// not after captions edited since the kept snapshot: the postings held are that snapshot's.
 ///
 /// One `CacheFile` per store, `search-<hash of its real path>.cache`; its header names the
-/// Roost binary and the store, its body the snapshot's basis (`SnapshotCache.Basis.digest`):
-/// the postings serve only with the snapshot derived from that basis, which is itself
-/// checked against the store. A torn, foreign or hand-edited file fails its checksum, header
+/// Roost binary and the store. A torn, foreign or hand-edited file fails its checksum, header
 /// or order, and the index is made from every tweet.
 enum SearchCache {
-    static let format = "search 1"
+    static let format = "search 2"
 
     static func path(folder: String, identity: StoreIdentity) -> String {
         identity.cachePath(in: folder, name: "search")
@@ -24,14 +25,14 @@ enum SearchCache {
     }
 
     /// The postings at `path` when the file is whole, this binary wrote it for `identity`,
-    /// and they were made of the snapshot of `basis` with these counts; nil otherwise.
-    static func load(path: String, identity: StoreIdentity, basis: UInt64, tweetCount: Int, userCount: Int)
+    /// and they were made of inputs of `digest` with these counts; nil otherwise.
+    static func load(path: String, identity: StoreIdentity, digest: UInt64, tweetCount: Int, userCount: Int)
         -> SearchPostings?
     {
         guard let file = CacheFile.open(path, header: header(identity: identity)) else { return nil }
         var reader = file.reader
         do throws(ByteReader.Malformed) {
-            guard try reader.uint64() == basis, try reader.length() == tweetCount, try reader.length() == userCount
+            guard try reader.uint64() == digest, try reader.length() == tweetCount, try reader.length() == userCount
             else { return nil }
             let count = try reader.length()
             var (keys, tweets, users) = ([String](), [[Int32]](), [[Int32]]())
@@ -49,14 +50,14 @@ enum SearchCache {
         }
     }
 
-    /// Writes `postings`, made of the snapshot of `basis`, at `path` (whole or not at all).
-    static func write(path: String, identity: StoreIdentity, basis: UInt64, postings: SearchPostings)
+    /// Writes `postings`, made of inputs of `digest`, at `path` (whole or not at all).
+    static func write(path: String, identity: StoreIdentity, digest: UInt64, postings: SearchPostings)
         throws(BuildError)
     {
         let writer = try CacheFileWriter(path: path, header: header(identity: identity))
         do throws(BuildError) {
             try writer.append { out in
-                out.append(basis)
+                out.append(digest)
                 out.append(length: postings.tweetCount)
                 out.append(length: postings.userCount)
                 out.append(length: postings.keys.count)

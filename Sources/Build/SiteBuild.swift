@@ -129,15 +129,18 @@ package struct SiteBuild: Sendable {
         var searchCache: SearchInputs?
     }
 
-    /// The search cache of the store being built: where it goes, for which snapshot, and the
-    /// postings it held, brought up to date with the captions edited since (nil: none serves).
+    /// The search cache of the store being built: where it goes, which postings it holds,
+    /// and those postings when they serve (nil: none does).
     struct SearchInputs: Sendable {
         let path: String
         let identity: StoreIdentity
-        /// The kept snapshot's basis (`SnapshotCache.Basis.digest`).
-        let basis: UInt64
+        /// What the postings to take (or to write) are made of (`SearchIndex.inputDigest`):
+        /// the snapshot's inputs, with the captions edited since the kept snapshot as they were.
+        let digest: UInt64
+        /// Those postings (of the kept snapshot, when it was updated), brought up to date
+        /// with the captions edited since.
         let postings: SearchPostings?
-        /// The captions edited since that snapshot, when it was updated (not derived again).
+        /// The captions edited since the kept snapshot, when it was updated (not derived again).
         let edits: CachedStoreRead.CaptionEdits?
         /// The postings were taken from the cache (not made from every tweet).
         var reused: Bool { postings != nil }
@@ -172,39 +175,47 @@ package struct SiteBuild: Sendable {
             searchCache: searchInputs(read))
     }
 
-    /// The search cache of a read that kept its snapshot: with an updated snapshot, the
-    /// postings of the one it updated, when the cache has them, brought up to date.
+    /// The search cache of a read that kept its snapshot: the postings of that snapshot
+    /// when it was updated, brought up to date; with one derived again, those of the same
+    /// inputs (a like added leaves every key where it was).
     private func searchInputs(_ read: CachedStoreRead) -> SearchInputs? {
-        guard let basis = read.snapshotBasis else { return nil }
+        guard read.snapshotBasis != nil else { return nil }
         let path = SearchCache.path(folder: options.media.cache, identity: read.identity)
         let snapshot = read.snapshot
-        let postings = read.captionEdits.flatMap { edits in
-            SearchCache.load(
-                path: path, identity: read.identity, basis: basis, tweetCount: snapshot.tweets.count,
-                userCount: snapshot.users.count
-            )?.replacingCaptions(
-                ofTweets: edits.tweets, oldKeys: edits.oldCaptions.map(SearchIndex.captionKeys),
-                newKeys: edits.tweets.map { SearchIndex.captionKeys(snapshot.tweets[$0].caption) }, in: snapshot)
-        }
+        let edits = read.captionEdits
+        let digest = SearchIndex.inputDigest(
+            of: snapshot,
+            caption: edits.map { edits in
+                let old = Dictionary(uniqueKeysWithValues: zip(edits.tweets, edits.oldCaptions))
+                return { old[$0] ?? snapshot.tweets[$0].caption }
+            })
+        let postings = SearchCache.load(
+            path: path, identity: read.identity, digest: digest, tweetCount: snapshot.tweets.count,
+            userCount: snapshot.users.count)
         return SearchInputs(
-            path: path, identity: read.identity, basis: basis, postings: postings, edits: read.captionEdits)
+            path: path, identity: read.identity, digest: digest,
+            postings: edits.flatMap { edits in
+                postings?.replacingCaptions(
+                    ofTweets: edits.tweets, oldKeys: edits.oldCaptions.map(SearchIndex.captionKeys),
+                    newKeys: edits.tweets.map { SearchIndex.captionKeys(snapshot.tweets[$0].caption) }, in: snapshot)
+            } ?? postings, edits: edits)
     }
 
     /// Writes the postings of the kept snapshot, on another thread, unless they were taken from
     /// the cache: a derived snapshot's are the renderer's; an updated one's, the renderer's with
     /// the caption edits undone (the cache was not usable).
     private static func writeSearchCache(_ search: SearchInputs, of renderer: SiteRenderer) -> CacheWrite? {
-        guard !search.reused, var postings = renderer.search.postings else { return nil }
-        if let edits = search.edits {
-            let snapshot = renderer.snapshot
-            postings = postings.replacingCaptions(
-                ofTweets: edits.tweets,
-                oldKeys: edits.tweets.map { SearchIndex.captionKeys(snapshot.tweets[$0].caption) },
-                newKeys: edits.oldCaptions.map(SearchIndex.captionKeys), in: snapshot)
-        }
-        let kept = postings
+        guard !search.reused, let postings = renderer.search.postings else { return nil }
+        let snapshot = renderer.snapshot
         return CacheWrite { () throws(BuildError) in
-            try SearchCache.write(path: search.path, identity: search.identity, basis: search.basis, postings: kept)
+            var kept = postings
+            if let edits = search.edits {
+                kept = postings.replacingCaptions(
+                    ofTweets: edits.tweets,
+                    oldKeys: edits.tweets.map { SearchIndex.captionKeys(snapshot.tweets[$0].caption) },
+                    newKeys: edits.oldCaptions.map(SearchIndex.captionKeys), in: snapshot)
+            }
+            try SearchCache.write(path: search.path, identity: search.identity, digest: search.digest, postings: kept)
         }
     }
 

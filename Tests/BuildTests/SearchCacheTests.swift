@@ -27,6 +27,29 @@ extension BuildCacheTests {
         }
     }
 
+    /// A like added derives the snapshot again, but every key stays where it was: the kept
+    /// postings serve it, and are kept again for the new snapshot's caption edits.
+    @Test func aLikeAddedTakesThePostingsOfTheSameCaptions() throws {
+        try cachedBuild("site")
+        let tweets = try storeFiles("tweets")
+        let user = String(try storeFiles("users")[1].dropLast(5))
+        try FileManager.default.createDirectory(
+            atPath: work.path("store/users/\(user)/user-likes"), withIntermediateDirectories: true)
+        _ = try work.write("store/users/\(user)/user-likes/\(tweets[3])", "{}")
+        var report = try cachedBuild("site")
+        #expect(!report.snapshotReused && report.searchReused)
+        try expectEqualsCleanBuild("site")
+        try reword(tweets[3], "after the like")
+        report = try cachedBuild("site")
+        #expect(report.snapshotReused && report.searchReused)
+        try expectEqualsCleanBuild("site")
+        // A caption with a new hashtag changes the inputs: the postings are made again.
+        try edit("tweets/" + tweets[4]) { $0["caption"] = "A #brandnew tag" }
+        report = try cachedBuild("site")
+        #expect(!report.snapshotReused && !report.searchReused)
+        try expectEqualsCleanBuild("site")
+    }
+
     @Test(arguments: ["flip a byte", "cut short", "empty", "another store's"])
     func aDamagedSearchCacheIsMadeAgain(damage: String) throws {
         try cachedBuild("site")
