@@ -107,7 +107,8 @@ let package = Package(
         .testTarget(
             name: "BuildTests",
             dependencies: [
-                "Build", "Site", "Model", "Output", "DefaultSite", "Media", "Live", "Support", "TestSupport",
+                "Build", "Site", "Model", "Output", "DefaultSite", "Media", "Live", "Support", "Synthetic",
+                "TestSupport",
             ]),
         .testTarget(name: "PreviewTests", dependencies: ["Preview", "TestSupport"]),
         .testTarget(name: "WatchTests", dependencies: ["Watch", "TestSupport"]),

@@ -230,8 +230,8 @@ struct CachedStoreRead {
         {
             if let saved = SnapshotCache.open(path: context.snapshotPath, identity: context.identity),
                 let update = update(
-                    saved, source: source, plan.sources, cache: cache, stamps: stamps, folders: plan.folders,
-                    relisted: known != plan.folders ? plan.files : 0)
+                    saved, source: source, plan.sources, gone: plan.gone, cache: cache, stamps: stamps,
+                    folders: plan.folders, relisted: known != plan.folders ? plan.files : 0)
             {
                 gathered.updated = update
                 (gathered.readCount, gathered.reused) = (update.read, plan.sources.count - update.read)
@@ -305,17 +305,30 @@ struct CachedStoreRead {
     }
 
     /// The last build's snapshot (`saved`) brought up to date with the store's files as they
-    /// are now (`sources`, stamped by the walk), when nothing derived depends on what changed
-    /// since: each file not as the snapshot saw it is read again, and must be a tweet it has,
-    /// with only content that derives nothing changed (`Snapshot.replacingContent`, as
-    /// `roost serve` updates it). Nil otherwise, or when the document cache is due to be
+    /// are now (`sources`, stamped by the walk; `gone`, the cache's entries no longer there),
+    /// when nothing derived depends on what changed since but likes: each file not as the
+    /// snapshot saw it is read again, and must be a tweet it has, with only content that
+    /// derives nothing changed (`Snapshot.replacingContent`, as `roost serve` updates it), or
+    /// a like (`Snapshot.replacingLikes`); a file gone must be a like. Files added or gone are
+    /// only known against the snapshot's own files when it saw those of the document cache
+    /// (or the same folders as now). Nil otherwise, or when the document cache is due to be
     /// written again (`relisted`: the files a rebuild lists again; see `init`): the store is
     /// then read and derived as without it. Returns how many files were read.
     private static func update(
-        _ saved: SnapshotCache, source: any DocumentSource, _ sources: [Source], cache: DocumentCache,
+        _ saved: SnapshotCache, source: any DocumentSource, _ sources: [Source], gone: [Int], cache: DocumentCache,
         stamps: StoreFileStamps.Index, folders: FolderLayouts, relisted: Int
     ) -> SnapshotUpdate? {
-        guard saved.basis.documents == cache.checksum, saved.basis.folders == folders.digest else { return nil }
+        guard saved.basis.documents == cache.checksum else { return nil }
+        // The snapshot saw the folders as they are (so every file gone was gone then), or as
+        // the cache has them (so the files gone since are the cache's that are gone now).
+        let goneSince: [Int]
+        if saved.basis.folders == folders.digest {
+            goneSince = []
+        } else if let known = cache.folders, saved.basis.folders == known.digest {
+            goneSince = gone
+        } else {
+            return nil
+        }
         let read = saved.basis.read
         // Each part on a core: how many files are not as the document cache has them, and
         // which are not as the snapshot saw them (nil: a file the walk did not stamp).
@@ -341,12 +354,25 @@ struct CachedStoreRead {
         }
         let drift = max(changed, cache.count - (sources.count - changed), relisted)
         guard !CacheFile.isWorthRewriting(drift: drift, live: sources.count) else { return nil }
-        var documents: [DecodedDocument] = []
+        var (documents, likes) = ([DecodedDocument](), [LikeChange]())
         for file in stale {
             guard let read = try? source.documents(inEntry: file) ?? nil else { return nil }
-            documents += read.map(DecodedDocument.init)
+            for document in read.map(DecodedDocument.init) {
+                if let like = document.like, document.diagnostics.isEmpty {
+                    likes.append(LikeChange(uid: like.uid, tweetID: like.tweetID, like: like))
+                } else {
+                    documents.append(document)
+                }
+            }
         }
-        guard let old = saved.snapshot(), let (snapshot, tweets) = old.replacingContent(ofDocuments: documents)
+        for k in goneSince {
+            guard let documents = cache.documents(of: k), documents.count == 1, let like = documents[0].like else {
+                return nil
+            }
+            likes.append(LikeChange(uid: like.uid, tweetID: like.tweetID, like: nil))
+        }
+        guard let old = saved.snapshot(), let (content, tweets) = old.replacingContent(ofDocuments: documents),
+            let snapshot = content.replacingLikes(likes)
         else { return nil }
         return SnapshotUpdate(
             snapshot: snapshot, read: stale.count, basis: saved.basis.digest,
@@ -451,14 +477,15 @@ struct CachedStoreRead {
     /// whose layout the walk saw as the cache recorded it) and the folders whose layout moved
     /// or that are new, listed again now (`DocumentSource.entries(inFolder:)`), with
     /// the layouts to record. The order does not matter: the snapshot does not depend on it.
-    /// `files` counts the files in the folders listed, and each folder once.
+    /// `files` counts the files in the folders listed, and each folder once; `gone`, the
+    /// cache's entries no longer there.
     /// Nil when so many folders moved that listing the whole store costs less, or one of them
     /// cannot be listed as a read of the whole store would list it.
     private static func plan(
         _ source: any DocumentSource, cache: DocumentCache, known: FolderLayouts, walked: FolderLayouts
-    ) -> (sources: [Source], folders: FolderLayouts, listed: Int, files: Int)? {
+    ) -> (sources: [Source], folders: FolderLayouts, listed: Int, files: Int, gone: [Int])? {
         guard let (relist, dropped) = walked.changes(since: known) else { return nil }
-        if relist.isEmpty && dropped.isEmpty { return ((0..<cache.count).map(Source.cached), known, 0, 0) }
+        if relist.isEmpty && dropped.isEmpty { return ((0..<cache.count).map(Source.cached), known, 0, 0, []) }
         guard relist.count <= max(Self.relistedFoldersAtLeast, walked.folders.count / Self.relistedFolderShare)
         else { return nil }
         var sources: [Source] = []
@@ -478,10 +505,16 @@ struct CachedStoreRead {
             guard let (files, listed) = try? source.entries(inFolder: folder) ?? nil else { return nil }
             folders.append(listed)
             listedFiles += files.count
-            for file in files { sources.append(moved[file].map(Source.cached) ?? .file(file)) }
+            for file in files {
+                if let k = moved.removeValue(forKey: file) {
+                    sources.append(.cached(k))
+                } else {
+                    sources.append(.file(file))
+                }
+            }
         }
         guard let layouts = FolderLayouts(folders) else { return nil }
-        return (sources, layouts, relist.count, listedFiles + relist.count)
+        return (sources, layouts, relist.count, listedFiles + relist.count, moved.values.sorted())
     }
 
     /// The documents of `sources`: each file whose stamp is the one the cache recorded taken

@@ -31,6 +31,12 @@ package struct DecodedDocument: Sendable, Equatable {
         return nil
     }
 
+    /// The like, when the document is a usable like.
+    package var like: Like? {
+        if case .like(let like)? = entity { return like }
+        return nil
+    }
+
     /// The place, when the document is a usable favorite.
     package var favorite: FavoritePlace? {
         if case .favorite(let place)? = entity { return place }

@@ -233,18 +233,12 @@ private struct Derivation {
         counted.sort { $0.user != $1.user ? $0.user < $1.user : $0.tweet < $1.tweet }
         likes = counted
         // Each user's likes are together now: their list, most recent like first.
-        let feed = tweets
         var start = 0
         while start < counted.count {
             let user = counted[start].user
             var end = start + 1
             while end < counted.count && counted[end].user == user { end += 1 }
-            let liked = counted[start..<end].map { like in
-                (tweet: Int(like.tweet), time: like.timestamp ?? feed[Int(like.tweet)].timestamp)
-            }
-            activity[Int(user)].likes = liked.sorted {
-                $0.time != $1.time ? $0.time > $1.time : codePointOrder(feed[$0.tweet].id, feed[$1.tweet].id)
-            }.map(\.tweet)
+            activity[Int(user)].likes = Snapshot.likeList(counted[start..<end], feed: tweets)
             start = end
         }
     }
@@ -279,17 +273,8 @@ private struct Derivation {
     /// Stored counters against the derived counts.
     mutating func checkStoredCounters() {
         for i in tweets.indices {
-            guard let stored = tweets[i].storedLikes else { continue }
-            var path: String { "tweets/\(tweets[i].id)" }
-            if stored < 0 {
-                diagnostics.append(
-                    Diagnostic(.negativeCounter, path: path, field: "likes", "stored likes is \(stored)"))
-            } else if stored != relations[i].likers.count {
-                diagnostics.append(
-                    Diagnostic(
-                        .likeCounterDrift, path: path, field: "likes",
-                        "stored \(stored), counted \(relations[i].likers.count) like\(relations[i].likers.count == 1 ? "" : "s")"
-                    ))
+            if let problem = Snapshot.counterProblem(of: tweets[i], likes: relations[i].likers.count) {
+                diagnostics.append(problem)
             }
         }
     }
@@ -377,4 +362,31 @@ private final class GroupedFavorites: @unchecked Sendable {
 /// bytes are kept as they are: they are shown as they were written.
 private func shared(_ string: String, _ canonical: String) -> String {
     sameBytes(string, canonical) ? canonical : string
+}
+
+extension Snapshot {
+    /// A user's liked tweets, from their likes (`CountedLike`): most recent like first (the
+    /// like's time, else the tweet's), ties by tweet ID.
+    static func likeList(_ likes: ArraySlice<CountedLike>, feed: [Tweet]) -> [Int] {
+        let liked = likes.map { like in
+            (tweet: Int(like.tweet), time: like.timestamp ?? feed[Int(like.tweet)].timestamp)
+        }
+        return liked.sorted {
+            $0.time != $1.time ? $0.time > $1.time : codePointOrder(feed[$0.tweet].id, feed[$1.tweet].id)
+        }.map(\.tweet)
+    }
+
+    /// What a tweet's stored counter says against the likes counted: a negative counter, one
+    /// that drifted, or nothing.
+    static func counterProblem(of tweet: Tweet, likes: Int) -> Diagnostic? {
+        guard let stored = tweet.storedLikes else { return nil }
+        let path = "tweets/\(tweet.id)"
+        if stored < 0 {
+            return Diagnostic(.negativeCounter, path: path, field: "likes", "stored likes is \(stored)")
+        }
+        guard stored != likes else { return nil }
+        return Diagnostic(
+            .likeCounterDrift, path: path, field: "likes",
+            "stored \(stored), counted \(likes) like\(likes == 1 ? "" : "s")")
+    }
 }

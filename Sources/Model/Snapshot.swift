@@ -23,15 +23,15 @@ package struct Snapshot: Sendable {
     /// How many likes count (`likes.count`).
     package var likeCount: Int { countedLikes.count }
     /// `likes`, by index.
-    let countedLikes: [CountedLike]
+    internal(set) var countedLikes: [CountedLike]
     /// Per tweet (same index as `tweets`).
-    package let tweetRelations: [TweetRelations]
+    package internal(set) var tweetRelations: [TweetRelations]
     /// Per user (same index as `users`).
-    package let userActivity: [UserActivity]
+    package internal(set) var userActivity: [UserActivity]
     /// Every hashtag (lowercased) with its tweets, newest first; tags in code point order.
     package let tags: [HashtagIndex]
     /// Every problem found, sorted by severity, kind and path.
-    package let diagnostics: [Diagnostic]
+    package internal(set) var diagnostics: [Diagnostic]
 
     let userByUID: [String: Int]
     let userByHandle: [String: Int]
