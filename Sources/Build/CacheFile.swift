@@ -79,34 +79,70 @@ final class CacheFile: @unchecked Sendable {  // read-only once made
         return CacheFile(mapping: mapping, body: reader.offset..<end, checksum: sum)
     }
 
-    /// Eight bytes at a time, then the rest and the length: a torn or edited file fails it.
+    /// Eight bytes at a time in blocks of `Checksum.blockSize`, each block on a core, then
+    /// the rest and the length: a torn or edited file fails it.
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var sum = Checksum()
-        sum.add(bytes)
-        return sum.finish(tail: UnsafeRawBufferPointer(rebasing: bytes[(bytes.count / 8 * 8)...]))
+        let whole = bytes.count / 8 * 8
+        let blocks = whole / Checksum.blockSize
+        nonisolated(unsafe) let shared = bytes  // (read-only while the blocks are hashed)
+        let sums = [UInt64](parallelCount: blocks) { k in
+            Checksum.block(
+                UnsafeRawBufferPointer(rebasing: shared[(k * Checksum.blockSize)..<((k + 1) * Checksum.blockSize)]))
+        }
+        var sum = Checksum(blocks: sums)
+        sum.add(UnsafeRawBufferPointer(rebasing: bytes[(blocks * Checksum.blockSize)..<whole]))
+        return sum.finish(tail: UnsafeRawBufferPointer(rebasing: bytes[whole...]))
     }
 
-    /// The checksum, over bytes given in parts of whole words.
+    /// The checksum, over bytes given in parts of whole words: each block of `blockSize`
+    /// bytes hashed alone (so that a file's blocks can be checked on all cores), then the
+    /// blocks' hashes, the last part and the length.
     struct Checksum {
+        static let blockSize = 1 << 20
+        private var blocks: [UInt64]
         private var hasher = StableHasher()
-        private var count = 0
+        private var inBlock = 0
+
+        init(blocks: [UInt64] = []) { self.blocks = blocks }
+
+        /// One whole block's hash.
+        static func block(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+            var hasher = StableHasher()
+            words(bytes, into: &hasher)
+            return UInt64(bitPattern: Int64(hasher.finalize()))
+        }
+
+        private static func words(_ bytes: UnsafeRawBufferPointer, into hasher: inout StableHasher) {
+            for k in 0..<(bytes.count / 8) {
+                hasher.combine(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: k * 8, as: UInt64.self)))
+            }
+        }
 
         /// Adds the whole words of `bytes` (the rest is for `finish`).
         mutating func add(_ bytes: UnsafeRawBufferPointer) {
-            let words = bytes.count / 8
-            for k in 0..<words {
-                hasher.combine(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: k * 8, as: UInt64.self)))
+            var offset = 0
+            let whole = bytes.count / 8 * 8
+            while offset < whole {
+                let n = min(whole - offset, Self.blockSize - inBlock)
+                Self.words(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + n)]), into: &hasher)
+                (offset, inBlock) = (offset + n, inBlock + n)
+                if inBlock == Self.blockSize {
+                    blocks.append(UInt64(bitPattern: Int64(hasher.finalize())))
+                    (hasher, inBlock) = (StableHasher(), 0)
+                }
             }
-            count += words * 8
         }
 
         func finish(tail: UnsafeRawBufferPointer) -> UInt64 {
-            var hasher = hasher
-            var last: UInt64 = 0
-            for (k, byte) in tail.enumerated() { last |= UInt64(byte) << (8 * UInt64(k)) }
-            hasher.combine(last)
-            hasher.combine(count + tail.count)
-            return UInt64(bitPattern: Int64(hasher.finalize()))
+            var last = hasher
+            var word: UInt64 = 0
+            for (k, byte) in tail.enumerated() { word |= UInt64(byte) << (8 * UInt64(k)) }
+            last.combine(word)
+            var sum = StableHasher()
+            for block in blocks { sum.combine(block) }
+            sum.combine(UInt64(bitPattern: Int64(last.finalize())))
+            sum.combine(blocks.count * Self.blockSize + inBlock + tail.count)
+            return UInt64(bitPattern: Int64(sum.finalize()))
         }
     }
 }

@@ -11,8 +11,11 @@ struct PreviousManifest: Sendable {
     private(set) var paths: [String] = []
     /// The entry of `paths[i]`.
     private(set) var entries: [ManifestEntry] = []
-    /// The position in `paths` of each path. (Int32: at two million files, 8 MiB less.)
-    private var positions: [String: Int32] = [:]
+    /// The position in `paths` of each path, by the FNV-1a of its bytes: a path's bytes are
+    /// hashed once, where a `String` key is hashed as Unicode text (the larger part of a
+    /// rebuild's look-ups). A path whose hash another took is found by its order. (Int32: at
+    /// two million files, 8 MiB less.)
+    private var positions: [UInt64: Int32] = [:]
     /// The inputs token of the build that wrote it (see `Manifest`), if any.
     private(set) var inputs: String?
     /// Its length in bytes, when lines can be appended to it as read (`SiteWriter.appendToManifest`):
@@ -31,22 +34,26 @@ struct PreviousManifest: Sendable {
         var inOrder = true
         Manifest.forEachEntry(in: bytes) { path, follows, entry in
             inOrder = inOrder && follows
-            positions[path] = Int32(paths.count)
             paths.append(path)
             entries.append(entry)
         }
         if !inOrder { putInOrder() }
+        for (position, path) in paths.enumerated() {
+            // (Of two paths with one hash, the first is found by it, the second by its order.)
+            let hash = StableHash.fnv1a(path)
+            if positions[hash] == nil { positions[hash] = Int32(position) }
+        }
     }
 
     /// Sorts a manifest that was not written in order (by hand, or by an older writer), the
     /// last line of a path that came twice counting.
     private mutating func putInOrder() {
-        var order = paths.indices.filter { positions[paths[$0]] == Int32($0) }
+        var last: [String: Int] = [:]
+        for (i, path) in paths.enumerated() { last[path] = i }
+        var order = paths.indices.filter { last[paths[$0]] == $0 }
         order.sort { codePointOrder(paths[$0], paths[$1]) }
         paths = order.map { paths[$0] }
         entries = order.map { entries[$0] }
-        positions.removeAll(keepingCapacity: true)
-        for (position, path) in paths.enumerated() { positions[path] = Int32(position) }
     }
 
     var count: Int { paths.count }
@@ -54,10 +61,8 @@ struct PreviousManifest: Sendable {
 
     /// The position of `path` in `paths`, if the manifest lists it.
     func position(of path: String) -> Int? {
-        guard let found = positions[path].map(Int.init) else { return nil }
-        if sameBytes(paths[found], path) { return found }
-        // Equal as Swift strings but other bytes (another Unicode form): another file on
-        // disk, found by its bytes if the manifest lists it.
+        if let found = positions[StableHash.fnv1a(path)].map(Int.init), sameBytes(paths[found], path) { return found }
+        // Another path with its hash, or none: found by its bytes if the manifest lists it.
         let i = insertionPoint(of: path)
         return i < paths.count && sameBytes(paths[i], path) ? i : nil
     }
