@@ -3,18 +3,26 @@ import Search
 import Support
 
 /// The search index's postings (`SearchPostings`) of the snapshot a build made, kept for the
-/// next builds (docs/architecture.md, "The build cache"), under the digest of what they were
-/// made of (`SearchIndex.inputDigest`). A rebuild that updates the kept snapshot's captions
-/// (`SnapshotCache`) takes them when the digest of that snapshot, its captions as they were,
-/// is theirs, and updates them the same way instead of indexing every tweet again; one that
-/// derives its snapshot again (a like added) takes them when its own digest is theirs. So
-/// not after captions edited since the kept snapshot: the postings held are that snapshot's.
+/// next builds (docs/architecture.md, "The build cache"), with the basis of the snapshot kept
+/// (`SnapshotCache.Basis.digest`) and the digest of what they were made of
+/// (`SearchIndex.inputDigest`). A rebuild that updates the kept snapshot takes them by its
+/// basis and updates them per edited caption instead of indexing every tweet again; one that
+/// derives its snapshot again takes them when its digest is theirs (and keeps them again
+/// under the new basis). So not after captions edited since the kept snapshot: the postings
+/// held are that snapshot's.
 ///
 /// One `CacheFile` per store, `search-<hash of its real path>.cache`; its header names the
 /// Roost binary and the store. A torn, foreign or hand-edited file fails its checksum, header
 /// or order, and the index is made from every tweet.
 enum SearchCache {
     static let format = "search 2"
+
+    /// Which postings a build can take: those of the kept snapshot it updated (by its
+    /// basis), or those made of what a snapshot derived again is made of (by their digest).
+    enum Match {
+        case basis(UInt64)
+        case digest(UInt64)
+    }
 
     static func path(folder: String, identity: StoreIdentity) -> String {
         identity.cachePath(in: folder, name: "search")
@@ -25,15 +33,19 @@ enum SearchCache {
     }
 
     /// The postings at `path` when the file is whole, this binary wrote it for `identity`,
-    /// and they were made of inputs of `digest` with these counts; nil otherwise.
-    static func load(path: String, identity: StoreIdentity, digest: UInt64, tweetCount: Int, userCount: Int)
+    /// and they are those `match` names, with these counts; nil otherwise.
+    static func load(path: String, identity: StoreIdentity, match: Match, tweetCount: Int, userCount: Int)
         -> SearchPostings?
     {
         guard let file = CacheFile.open(path, header: header(identity: identity)) else { return nil }
         var reader = file.reader
         do throws(ByteReader.Malformed) {
-            guard try reader.uint64() == digest, try reader.length() == tweetCount, try reader.length() == userCount
-            else { return nil }
+            let (basis, digest) = (try reader.uint64(), try reader.uint64())
+            switch match {
+            case .basis(let wanted): guard basis == wanted else { return nil }
+            case .digest(let wanted): guard digest == wanted else { return nil }
+            }
+            guard try reader.length() == tweetCount, try reader.length() == userCount else { return nil }
             let count = try reader.length()
             var (keys, tweets, users) = ([String](), [[Int32]](), [[Int32]]())
             (keys.reserveCapacity(count), tweets.reserveCapacity(count), users.reserveCapacity(count))
@@ -50,13 +62,15 @@ enum SearchCache {
         }
     }
 
-    /// Writes `postings`, made of inputs of `digest`, at `path` (whole or not at all).
-    static func write(path: String, identity: StoreIdentity, digest: UInt64, postings: SearchPostings)
+    /// Writes `postings`, of the kept snapshot of `basis` and made of inputs of `digest`, at
+    /// `path` (whole or not at all).
+    static func write(path: String, identity: StoreIdentity, basis: UInt64, digest: UInt64, postings: SearchPostings)
         throws(BuildError)
     {
         let writer = try CacheFileWriter(path: path, header: header(identity: identity))
         do throws(BuildError) {
             try writer.append { out in
+                out.append(basis)
                 out.append(digest)
                 out.append(length: postings.tweetCount)
                 out.append(length: postings.userCount)

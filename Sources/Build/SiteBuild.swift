@@ -129,21 +129,25 @@ package struct SiteBuild: Sendable {
         var searchCache: SearchInputs?
     }
 
-    /// The search cache of the store being built: where it goes, which postings it holds,
-    /// and those postings when they serve (nil: none does).
+    /// The search cache of the store being built: where it goes, for which snapshot, and the
+    /// postings it held for it (nil: none serves).
     struct SearchInputs: Sendable {
         let path: String
         let identity: StoreIdentity
-        /// What the postings to take (or to write) are made of (`SearchIndex.inputDigest`):
-        /// the snapshot's inputs, with the captions edited since the kept snapshot as they were.
-        let digest: UInt64
-        /// Those postings (of the kept snapshot, when it was updated), brought up to date
-        /// with the captions edited since.
+        /// The kept snapshot's basis (`SnapshotCache.Basis.digest`).
+        let basis: UInt64
+        /// The postings of the kept snapshot it updated, brought up to date with the captions
+        /// edited since, or those made of the same inputs as a snapshot derived again.
         let postings: SearchPostings?
         /// The captions edited since the kept snapshot, when it was updated (not derived again).
         let edits: CachedStoreRead.CaptionEdits?
+        /// The inputs' digest (`SearchIndex.inputDigest`) of a snapshot derived again.
+        let derivedDigest: UInt64?
         /// The postings were taken from the cache (not made from every tweet).
         var reused: Bool { postings != nil }
+        /// The cache is written for the kept snapshot: none served it, or a derived one took
+        /// postings kept under another basis.
+        var needsWrite: Bool { postings == nil || derivedDigest != nil }
     }
 
     /// The caption cache of the store being built: where it goes, and what it held.
@@ -175,47 +179,50 @@ package struct SiteBuild: Sendable {
             searchCache: searchInputs(read))
     }
 
-    /// The search cache of a read that kept its snapshot: the postings of that snapshot
-    /// when it was updated, brought up to date; with one derived again, those of the same
-    /// inputs (a like added leaves every key where it was).
+    /// The search cache of a read that kept its snapshot: with an updated snapshot, the
+    /// postings of the one it updated, brought up to date; with one derived again, those made
+    /// of the same inputs (a stored counter changed leaves every key where it was).
     private func searchInputs(_ read: CachedStoreRead) -> SearchInputs? {
-        guard read.snapshotBasis != nil else { return nil }
+        guard let basis = read.snapshotBasis else { return nil }
         let path = SearchCache.path(folder: options.media.cache, identity: read.identity)
         let snapshot = read.snapshot
-        let edits = read.captionEdits
-        let digest = SearchIndex.inputDigest(
-            of: snapshot,
-            caption: edits.map { edits in
-                let old = Dictionary(uniqueKeysWithValues: zip(edits.tweets, edits.oldCaptions))
-                return { old[$0] ?? snapshot.tweets[$0].caption }
-            })
-        let postings = SearchCache.load(
-            path: path, identity: read.identity, digest: digest, tweetCount: snapshot.tweets.count,
-            userCount: snapshot.users.count)
+        let load = { (match: SearchCache.Match) in
+            SearchCache.load(
+                path: path, identity: read.identity, match: match, tweetCount: snapshot.tweets.count,
+                userCount: snapshot.users.count)
+        }
+        guard let edits = read.captionEdits else {
+            let digest = SearchIndex.inputDigest(of: snapshot)
+            return SearchInputs(
+                path: path, identity: read.identity, basis: basis, postings: load(.digest(digest)), edits: nil,
+                derivedDigest: digest)
+        }
+        let postings = load(.basis(basis))?.replacingCaptions(
+            ofTweets: edits.tweets, oldKeys: edits.oldCaptions.map(SearchIndex.captionKeys),
+            newKeys: edits.tweets.map { SearchIndex.captionKeys(snapshot.tweets[$0].caption) }, in: snapshot)
         return SearchInputs(
-            path: path, identity: read.identity, digest: digest,
-            postings: edits.flatMap { edits in
-                postings?.replacingCaptions(
-                    ofTweets: edits.tweets, oldKeys: edits.oldCaptions.map(SearchIndex.captionKeys),
-                    newKeys: edits.tweets.map { SearchIndex.captionKeys(snapshot.tweets[$0].caption) }, in: snapshot)
-            } ?? postings, edits: edits)
+            path: path, identity: read.identity, basis: basis, postings: postings, edits: edits, derivedDigest: nil)
     }
 
-    /// Writes the postings of the kept snapshot, on another thread, unless they were taken from
-    /// the cache: a derived snapshot's are the renderer's; an updated one's, the renderer's with
-    /// the caption edits undone (the cache was not usable).
+    /// Writes the postings of the kept snapshot, on another thread, when the cache does not
+    /// hold them under its basis: a derived snapshot's are the renderer's; an updated one's,
+    /// the renderer's with the caption edits undone (the cache was not usable).
     private static func writeSearchCache(_ search: SearchInputs, of renderer: SiteRenderer) -> CacheWrite? {
-        guard !search.reused, let postings = renderer.search.postings else { return nil }
+        guard search.needsWrite, let postings = renderer.search.postings else { return nil }
         let snapshot = renderer.snapshot
         return CacheWrite { () throws(BuildError) in
             var kept = postings
+            var digest = search.derivedDigest ?? 0
             if let edits = search.edits {
                 kept = postings.replacingCaptions(
                     ofTweets: edits.tweets,
                     oldKeys: edits.tweets.map { SearchIndex.captionKeys(snapshot.tweets[$0].caption) },
                     newKeys: edits.oldCaptions.map(SearchIndex.captionKeys), in: snapshot)
+                let old = Dictionary(uniqueKeysWithValues: zip(edits.tweets, edits.oldCaptions))
+                digest = SearchIndex.inputDigest(of: snapshot) { old[$0] ?? snapshot.tweets[$0].caption }
             }
-            try SearchCache.write(path: search.path, identity: search.identity, digest: search.digest, postings: kept)
+            try SearchCache.write(
+                path: search.path, identity: search.identity, basis: search.basis, digest: digest, postings: kept)
         }
     }
 
