@@ -71,11 +71,14 @@ package struct SiteBuild: Sendable {
             warnings += media.warnings
             observer.phaseEnded(.mirrorImages)
         }
+        let context = read.kept.map { contextInputs($0, of: read.snapshot, theme: pipeline.theme) }
         var renderer = try renderer(
             pipeline, read.snapshot, images: media?.images ?? SiteImages(), captions: read.captionCache,
-            search: read.searchCache, notices: &notices, observer: observer)
+            search: read.searchCache, kept: context?.parts, notices: &notices, observer: observer)
         let searchWrite = read.searchCache.flatMap { Self.writeSearchCache($0, of: renderer) }
         defer { _ = searchWrite?.finish() }
+        let contextWrite = context.flatMap { writeContextCache($0, of: renderer) }
+        defer { _ = contextWrite?.finish() }
 
         let writer = try openedWriter ?? SiteWriter(outputDirectory: options.output)
         let published = try publish(
@@ -83,7 +86,7 @@ package struct SiteBuild: Sendable {
         // An image that could not be had is asked for again by the next build, even if nothing
         // else changed.
         let retryMedia = refreshesMedia || !(media?.warnings.isEmpty ?? true)
-        for write in [snapshotWrite, searchWrite] {
+        for write in [snapshotWrite, searchWrite, contextWrite] {
             if let problem = write?.finish() { notices.append(.cache(problem)) }
         }
         let (storeFiles, storeListing, snapshotReused) = (read.files, read.listing, read.snapshotReused)
@@ -127,6 +130,25 @@ package struct SiteBuild: Sendable {
         var snapshotWrite: CacheWrite?
         var captionCache: CaptionInputs?
         var searchCache: SearchInputs?
+        /// The snapshot kept for the next build: its store, basis, and the captions edited
+        /// since when it was updated.
+        var kept: KeptSnapshot?
+    }
+
+    /// The snapshot a build keeps (`CachedStoreRead.snapshotBasis`), for the caches kept with it.
+    struct KeptSnapshot: Sendable {
+        let identity: StoreIdentity
+        let basis: UInt64
+        let edits: CachedStoreRead.CaptionEdits?
+    }
+
+    /// The context cache of the store being built: where it goes, for which snapshot, theme
+    /// and language, and the parts it held, brought up to date (nil: none serves).
+    struct ContextInputs: Sendable {
+        let path: String
+        let kept: KeptSnapshot
+        let key: ContextCache.Key
+        let parts: ContextParts?
     }
 
     /// The search cache of the store being built: where it goes, for which snapshot, and the
@@ -176,7 +198,42 @@ package struct SiteBuild: Sendable {
             listing: read.listing, snapshotReused: read.snapshotReused, snapshotWrite: read.snapshotWrite,
             captionCache: CaptionInputs(
                 path: path, identity: read.identity, cache: CaptionCache.load(path: path, identity: read.identity)),
-            searchCache: searchInputs(read))
+            searchCache: searchInputs(read),
+            kept: read.snapshotBasis.map { KeptSnapshot(identity: read.identity, basis: $0, edits: read.captionEdits) })
+    }
+
+    /// The context parts kept with the snapshot `kept`, for this theme and language, with the
+    /// langs of the captions edited since made again.
+    private func contextInputs(_ kept: KeptSnapshot, of snapshot: Snapshot, theme: Theme) -> ContextInputs {
+        let path = ContextCache.path(folder: options.media.cache, identity: kept.identity)
+        let key = ContextCache.Key(basis: kept.basis, theme: theme.fingerprint, language: options.config.language)
+        // A snapshot derived now has no parts kept yet.
+        var parts =
+            kept.edits == nil
+            ? nil
+            : ContextCache.load(path: path, identity: kept.identity, key: key, tweetCount: snapshot.tweets.count)
+        if parts != nil, let edits = kept.edits {
+            let scripts = ScriptLanguage(siteLanguage: options.config.language)
+            for t in edits.tweets { parts?.captionLangs[t] = scripts.lang(of: snapshot.tweets[t].caption) }
+        }
+        return ContextInputs(path: path, kept: kept, key: key, parts: parts)
+    }
+
+    /// Writes the renderer's context parts for the kept snapshot, on another thread, unless
+    /// they were taken from the cache (an updated snapshot's with the caption edits undone).
+    private func writeContextCache(_ context: ContextInputs, of renderer: SiteRenderer) -> CacheWrite? {
+        guard context.parts == nil else { return nil }
+        let made = renderer.contextParts
+        let language = options.config.language
+        return CacheWrite { () throws(BuildError) in
+            var parts = made
+            if let edits = context.kept.edits {
+                let scripts = ScriptLanguage(siteLanguage: language)
+                for (t, old) in zip(edits.tweets, edits.oldCaptions) { parts.captionLangs[t] = scripts.lang(of: old) }
+            }
+            try ContextCache.write(
+                path: context.path, identity: context.kept.identity, key: context.key, parts: parts)
+        }
     }
 
     /// The search cache of a read that kept its snapshot: with an updated snapshot, the
@@ -230,7 +287,7 @@ package struct SiteBuild: Sendable {
     /// cache written again when enough of it is new (its problem, if any, a notice).
     private func renderer(
         _ pipeline: SitePipeline, _ snapshot: Snapshot, images: SiteImages, captions: CaptionInputs?,
-        search: SearchInputs?, notices: inout [BuildNotice], observer: some BuildObserver
+        search: SearchInputs?, kept: ContextParts?, notices: inout [BuildNotice], observer: some BuildObserver
     ) throws -> SiteRenderer {
         let known = captions?.cache
         let matched = known?.entries(of: snapshot.tweets)
@@ -244,7 +301,7 @@ package struct SiteBuild: Sendable {
         let index = search?.postings.map { SearchIndex(postings: $0, snapshot: snapshot) }
         let renderer = try pipeline.renderer(
             of: snapshot, images: images, captionKeys: captionKeys, search: index,
-            renders: matched.flatMap { known?.renders(matched: $0) }, phases: observer.phaseEnded)
+            renders: matched.flatMap { known?.renders(matched: $0) }, kept: kept, phases: observer.phaseEnded)
         guard let captions else { return renderer }
         let distinct = CaptionCache.distinct(snapshot.tweets, matched: matched, entryCount: known?.entryCount ?? 0)
         // No cache, or one made in another context: none of it serves.

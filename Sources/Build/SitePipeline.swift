@@ -51,17 +51,20 @@ package struct SitePipeline: Sendable {
 
     /// The renderer of `snapshot`: with `captionKeys` and `renders`, the search keys and
     /// rendered captions a build cache already has (the others are made now), or with
-    /// `search`, the index itself (from a build cache's postings); with `reusing`, what an
+    /// `search`, the index itself (from a build cache's postings); with `kept`, the tweets'
+    /// dates and caption langs a build cache has (`ContextParts`); with `reusing`, what an
     /// earlier renderer of the same theme made that still holds (`roost serve`).
     package func renderer(
         of snapshot: Snapshot, images: SiteImages, captionKeys: [[String]]? = nil, search known: SearchIndex? = nil,
-        renders: CaptionRenders? = nil, reusing previous: SiteRenderer? = nil, phases: (BuildPhase) -> Void = { _ in }
+        renders: CaptionRenders? = nil, kept: ContextParts? = nil, reusing previous: SiteRenderer? = nil,
+        phases: (BuildPhase) -> Void = { _ in }
     ) throws(SiteError) -> SiteRenderer {
         let search = known ?? captionKeys.map { SearchIndex(snapshot: snapshot, captionKeys: $0) }
         if search != nil { phases(.searchIndex) }
         let renderer = try SiteRenderer(
             snapshot: snapshot, config: config, templates: templates, templateFolder: theme.origin,
-            stylesheet: theme.stylesheet, images: images, reusing: previous, search: search, renders: renders)
+            stylesheet: theme.stylesheet, images: images, reusing: previous, search: search, renders: renders,
+            kept: kept)
         phases(.captions)  // (cards are rendered with the first page that shows them)
         return renderer
     }

@@ -55,10 +55,14 @@ final class SiteContext: Sendable {
 
     /// - Parameter previous: the context of the last build of a live preview; captions and bios
     ///   whose text is unchanged are taken from it when the link targets are the same.
+    /// - Parameter kept: the dates and caption langs of this snapshot, as a build cache kept
+    ///   them (used when there is one of each per tweet).
     init(
         snapshot: Snapshot, config: SiteConfig, viewer: Int?, words: Words, images: SiteImages = SiteImages(),
-        previous: SiteContext? = nil, renders: CaptionRenders? = nil
+        previous: SiteContext? = nil, renders: CaptionRenders? = nil, kept: ContextParts? = nil
     ) throws {
+        let tweetCount = snapshot.tweets.count
+        let kept = kept.flatMap { $0.dates.count == tweetCount && $0.captionLangs.count == tweetCount ? $0 : nil }
         self.snapshot = snapshot
         self.config = config
         self.images = images
@@ -70,8 +74,9 @@ final class SiteContext: Sendable {
         let scripts = ScriptLanguage(siteLanguage: config.language)
         self.scripts = scripts
         // By index, here and below: mapping the tweets copied (retained) each whole tweet.
-        let tweetCount = snapshot.tweets.count
-        captionLangs = [String?](parallelCount: tweetCount, chunk: 64) { scripts.lang(of: snapshot.tweets[$0].caption) }
+        captionLangs =
+            kept?.captionLangs
+            ?? [String?](parallelCount: tweetCount, chunk: 64) { scripts.lang(of: snapshot.tweets[$0].caption) }
         userLangs = snapshot.users.map { Self.langs(of: $0, scripts) }
         tagLangs = snapshot.tags.map { scripts.lang(of: $0.tag) }
         archive = ArchiveIndex(snapshot: snapshot)
@@ -116,7 +121,7 @@ final class SiteContext: Sendable {
             captions = rendered.map(\.0)
             excerpts = rendered.map(\.1)
             bios = snapshot.users.map { $0.bio.map(markdown.render) }
-            dates = try Self.dates(snapshot, words) { _ in nil }
+            dates = try kept?.dates ?? Self.dates(snapshot, words) { _ in nil }
         }
         var liked = [Bool](repeating: false, count: snapshot.tweets.count)
         if let viewer {

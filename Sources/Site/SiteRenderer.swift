@@ -52,7 +52,7 @@ package final class SiteRenderer: Sendable {
     package init(
         snapshot: Snapshot, config: SiteConfig, templates: TemplateLibrary, templateFolder: String = "templates",
         stylesheet: String? = nil, images: SiteImages = SiteImages(), reusing previous: SiteRenderer? = nil,
-        search: SearchIndex? = nil, renders: CaptionRenders? = nil, cardBudget: Int? = nil
+        search: SearchIndex? = nil, renders: CaptionRenders? = nil, kept: ContextParts? = nil, cardBudget: Int? = nil
     ) throws(SiteError) {
         for name in Self.requiredTemplates where templates.template(named: name) == nil {
             throw .missingTemplate(name: name, folder: templateFolder)
@@ -72,7 +72,7 @@ package final class SiteRenderer: Sendable {
         do {
             site = try SiteContext(
                 snapshot: snapshot, config: config, viewer: viewer, words: words, images: images,
-                previous: previous?.site, renders: renders)
+                previous: previous?.site, renders: renders, kept: kept)
         } catch {
             throw SiteError(error)
         }
@@ -150,6 +150,9 @@ package final class SiteRenderer: Sendable {
 
     /// What a caption's HTML depends on besides its text (see `CaptionRenders`).
     package var captionContext: UInt64 { site.captionContext }
+
+    /// What this renderer's context made of each tweet that a build cache keeps.
+    package var contextParts: ContextParts { ContextParts(dates: site.dates, captionLangs: site.captionLangs) }
 
     /// Tweet `t`'s caption as rendered for this build.
     package func captionRender(ofTweet t: Int) -> CaptionRender {

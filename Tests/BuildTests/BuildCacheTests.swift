@@ -436,8 +436,11 @@ struct BuildCacheTests {
     @Test(arguments: ["flip a byte", "cut short", "empty", "hand edit"])
     func aDamagedCacheIsIgnored(damage: String) throws {
         try cachedBuild("site")
-        // (The search cache holds no captions: `aDamagedSearchCacheIsMadeAgain` damages it.)
-        let names = try files("cache").filter { $0.hasSuffix(".cache") && !$0.hasPrefix("search-") }
+        // (The search and context caches hold no captions: `aDamagedSearchCacheIsMadeAgain` and
+        // `aDamagedContextCacheIsMadeAgain` damage them.)
+        let names = try files("cache").filter {
+            $0.hasSuffix(".cache") && !$0.hasPrefix("search-") && !$0.hasPrefix("context-")
+        }
         #expect(names.contains { $0.hasPrefix("store-") } && names.contains { $0.hasPrefix("captions-") })
         let tweet = try storeFiles("tweets")[0]
         let object =
