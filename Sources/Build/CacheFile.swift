@@ -175,6 +175,21 @@ final class CacheFileWriter {
 
     deinit { if file >= 0 { close(file) } }
 
+    /// Writes the cache file at `path` whole, its body from `body`, or not at all: the old
+    /// file, if any, stays when `body` or the write fails.
+    static func write(path: String, header: [String], _ body: (CacheFileWriter) throws(BuildError) -> Void)
+        throws(BuildError)
+    {
+        let writer = try CacheFileWriter(path: path, header: header)
+        do throws(BuildError) {
+            try body(writer)
+            try writer.finish()
+        } catch {
+            writer.abandon()
+            throw error
+        }
+    }
+
     /// Bytes encoded before they are written out: few writes for a file of hundreds of
     /// megabytes, and a buffer that is small beside the cache it writes.
     static let bufferSize = 1 << 20

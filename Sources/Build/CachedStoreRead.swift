@@ -366,9 +366,7 @@ struct CachedStoreRead {
             }
         }
         for k in goneSince {
-            guard let documents = cache.documents(of: k), documents.count == 1, let like = documents[0].like else {
-                return nil
-            }
+            guard let like = cache.document(of: k)?.like else { return nil }
             likes.append(LikeChange(uid: like.uid, tweetID: like.tweetID, like: nil))
         }
         guard let old = saved.snapshot(), let (content, tweets) = old.replacingContent(ofDocuments: documents),

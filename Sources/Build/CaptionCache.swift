@@ -162,8 +162,7 @@ final class CaptionCache: Sendable {
         path: String, identity: StoreIdentity, context: UInt64, captions: [String], distinct: [Int],
         keys: (Int) -> [String], renders: (Int) -> CaptionRender
     ) throws(BuildError) {
-        let file = try CacheFileWriter(path: path, header: header(identity: identity))
-        do throws(BuildError) {
+        try CacheFileWriter.write(path: path, header: header(identity: identity)) { file throws(BuildError) in
             try file.append {
                 $0.append(context)
                 $0.append(length: distinct.count)
@@ -178,10 +177,6 @@ final class CaptionCache: Sendable {
                     $0.append(keys(t))
                 }
             }
-        } catch {
-            file.abandon()
-            throw error
         }
-        try file.finish()
     }
 }

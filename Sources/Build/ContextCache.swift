@@ -58,8 +58,7 @@ enum ContextCache {
 
     /// Writes `parts`, made for `key`, at `path` (whole or not at all).
     static func write(path: String, identity: StoreIdentity, key: Key, parts: ContextParts) throws(BuildError) {
-        let writer = try CacheFileWriter(path: path, header: header(identity: identity))
-        do throws(BuildError) {
+        try CacheFileWriter.write(path: path, header: header(identity: identity)) { writer throws(BuildError) in
             try writer.append { out in
                 out.append(key.basis)
                 out.append(UInt64(bitPattern: Int64(key.theme)))
@@ -77,10 +76,6 @@ enum ContextCache {
                     }
                 }
             }
-            try writer.finish()
-        } catch {
-            writer.abandon()
-            throw error
         }
     }
 }

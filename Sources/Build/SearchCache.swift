@@ -67,8 +67,7 @@ enum SearchCache {
     static func write(path: String, identity: StoreIdentity, basis: UInt64, digest: UInt64, postings: SearchPostings)
         throws(BuildError)
     {
-        let writer = try CacheFileWriter(path: path, header: header(identity: identity))
-        do throws(BuildError) {
+        try CacheFileWriter.write(path: path, header: header(identity: identity)) { writer throws(BuildError) in
             try writer.append { out in
                 out.append(basis)
                 out.append(digest)
@@ -83,10 +82,6 @@ enum SearchCache {
                     append(postings.users[k], to: &out)
                 }
             }
-            try writer.finish()
-        } catch {
-            writer.abandon()
-            throw error
         }
     }
 

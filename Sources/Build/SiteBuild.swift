@@ -207,14 +207,12 @@ package struct SiteBuild: Sendable {
     private func contextInputs(_ kept: KeptSnapshot, of snapshot: Snapshot, theme: Theme) -> ContextInputs {
         let path = ContextCache.path(folder: options.media.cache, identity: kept.identity)
         let key = ContextCache.Key(basis: kept.basis, theme: theme.fingerprint, language: options.config.language)
-        // A snapshot derived now has no parts kept yet.
-        var parts =
-            kept.edits == nil
-            ? nil
-            : ContextCache.load(path: path, identity: kept.identity, key: key, tweetCount: snapshot.tweets.count)
-        if parts != nil, let edits = kept.edits {
-            let scripts = ScriptLanguage(siteLanguage: options.config.language)
-            for t in edits.tweets { parts?.captionLangs[t] = scripts.lang(of: snapshot.tweets[t].caption) }
+        // (A snapshot derived now has no parts kept yet.)
+        let parts = kept.edits.flatMap { edits in
+            ContextCache.load(path: path, identity: kept.identity, key: key, tweetCount: snapshot.tweets.count)?
+                .replacingLangs(
+                    ofTweets: edits.tweets, captions: edits.tweets.map { snapshot.tweets[$0].caption },
+                    siteLanguage: options.config.language)
         }
         return ContextInputs(path: path, kept: kept, key: key, parts: parts)
     }
@@ -226,11 +224,10 @@ package struct SiteBuild: Sendable {
         let made = renderer.contextParts
         let language = options.config.language
         return CacheWrite { () throws(BuildError) in
-            var parts = made
-            if let edits = context.kept.edits {
-                let scripts = ScriptLanguage(siteLanguage: language)
-                for (t, old) in zip(edits.tweets, edits.oldCaptions) { parts.captionLangs[t] = scripts.lang(of: old) }
-            }
+            let parts =
+                context.kept.edits.map {
+                    made.replacingLangs(ofTweets: $0.tweets, captions: $0.oldCaptions, siteLanguage: language)
+                } ?? made
             try ContextCache.write(
                 path: context.path, identity: context.kept.identity, key: context.key, parts: parts)
         }
@@ -268,8 +265,7 @@ package struct SiteBuild: Sendable {
         guard search.needsWrite, let postings = renderer.search.postings else { return nil }
         let snapshot = renderer.snapshot
         return CacheWrite { () throws(BuildError) in
-            var kept = postings
-            var digest = search.derivedDigest ?? 0
+            var (kept, digest) = (postings, search.derivedDigest)
             if let edits = search.edits {
                 kept = postings.replacingCaptions(
                     ofTweets: edits.tweets,
@@ -278,8 +274,10 @@ package struct SiteBuild: Sendable {
                 let old = Dictionary(uniqueKeysWithValues: zip(edits.tweets, edits.oldCaptions))
                 digest = SearchIndex.inputDigest(of: snapshot) { old[$0] ?? snapshot.tweets[$0].caption }
             }
+            // (Without edits the snapshot was derived again, and its digest made already.)
+            let made = digest ?? SearchIndex.inputDigest(of: snapshot)
             try SearchCache.write(
-                path: search.path, identity: search.identity, basis: search.basis, digest: digest, postings: kept)
+                path: search.path, identity: search.identity, basis: search.basis, digest: made, postings: kept)
         }
     }
 

@@ -87,8 +87,7 @@ struct SnapshotCache: Sendable {
 
     /// Writes `snapshot`, derived from `basis`, at `path` (over the last one, whole or not at all).
     static func write(path: String, identity: StoreIdentity, basis: Basis, snapshot: Snapshot) throws(BuildError) {
-        let writer = try CacheFileWriter(path: path, header: header(identity: identity))
-        do throws(BuildError) {
+        try CacheFileWriter.write(path: path, header: header(identity: identity)) { writer throws(BuildError) in
             try writer.append { out in
                 out.append(basis.documents)
                 out.append(basis.folders)
@@ -100,10 +99,6 @@ struct SnapshotCache: Sendable {
                 }
             }
             try snapshot.encode { (part: (inout ByteWriter) -> Void) throws(BuildError) in try writer.append(part) }
-            try writer.finish()
-        } catch {
-            writer.abandon()
-            throw error
         }
     }
 }

@@ -11,4 +11,13 @@ package struct ContextParts: Sendable, Equatable {
         self.dates = dates
         self.captionLangs = captionLangs
     }
+
+    /// These parts with the langs of the captions at `tweets` made again from `captions`
+    /// (one each), for a site in `siteLanguage` (as `SiteContext` makes them).
+    package func replacingLangs(ofTweets tweets: [Int], captions: [String], siteLanguage: String) -> ContextParts {
+        var parts = self
+        let scripts = ScriptLanguage(siteLanguage: siteLanguage)
+        for (t, caption) in zip(tweets, captions) { parts.captionLangs[t] = scripts.lang(of: caption) }
+        return parts
+    }
 }
