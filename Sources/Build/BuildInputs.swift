@@ -23,6 +23,12 @@ struct BuildInputs {
     let storeFiles: StoreFileStamps?
     /// The store's folders as the walk saw them (`FolderLayouts`), for the build cache.
     let storeFolders: FolderLayouts?
+    /// The store's folder listings being written for the next build's walk, on another thread
+    /// (`ListingCache`); nil when none is due.
+    let listingWrite: CacheWrite?
+    /// Folders the stamp walk listed, and those whose names it took from the last walk's
+    /// listings; nil when it was given none to take from.
+    let storeWalk: (listed: Int, taken: Int)?
 
     /// How long before the stamp the newest store file must be for the stamp to be trusted.
     static let racyWindow: Int64 = 1_000_000_000
@@ -47,11 +53,25 @@ struct BuildInputs {
         try source.checkShape()  // before walking a folder that is no store
         // The cached read takes each file's stamp from this walk. A first build (no cache yet)
         // reads every file anyway: it does not hold them (40 bytes a file, at its peak).
+        let cached = options.usesCache && source.layout == .documentPerEntry
+        let identity = StoreIdentity(source)
         let recording =
-            options.usesCache
-            && source.layout == .documentPerEntry
-            && access(DocumentCache.path(folder: options.media.cache, identity: StoreIdentity(source)), F_OK) == 0
-        let stamp = try source.stamp(recording: recording)
+            cached && access(DocumentCache.path(folder: options.media.cache, identity: identity), F_OK) == 0
+        // A folder not moved since the last walk is not listed again (`ListingCache`).
+        let listingPath = cached ? ListingCache.path(folder: options.media.cache, identity: identity) : nil
+        let known = listingPath.flatMap { ListingCache.load(path: $0, identity: identity) }
+        let stamp =
+            listingPath == nil
+            ? try source.stamp(recording: recording)
+            : try source.stamp(recording: recording, listings: (known, stampedAt - Self.racyWindow))
+        if let listingPath, let listings = stamp.listings, ListingCache.isWorthWriting(stamp, over: known) {
+            listingWrite = CacheWrite { () throws(BuildError) in
+                try ListingCache.write(path: listingPath, identity: identity, listings: listings)
+            }
+        } else {
+            listingWrite = nil
+        }
+        storeWalk = listingPath == nil ? nil : (stamp.foldersListed, stamp.foldersTaken)
         newestChange = stamp.newest
         storeFiles = stamp.files
         storeFolders = stamp.folders

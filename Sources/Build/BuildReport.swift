@@ -42,6 +42,10 @@ package struct BuildReport: Sendable {
     /// With the build cache and a directory store: which of the store's folders were listed
     /// to find its files.
     package var storeListing = StoreListing.whole
+    /// With the build cache and a directory store: how many folders the stamp walk listed, and
+    /// of how many it took the names the last walk listed, their own stamps not having moved
+    /// (`ListingCache`).
+    package var storeWalk: (listed: Int, taken: Int)? = nil
 
     package enum StoreListing: Sendable, Equatable {
         /// Every folder (no cache, or too much moved).

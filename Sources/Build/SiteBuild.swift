@@ -36,6 +36,7 @@ package struct SiteBuild: Sendable {
         var source = try StoreAddress.source(for: options.store)
         if let database = source as? FirestoreSource { source = database.reporting(observer.documentsRead) }
         let inputs = try BuildInputs(options, source: source, theme: pipeline.theme, clock: clock)
+        defer { _ = inputs.listingWrite?.finish() }
         observer.phaseEnded(.stampInputs)
         // With an output folder already there, take it (and its lock) now: if the last build
         // was made from the same inputs and its files are intact, there is nothing to do.
@@ -47,9 +48,12 @@ package struct SiteBuild: Sendable {
             if !refreshesMedia, inputs.match(previous: writer.previousInputs), writer.previousOutputIsIntact() {
                 writer.abandon()
                 observer.phaseEnded(.checkOutput)
-                return BuildReport(
-                    outcome: .nothingChanged, pages: 0, staticFiles: 0, warnings: [], notices: [],
+                var report = BuildReport(
+                    outcome: .nothingChanged, pages: 0, staticFiles: 0, warnings: [],
+                    notices: inputs.listingWrite?.finish().map { [.cache($0)] } ?? [],
                     elapsed: ContinuousClock.now - start)
+                report.storeWalk = inputs.storeWalk
+                return report
             }
             openedWriter = writer
         }
@@ -86,7 +90,7 @@ package struct SiteBuild: Sendable {
         // An image that could not be had is asked for again by the next build, even if nothing
         // else changed.
         let retryMedia = refreshesMedia || !(media?.warnings.isEmpty ?? true)
-        for write in [snapshotWrite, searchWrite, contextWrite] {
+        for write in [inputs.listingWrite, snapshotWrite, searchWrite, contextWrite] {
             if let problem = write?.finish() { notices.append(.cache(problem)) }
         }
         let (storeFiles, storeListing, snapshotReused) = (read.files, read.listing, read.snapshotReused)
@@ -102,6 +106,7 @@ package struct SiteBuild: Sendable {
         report.media = media?.statistics
         report.storeFiles = storeFiles
         report.storeListing = storeListing
+        report.storeWalk = inputs.storeWalk
         report.snapshotReused = snapshotReused
         report.searchReused = searchReused
         return report

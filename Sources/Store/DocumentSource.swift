@@ -19,6 +19,11 @@ package protocol DocumentSource: Sendable {
     /// What the store looks like from its entries' stamps alone; with `recording`, each
     /// entry's stamp and each folder's layout are kept too, for a read that follows.
     func stamp(recording: Bool) throws(StoreError) -> StoreStamp
+    /// `stamp(recording:)`, taking folders' names from `listings.known` where a folder has not
+    /// moved, and keeping the listings of the folders settled before `listings.settledBefore`
+    /// (`StoreStamp.of`); a source without folders to list ignores `listings`.
+    func stamp(recording: Bool, listings: (known: FolderListings?, settledBefore: Int64)) throws(StoreError)
+        -> StoreStamp
     /// One entry's stamp as it is now; nil when it is not there.
     func stamp(ofEntry entry: String) -> FileStamp?
     /// The entries directly in `folder` as they are now, and the folder's layout, so that a
@@ -118,6 +123,12 @@ package protocol ChangeFollowing: Sendable {
 }
 
 extension DocumentSource {
+    package func stamp(recording: Bool, listings: (known: FolderListings?, settledBefore: Int64)) throws(StoreError)
+        -> StoreStamp
+    {
+        try stamp(recording: recording)
+    }
+
     /// Every document, for a source whose reads do not stream: one batch.
     package func read<T>(
         transform: @escaping @Sendable (Document) -> T, take: (consuming [T]) -> Void, restart: () -> Void

@@ -16,6 +16,12 @@ package struct FolderSource: DocumentSource {
         try StoreStamp.of(location, recordingFiles: recording)
     }
 
+    package func stamp(recording: Bool, listings: (known: FolderListings?, settledBefore: Int64)) throws(StoreError)
+        -> StoreStamp
+    {
+        try StoreStamp.of(location, recordingFiles: recording, listings: listings)
+    }
+
     package func stamp(ofEntry entry: String) -> FileStamp? { FileStamp.of(joinPath(location, entry)) }
 
     package func entries(inFolder folder: String) throws(StoreError)

@@ -30,6 +30,12 @@ package struct StoreStamp: Equatable, Sendable {
     /// Every folder's layout (names and kinds), when the walk was asked to record files;
     /// nil for a single-file store, or when two folders' paths share a hash.
     package let folders: FolderLayouts?
+    /// The folders walked whose listings a next walk may take (`of`'s `listings`); nil when
+    /// the walk was not asked to keep them.
+    package internal(set) var listings: FolderListings?
+    /// Folders the walk listed, and those whose names it took from the known listings.
+    package internal(set) var foldersListed = 0
+    package internal(set) var foldersTaken = 0
 
     /// A source's stamp made from its own digest of its entries (nothing recorded).
     package init(digest: UInt64, newest: Int64, entries: Int) {
@@ -51,17 +57,24 @@ package struct StoreStamp: Equatable, Sendable {
 
     /// The stamp of the store at `path`: a folder (walked in parallel, links not followed)
     /// or a single file. With `recordingFiles`, it also keeps each regular file's own stamp
-    /// (`files`), so that a read after it need not stat every file a second time.
-    package static func of(_ path: String, recordingFiles: Bool = false) throws(StoreError) -> StoreStamp {
+    /// (`files`), so that a read after it need not stat every file a second time. With
+    /// `listings`, a folder whose stamp has not moved since `known` saw it is not listed again
+    /// (its names are taken from there), and the stamp holds the listings of this walk's
+    /// folders that changed last before `settledBefore`, for the next walk.
+    package static func of(
+        _ path: String, recordingFiles: Bool = false,
+        listings: (known: FolderListings?, settledBefore: Int64)? = nil
+    ) throws(StoreError) -> StoreStamp {
         var st = stat()
         guard stat(path, &st) == 0 else {
             let code = errno
             if code == ENOENT || code == ENOTDIR { throw .notFound(path: path) }
             throw .unreadable(path: path, reason: errnoText(code))
         }
-        var total = Tally(recording: recordingFiles)
+        let reuse = listings.map { Reuse(known: $0.known, settledBefore: $0.settledBefore) }
+        var total = Tally(recording: recordingFiles, reuse: reuse)
         total.add(name: "", st)
-        guard (st.st_mode & S_IFMT) == S_IFDIR else { return total.stamp(files: nil, folders: nil) }
+        guard (st.st_mode & S_IFMT) == S_IFDIR else { return total.stamp(files: nil, folders: nil, tallies: []) }
 
         // The root's entries and the collections' listings on this thread; then, on all cores,
         // the collections' entries in chunks (`tweets/` may hold a million files) and each
@@ -74,22 +87,23 @@ package struct StoreStamp: Equatable, Sendable {
         for collection in collections {
             let full = joinPath(path, collection)
             let folder = try openFolder(full, relative: collection)
-            let names = try list(folder.raw, full: full)
-            total.record(folder: collection, names)
+            let names = try total.names(of: folder.raw, full: full, relative: collection)
             let fd = folder.release()
             collectionFDs.append(fd)
             for lo in stride(from: 0, to: names.count, by: 2048) {
-                units.append(.entries(fd: fd, folder: collection, names: names[lo..<min(names.count, lo + 2048)]))
+                units.append(.entries(fd: fd, folder: collection, names: names, lo..<min(names.count, lo + 2048)))
             }
-            for (name, kind) in names where kind == .directory { units.append(.subtree(collection + "/" + name)) }
+            names.forEach(in: 0..<names.count) { k, _, _, kind in
+                if kind == .directory { units.append(.subtree(collection + "/" + names.name(k))) }
+            }
         }
         let work = units
         let tallies = [Tally](parallelCount: work.count) { k in
-            var tally = Tally(recording: recordingFiles)
+            var tally = Tally(recording: recordingFiles, reuse: reuse)
             do throws(StoreError) {
                 switch work[k] {
-                case .entries(let fd, let folder, let names):
-                    addEntries(names.lazy.map(\.name), in: fd, relative: folder, into: &tally)
+                case .entries(let fd, let folder, let names, let range):
+                    addEntries(names, range, in: fd, relative: folder, into: &tally)
                 case .subtree(let folder):
                     var stack = [folder]
                     while let next = stack.popLast() {
@@ -105,17 +119,23 @@ package struct StoreStamp: Equatable, Sendable {
             if let failure = tally.failure { throw failure }
             total.merge(tally)
         }
-        guard recordingFiles else { return total.stamp(files: nil, folders: nil) }
+        guard recordingFiles else { return total.stamp(files: nil, folders: nil, tallies: tallies) }
         return total.stamp(
             files: StoreFileStamps(chunks: [total.recorded] + tallies.map(\.recorded)),
-            folders: FolderLayouts(([total.folders] + tallies.map(\.folders)).flatMap { $0 }))
+            folders: FolderLayouts(([total.folders] + tallies.map(\.folders)).flatMap { $0 }), tallies: tallies)
     }
 
     private enum Unit {
-        /// Some entries of one open folder, by name.
-        case entries(fd: Int32, folder: String, names: ArraySlice<(name: String, kind: FileKind)>)
+        /// Some entries of one open folder, by their indices in its names.
+        case entries(fd: Int32, folder: String, names: FolderNames, Range<Int>)
         /// Everything below a folder (its own entry is counted by its parent's unit).
         case subtree(String)
+    }
+
+    /// Where a walk takes folders' names from, and which it keeps (`of`'s `listings`).
+    private struct Reuse {
+        let known: FolderListings?
+        let settledBefore: Int64
     }
 
     /// Adds every entry of the folder `full` (at `relative` in the store) to `tally`;
@@ -125,11 +145,11 @@ package struct StoreStamp: Equatable, Sendable {
         subfolders: inout [String]
     ) throws(StoreError) {
         let folder = try openFolder(full, relative: relative)
-        let names = try list(folder.raw, full: full)
-        tally.record(folder: relative, names)
-        addEntries(names.lazy.map(\.name), in: folder.raw, relative: relative, into: &tally)
-        for (name, kind) in names where kind == .directory {
-            subfolders.append(relative.isEmpty ? name : relative + "/" + name)
+        let names = try tally.names(of: folder.raw, full: full, relative: relative)
+        addEntries(names, 0..<names.count, in: folder.raw, relative: relative, into: &tally)
+        names.forEach(in: 0..<names.count) { k, _, _, kind in
+            guard kind == .directory else { return }
+            subfolders.append(relative.isEmpty ? names.name(k) : relative + "/" + names.name(k))
         }
     }
 
@@ -145,28 +165,34 @@ package struct StoreStamp: Equatable, Sendable {
     }
 
     /// The names in the open folder `fd` (at `full`; dot-names left out), and what each is
-    /// (see `DirectoryEntry.kind`).
-    private static func list(_ fd: Int32, full: String) throws(StoreError) -> [(name: String, kind: FileKind)] {
-        var names: [(name: String, kind: FileKind)] = []
+    /// (see `DirectoryEntry.kind`). A name that is not UTF-8 is kept as its text has it (with
+    /// U+FFFD), as the readers see it.
+    private static func list(_ fd: Int32, full: String) throws(StoreError) -> FolderNames {
+        var names = FolderNames()
         let failure = DirectoryListing.forEach(in: fd, dotNames: false) { entry in
-            names.append((entry.name, entry.kind))
+            let bytes = entry.nameBytes
+            if bytes.allSatisfy({ $0 < 0x80 }) || entry.validName != nil {
+                names.append(bytes, kind: entry.kind)
+            } else {
+                var text = entry.name
+                text.withUTF8 { names.append(UnsafeRawBufferPointer($0), kind: entry.kind) }
+            }
         }
         if failure != 0 { throw .unreadable(path: full, reason: errnoText(failure)) }
         return names
     }
 
-    /// Adds the entries `names` of the open folder `fd` (at `relative`) to `tally`; names are
-    /// hashed as bytes, continuing from the folder's path.
+    /// Adds the entries `range` of `names`, in the open folder `fd` (at `relative`), to
+    /// `tally`; names are hashed as bytes, continuing from the folder's path.
     private static func addEntries(
-        _ names: some Sequence<String>, in fd: Int32, relative: String,
-        into tally: inout Tally
+        _ names: FolderNames, _ range: Range<Int>, in fd: Int32, relative: String, into tally: inout Tally
     ) {
         let prefixHash = StoreLayout.prefixHash(ofFolder: relative)
-        for name in names {
+        names.forEach(in: range) { _, cName, bytes, _ in
             var st = stat()
             // Gone since it was listed: leave it out; the reader will not see it either.
-            guard fstatat(fd, name, &st, Int32(AT_SYMLINK_NOFOLLOW)) == 0 else { continue }
-            let pathHash = StableHash.fnv1a(name, offset: prefixHash)
+            guard fstatat(fd, cName, &st, Int32(AT_SYMLINK_NOFOLLOW)) == 0 else { return }
+            let pathHash = StableHash.fnv1a(bytes, offset: prefixHash)
             tally.add(nameHash: pathHash, st)
             if tally.isRecording && (st.st_mode & S_IFMT) == S_IFREG {
                 tally.recorded.append((pathHash, FileStamp(st)))
@@ -186,15 +212,48 @@ package struct StoreStamp: Equatable, Sendable {
         /// With `isRecording`: each folder listed, with its layout.
         var folders: [FolderLayouts.Folder] = []
 
-        /// Records the layout of the folder at `relative`, listed as `names`.
-        mutating func record(folder relative: String, _ names: [(name: String, kind: FileKind)]) {
-            guard isRecording else { return }
-            var layout = StoreLayout(folder: relative)
-            for (name, kind) in names { layout.add(name, kind: kind) }
-            folders.append(layout.folder(relative: relative))
+        /// With a `Reuse`: where folders' names come from, and the folders this walk keeps.
+        let reuse: Reuse?
+        var kept: [(relative: String, listing: FolderListings.Listing)] = []
+        /// Folders listed, and those whose names were taken from the known listings.
+        var listed = 0
+        var taken = 0
+
+        init(recording: Bool, reuse: Reuse?) {
+            isRecording = recording
+            self.reuse = reuse
         }
 
-        init(recording: Bool) { isRecording = recording }
+        /// The names in the open folder `fd` (at `full`, and `relative` in the store): those
+        /// the known listings hold for it when its stamp has not moved, else listed. Records its
+        /// layout (when recording) and keeps its listing when it has settled.
+        mutating func names(of fd: Int32, full: String, relative: String) throws(StoreError) -> FolderNames {
+            var names: FolderNames
+            if let reuse {
+                var st = stat()
+                guard fstat(fd, &st) == 0 else { throw .unreadable(path: full, reason: errnoText()) }
+                let stamp = FileStamp(st)
+                if let known = reuse.known?.folders[relative], known.stamp == stamp {
+                    names = known.names
+                    taken += 1
+                } else {
+                    names = try list(fd, full: full)
+                    listed += 1
+                }
+                if stamp.newest < reuse.settledBefore {
+                    kept.append((relative, FolderListings.Listing(stamp: stamp, names: names)))
+                }
+            } else {
+                names = try list(fd, full: full)
+                listed += 1
+            }
+            if isRecording {
+                var layout = StoreLayout(folder: relative)
+                names.forEach(in: 0..<names.count) { _, _, bytes, kind in layout.add(bytes: bytes, kind: kind) }
+                folders.append(layout.folder(relative: relative))
+            }
+            return names
+        }
 
         mutating func add(name: String, _ st: stat) {
             add(nameHash: StableHash.fnv1a(name), st)
@@ -216,11 +275,22 @@ package struct StoreStamp: Equatable, Sendable {
         mutating func merge(_ other: Tally) {
             digest.merge(other.digest)
             newest = max(newest, other.newest)
+            listed += other.listed
+            taken += other.taken
         }
 
-        func stamp(files: StoreFileStamps?, folders: FolderLayouts?) -> StoreStamp {
-            StoreStamp(
+        /// The stamp, with the listings this tally and `others` (merged into it) kept.
+        func stamp(files: StoreFileStamps?, folders: FolderLayouts?, tallies others: [Tally]) -> StoreStamp {
+            var stamp = StoreStamp(
                 digest: digest.value, newest: newest, entries: digest.count, files: files, folders: folders)
+            stamp.foldersListed = listed
+            if reuse != nil {
+                var listings: [String: FolderListings.Listing] = [:]
+                for (relative, listing) in kept + others.flatMap(\.kept) { listings[relative] = listing }
+                stamp.listings = FolderListings(listings)
+                stamp.foldersTaken = taken
+            }
+            return stamp
         }
     }
 }

@@ -1,0 +1,91 @@
+import Support
+
+/// The names in each folder of a directory store as a stamp walk saw them, with the folder's
+/// own stamp (`FileStamp`, taken from the open folder before it was listed). The next walk
+/// takes a folder's names from here instead of listing it again when the folder's stamp has
+/// not moved: adding, removing or renaming an entry moves its folder's modification and
+/// change times. Editing a file in place moves only the file's, which the walk still stats.
+///
+/// A walk keeps a folder only when it had settled: last changed before the walk's
+/// `settledBefore` (the rule file stamps follow, git's "racily clean"), so that a change
+/// within the same clock tick as the listing cannot leave its times as they were.
+package struct FolderListings: Sendable, Equatable {
+    package struct Listing: Sendable, Equatable {
+        package let stamp: FileStamp
+        package let names: FolderNames
+
+        package init(stamp: FileStamp, names: FolderNames) {
+            self.stamp = stamp
+            self.names = names
+        }
+    }
+
+    /// By the folder's path relative to the store (`""` for the root).
+    package let folders: [String: Listing]
+
+    package init(_ folders: [String: Listing] = [:]) { self.folders = folders }
+
+    /// The listings as bytes, in byte order of their paths (the same listings, the same
+    /// bytes): `emit` is called with what to append to the output, once for the count and
+    /// once for each folder, so that a writer can stream them.
+    package func encode<E: Error>(_ emit: ((inout ByteWriter) -> Void) throws(E) -> Void) throws(E) {
+        try emit { $0.append(length: folders.count) }
+        for relative in folders.keys.sorted(by: codePointOrder) {
+            let listing = folders[relative]!
+            try emit { out in
+                out.append(relative)
+                out.append(listing.stamp.size)
+                out.append(listing.stamp.modified)
+                out.append(listing.stamp.changed)
+                out.append(listing.stamp.inode)
+                out.append(length: listing.names.count)
+                out.append(length: listing.names.bytes.count)
+                out.append(listing.names.bytes)
+                for kind in listing.names.kinds { out.append(Self.code(of: kind)) }
+            }
+        }
+    }
+
+    /// The listings `encode` wrote, read from `reader`.
+    package init(from reader: inout ByteReader) throws(ByteReader.Malformed) {
+        let count = try reader.length()
+        var folders: [String: Listing] = [:]
+        folders.reserveCapacity(count)
+        for _ in 0..<count {
+            let relative = try reader.string()
+            let stamp = FileStamp(
+                size: try reader.int64(), modified: try reader.int64(), changed: try reader.int64(),
+                inode: try reader.uint64())
+            let (names, byteCount) = (try reader.length(), try reader.length())
+            let bytes = [UInt8](try reader.bytes(byteCount))
+            var kinds: [FileKind] = []
+            kinds.reserveCapacity(names)
+            for _ in 0..<names { kinds.append(try Self.kind(code: try reader.byte())) }
+            guard let packed = FolderNames(bytes: bytes, kinds: kinds),
+                folders.updateValue(Listing(stamp: stamp, names: packed), forKey: relative) == nil
+            else { throw ByteReader.Malformed() }
+        }
+        self.folders = folders
+    }
+
+    private static func code(of kind: FileKind) -> UInt8 {
+        switch kind {
+        case .regular: 1
+        case .directory: 2
+        case .symlink: 3
+        case .other: 4
+        case .missing: 5
+        }
+    }
+
+    private static func kind(code: UInt8) throws(ByteReader.Malformed) -> FileKind {
+        switch code {
+        case 1: .regular
+        case 2: .directory
+        case 3: .symlink
+        case 4: .other
+        case 5: .missing
+        default: throw ByteReader.Malformed()
+        }
+    }
+}
