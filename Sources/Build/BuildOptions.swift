@@ -25,6 +25,10 @@ package struct BuildOptions: Sendable {
     /// since the last build are not read and decoded again. Off by default in the library,
     /// so a program embedding Roost decides where caches go; `roost build` turns it on.
     package var usesCache: Bool
+    /// The build is the last thing its process does (`roost build`): what it made is kept
+    /// until the process exits, which gives the memory back at once, rather than freed object
+    /// by object while the commit waits. Off in the library, where builds follow one another.
+    package var endsProcess = false
 
     package init(
         store: String = "content", templates: String? = nil, output: String = "public",

@@ -490,8 +490,8 @@ struct CachedStoreRead {
         sources.reserveCapacity(cache.count + 64)
         /// The cache's entries in the folders listed again, by file: taken when still there.
         var moved: [String: Int] = [:]
-        for k in 0..<cache.count {
-            if dropped.contains(cache.folderHash(of: k)) {
+        for (k, folder) in cache.folderHashes().enumerated() {
+            if dropped.contains(folder) {
                 moved[cache.file(of: k)] = k
             } else {
                 sources.append(.cached(k))

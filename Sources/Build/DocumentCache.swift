@@ -132,10 +132,23 @@ final class DocumentCache: Sendable {
 
     func stamp(of entry: Int) -> FileStamp { entries[entry].stamp }
 
-    /// FNV-1a of the path of the folder entry `k`'s file is in (as `FolderLayouts` knows folders).
-    func folderHash(of k: Int) -> UInt64 {
-        let file = UnsafeRawBufferPointer(rebasing: mapping[entries[k].file])
-        return StableHash.fnv1a(UnsafeRawBufferPointer(rebasing: file[..<(file.lastIndex(of: UInt8(ascii: "/")) ?? 0)]))
+    /// FNV-1a of the path of the folder each entry's file is in (as `FolderLayouts` knows
+    /// folders), in entry order. A folder's entries are mostly written one after another, so
+    /// a folder like the last entry's is compared, not hashed again.
+    func folderHashes() -> [UInt64] {
+        var hashes: [UInt64] = []
+        hashes.reserveCapacity(entries.count)
+        var (last, lastHash) = (UnsafeRawBufferPointer(start: nil, count: 0), StableHash.fnv1a(""))
+        for entry in entries {
+            let file = UnsafeRawBufferPointer(rebasing: mapping[entry.file])
+            let folder = UnsafeRawBufferPointer(rebasing: file[..<(file.lastIndex(of: UInt8(ascii: "/")) ?? 0)])
+            let same =
+                folder.count == last.count
+                && (folder.isEmpty || memcmp(folder.baseAddress!, last.baseAddress!, folder.count) == 0)
+            if !same { (last, lastHash) = (folder, StableHash.fnv1a(folder)) }
+            hashes.append(lastHash)
+        }
+        return hashes
     }
 
     /// FNV-1a of entry `k`'s file path (as `StoreFileStamps` knows files).

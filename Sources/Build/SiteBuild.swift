@@ -47,6 +47,7 @@ package struct SiteBuild: Sendable {
             // (`--refresh-media` asks every image's server again, whatever the store.)
             if !refreshesMedia, inputs.match(previous: writer.previousInputs), writer.previousOutputIsIntact() {
                 writer.abandon()
+                if options.endsProcess { Heap.keepUntilExit(writer) }
                 observer.phaseEnded(.checkOutput)
                 var report = BuildReport(
                     outcome: .nothingChanged, pages: 0, staticFiles: 0, warnings: [],
@@ -96,8 +97,10 @@ package struct SiteBuild: Sendable {
         let (storeFiles, storeListing, snapshotReused) = (read.files, read.listing, read.snapshotReused)
         let searchReused = read.searchCache?.reused ?? false
         let summary = try Self.commit(
-            writer, inputs: retryMedia ? nil : inputs.token, releasing: (consume renderer, consume read))
+            writer, inputs: retryMedia ? nil : inputs.token, releasing: (consume renderer, consume read),
+            keepingUntilExit: options.endsProcess)
         observer.phaseEnded(.commit)
+        if options.endsProcess { Heap.keepUntilExit((writer, inputs)) }
         var report = BuildReport(
             outcome: .built(summary), pages: published.pages, staticFiles: published.staticFiles,
             warnings: warnings, notices: notices, elapsed: ContinuousClock.now - start)
@@ -386,10 +389,14 @@ package struct SiteBuild: Sendable {
     /// Commits the writer while `released` (the snapshot and what was made from it, not needed
     /// past the render) is freed on the other core: the commit runs on one thread and adds a
     /// few megabytes to the render's peak at a million tweets. The heap is trimmed once both
-    /// are done.
+    /// are done. With `keepingUntilExit` (the process ends after the build), nothing is freed.
     private static func commit<Released: Sendable>(
-        _ writer: SiteWriter, inputs: String?, releasing released: consuming Released
+        _ writer: SiteWriter, inputs: String?, releasing released: consuming Released, keepingUntilExit: Bool
     ) throws -> WriteSummary {
+        if keepingUntilExit {
+            Heap.keepUntilExit(released)
+            return try writer.commit(inputs: inputs)
+        }
         let group = DispatchGroup()
         Heap.release(released, in: group)
         defer {

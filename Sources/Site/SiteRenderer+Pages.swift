@@ -90,8 +90,12 @@ struct TweetPage: HTMLPage {
     }
 
     func fingerprint(_ f: inout PageFingerprint) {
-        let snapshot = f.snapshot
-        let t = tweet
+        // The snapshot borrowed as an argument: a local copy retained each of its lists, per page.
+        let inputs = f.inputs
+        Self.fingerprint(tweet, in: inputs.snapshot, into: &f)
+    }
+
+    private static func fingerprint(_ t: Int, in snapshot: Snapshot, into f: inout PageFingerprint) {
         // The whole conversation (SPEC 7): every card, where it sits, and the gap above.
         f.combine(snapshot.tweets[t].caption)
         f.combine(snapshot.tweetRelations[t].author.map { snapshot.users[$0].fullname })
@@ -102,8 +106,8 @@ struct TweetPage: HTMLPage {
         f.combine(conversation.hasMoreReplies)
         if let hidden = conversation.firstHiddenAncestor(in: snapshot) { f.combine(snapshot.tweets[hidden].id) }
         f.cards(conversation.ancestors)
-        f.cards([t])
-        f.cards(snapshot.tweetRelations[t].parent.map { [$0] } ?? [])
+        f.cards(CollectionOfOne(t))
+        if let parent = snapshot.tweetRelations[t].parent { f.cards(CollectionOfOne(parent)) }
         for reply in conversation.replies { f.combine(reply.depth) }
         f.cards(conversation.replies.map(\.tweet))
     }

@@ -28,7 +28,7 @@ enum BuildCommand: Command {
             }
             shardPart = part
         }
-        let options = BuildOptions(
+        var options = BuildOptions(
             store: try arguments.required(Options.store),
             templates: try arguments.value(Options.templates),
             output: try arguments.required(Options.output),
@@ -36,6 +36,7 @@ enum BuildCommand: Command {
             strict: arguments.flag(Options.strict),
             shard: shardPart, media: try arguments.mediaOptions(), usesCache: !arguments.flag(Options.noCache),
             projectFolder: arguments.projectFolder)
+        options.endsProcess = true
         let isQuiet = arguments.flag(Options.quiet)
         let observer = ConsoleObserver(progressBar: !isQuiet)
         defer { observer.finish() }
