@@ -99,6 +99,13 @@ struct CommitRun {
                 added.append(move)
             }
         }
+        // The files kept as they were, claimed without the table (`SiteWriter.keep`).
+        let claims = writer.claims
+        for position in 0..<previous.count where claims[position] == .kept {
+            producedBefore += 1
+            fates[position] = .kept
+            summary.unchanged += 1
+        }
         staleCount = previous.count - producedBefore
         replacing.sort { $0.slot < $1.slot }
         added.sort { codePointOrder($0.path, $1.path) }

@@ -70,6 +70,8 @@ package final class SiteWriter: Sendable {
     let stagingFD: Int32
     let stagingName: String
     let previous: PreviousManifest
+    /// Which of `previous`'s paths this build produced (kept ones only there, not in `state`).
+    let claims: PositionClaims
     /// The inputs token the last finished build recorded (see `Manifest`), if any.
     package let previousInputs: String?
     let state = Mutex(State())
@@ -132,6 +134,7 @@ package final class SiteWriter: Sendable {
             throw error
         }
         previous = ready.manifest
+        claims = PositionClaims(count: ready.manifest.count)
         previousInputs = ready.manifest.inputs
         stagingName = ready.stagingName
         stagingFD = ready.stagingFD
@@ -255,18 +258,13 @@ package final class SiteWriter: Sendable {
     /// `fingerprint` and is still there with its size: the builder need not produce it again.
     /// False when it must (then `write` it). Thread-safe.
     package func keep(_ path: String, fingerprint: UInt64) throws(OutputError) -> Bool {
+        if claims.isClosed { throw .finished(directory: displayName) }
         guard let position = previous.position(of: path) else { return false }
         let old = previous.entries[position]
         guard old.known, old.fingerprint == fingerprint else { return false }
         let (st, _) = lstatAt(dirFD, path)
         guard let st, isType(st, regularFileType), st.st_size == old.size else { return false }
-        try state.withLock { (state: inout State) throws(OutputError) -> Void in
-            if state.finished { throw .finished(directory: displayName) }
-            if state.produced[path] != nil { throw .duplicatePath(path) }
-            state.produced[path] = Produced(
-                hash: old.hash, size: old.size, fingerprint: fingerprint, staged: Self.unchangedMark,
-                previous: Int32(position))
-        }
+        guard claims.claim(position, as: .kept) else { throw .duplicatePath(path) }
         return true
     }
 
@@ -292,6 +290,7 @@ package final class SiteWriter: Sendable {
         try state.withLock { (state: inout State) throws(OutputError) -> Void in
             if state.finished { throw .finished(directory: displayName) }
             if state.produced[path] != nil { throw .duplicatePath(path) }
+            if let position, !claims.claim(position, as: .written) { throw .duplicatePath(path) }
             state.produced[path] = Produced(
                 hash: hash, size: size, fingerprint: fingerprint, staged: Self.pending,
                 previous: Int32(position ?? -1))
@@ -336,6 +335,7 @@ package final class SiteWriter: Sendable {
         }
         if error != 0 {
             state.withLock { _ = $0.produced.removeValue(forKey: path) }
+            if let position { claims.release(position) }
             throw .fileSystem(operation: "write", path: displayName + path, errno: error)
         }
         state.withLock { $0.produced[path]?.staged = staged.mark }
@@ -371,6 +371,7 @@ package final class SiteWriter: Sendable {
     package func abandon() {
         let wasFinished = state.withLock { state in
             defer { state.finished = true }
+            claims.close()
             return state.finished
         }
         if wasFinished { return }
@@ -398,6 +399,7 @@ package final class SiteWriter: Sendable {
         let produced = try state.withLock { (state: inout State) throws(OutputError) -> [String: Produced] in
             if state.finished { throw .finished(directory: displayName) }
             state.finished = true
+            claims.close()
             defer { state.produced = [:] }
             return state.produced
         }

@@ -552,6 +552,30 @@ struct FingerprintTests {
         third.abandon()
     }
 
+    /// A kept file is produced as much as a written one: once, and not after the commit.
+    @Test func aKeptPathIsProducedOnce() throws {
+        let t = try TemporaryFolder()
+        let first = try SiteWriter(outputDirectory: t.output)
+        for name in ["a", "b", "c"] { _ = try first.write("\(name).html", Array(name.utf8), fingerprint: 1) }
+        _ = try first.commit()
+
+        let second = try SiteWriter(outputDirectory: t.output)
+        #expect(try second.keep("a.html", fingerprint: 1))
+        #expect(throws: OutputError.duplicatePath("a.html")) { try second.keep("a.html", fingerprint: 1) }
+        #expect(throws: OutputError.duplicatePath("a.html")) { try second.write("a.html", "a") }
+        _ = try second.write("b.html", Array("B".utf8), fingerprint: 2)
+        #expect(throws: OutputError.duplicatePath("b.html")) { try second.keep("b.html", fingerprint: 1) }
+        #expect(try second.commit() == WriteSummary(written: 1, unchanged: 1, removed: 1, bytesWritten: 1))
+        #expect(throws: OutputError.finished(directory: t.output + "/")) { try second.keep("a.html", fingerprint: 1) }
+        #expect(read(t.outputPath("a.html")) == "a" && read(t.outputPath("b.html")) == "B")
+        #expect(!exists(t.outputPath("c.html")), "neither kept nor written: removed")
+
+        let third = try SiteWriter(outputDirectory: t.output)
+        #expect(try third.keep("a.html", fingerprint: 1), "the kept file is in the manifest as it was")
+        #expect(try third.keep("b.html", fingerprint: 2))
+        third.abandon()
+    }
+
     @Test func sameBytesFromNewInputsRecordTheNewFingerprint() throws {
         let t = try TemporaryFolder()
         let first = try SiteWriter(outputDirectory: t.output)
