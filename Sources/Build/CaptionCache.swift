@@ -82,11 +82,8 @@ final class CaptionCache: Sendable {
             var caption = tweets[t].caption
             return caption.withUTF8 { utf8 -> Int32 in
                 let bytes = UnsafeRawBufferPointer(utf8)
-                guard let k = byHash[StableHash.fnv1a(bytes)], mapping[entries[Int(k)].caption].elementsEqual(bytes)
-                else {
-                    return -1
-                }
-                return k
+                guard let k = byHash[StableHash.fnv1a(bytes)] else { return -1 }
+                return sameBytes(UnsafeRawBufferPointer(rebasing: mapping[entries[Int(k)].caption]), bytes) ? k : -1
             }
         }
     }

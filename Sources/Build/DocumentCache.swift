@@ -124,7 +124,8 @@ final class DocumentCache: Sendable {
         var file = file
         return file.withUTF8 { utf8 -> Int? in
             guard let k = index.byHash[StableHash.fnv1a(UnsafeRawBufferPointer(utf8))].map(Int.init),
-                entries[k].stamp == stamp, mapping[entries[k].file].elementsEqual(UnsafeRawBufferPointer(utf8))
+                entries[k].stamp == stamp,
+                sameBytes(UnsafeRawBufferPointer(rebasing: mapping[entries[k].file]), UnsafeRawBufferPointer(utf8))
             else { return nil }
             return k
         }
@@ -142,10 +143,7 @@ final class DocumentCache: Sendable {
         for entry in entries {
             let file = UnsafeRawBufferPointer(rebasing: mapping[entry.file])
             let folder = UnsafeRawBufferPointer(rebasing: file[..<(file.lastIndex(of: UInt8(ascii: "/")) ?? 0)])
-            let same =
-                folder.count == last.count
-                && (folder.isEmpty || memcmp(folder.baseAddress!, last.baseAddress!, folder.count) == 0)
-            if !same { (last, lastHash) = (folder, StableHash.fnv1a(folder)) }
+            if !sameBytes(folder, last) { (last, lastHash) = (folder, StableHash.fnv1a(folder)) }
             hashes.append(lastHash)
         }
         return hashes

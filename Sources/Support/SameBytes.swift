@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Whether `a` and `b` are the same bytes, not only canonically equivalent as `==` says: a
 /// text in another Unicode form (é as one code point, or as e and a combining accent) is
 /// equal as a Swift string but renders, hashes and sorts by code point differently.
@@ -5,7 +11,7 @@
 @inline(__always)
 package func sameBytes(_ a: String, _ b: String) -> Bool {
     let inPlace = a.utf8.withContiguousStorageIfAvailable { a in
-        b.utf8.withContiguousStorageIfAvailable { b in a.elementsEqual(b) }
+        b.utf8.withContiguousStorageIfAvailable { b in sameBytes(UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b)) }
     }
     return (inPlace ?? nil) ?? a.utf8.elementsEqual(b.utf8)
 }
@@ -17,4 +23,10 @@ package func sameBytes(_ a: String?, _ b: String?) -> Bool {
     case (let a?, let b?): sameBytes(a, b)
     default: false
     }
+}
+
+/// Whether two buffers hold the same bytes (one `memcmp`, not a walk through two sequences).
+@inline(__always)
+package func sameBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+    a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
 }

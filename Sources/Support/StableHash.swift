@@ -12,6 +12,21 @@ package enum StableHash {
         text.utf8.withContiguousStorageIfAvailable { fnv1a($0, offset: offset) } ?? fnv1a(text.utf8, offset: offset)
     }
 
+    /// Over raw bytes (a mapped cache's paths, a folder listing's names): a loop over the
+    /// buffer, where the generic version below was left unspecialized at some call sites and
+    /// stepped through the sequence's witnesses byte by byte.
+    @inlinable
+    package static func fnv1a(_ bytes: UnsafeRawBufferPointer, offset: UInt64 = fnvOffset) -> UInt64 {
+        var hash = offset
+        for i in 0..<bytes.count { hash = fnv1a(hash, bytes[i]) }
+        return hash
+    }
+
+    @inlinable
+    package static func fnv1a(_ bytes: UnsafeBufferPointer<UInt8>, offset: UInt64 = fnvOffset) -> UInt64 {
+        fnv1a(UnsafeRawBufferPointer(bytes), offset: offset)
+    }
+
     @inlinable
     package static func fnv1a(_ bytes: some Sequence<UInt8>, offset: UInt64 = fnvOffset) -> UInt64 {
         var hash = offset
