@@ -134,16 +134,21 @@ package enum Manifest {
 
     /// Calls `body` with each entry of the manifest `bytes`, in the file's order (a path may
     /// come twice: the last one counts), and whether the path's bytes follow the last one's.
-    static func forEachEntry(in bytes: [UInt8], _ body: (String, _ inOrder: Bool, ManifestEntry) -> Void) {
+    /// With `lines`, only the lines in that range of `bytes` (one that starts a line and ends
+    /// after a newline or at the end, see `lineRanges`): the first of them is in order.
+    static func forEachEntry(
+        in bytes: [UInt8], lines: Range<Int>? = nil, _ body: (String, _ inOrder: Bool, ManifestEntry) -> Void
+    ) {
         let withFingerprints = bytes.starts(with: header.utf8)
+        let lines = lines ?? 0..<bytes.count
         bytes.withUnsafeBufferPointer { all in
             guard let base = all.baseAddress else { return }
             var lastPath: Slice<UnsafeBufferPointer<UInt8>> = all[0..<0]
-            var lineStart = 0
-            while lineStart < all.count {
+            var lineStart = lines.lowerBound
+            while lineStart < lines.upperBound {
                 // A last line without its newline was cut off (a commit killed while appending
                 // its intent, see `SiteWriter.appendToManifest`): its path may be cut short too.
-                guard let newline = memchr(base + lineStart, Int32(UInt8(ascii: "\n")), all.count - lineStart)
+                guard let newline = memchr(base + lineStart, Int32(UInt8(ascii: "\n")), lines.upperBound - lineStart)
                 else { break }
                 let lineEnd = UnsafeRawPointer(newline) - UnsafeRawPointer(base)
                 if let (pathBytes, entry) = parseLine(all[lineStart..<lineEnd], withFingerprint: withFingerprints) {
@@ -156,6 +161,21 @@ package enum Manifest {
                 lineStart = lineEnd + 1
             }
         }
+    }
+
+    /// `bytes` cut into about `parts` ranges of whole lines (the last may end without a
+    /// newline), in order, to be read on several cores.
+    static func lineRanges(of bytes: [UInt8], parts: Int) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var start = 0
+        for k in 1...max(1, parts) {
+            guard start < bytes.count else { break }
+            var end = k == parts ? bytes.count : max(start + 1, bytes.count / parts * k)
+            while end < bytes.count, bytes[end - 1] != UInt8(ascii: "\n") { end += 1 }
+            ranges.append(start..<end)
+            start = end
+        }
+        return ranges
     }
 
     /// True when `a`'s bytes come strictly before `b`'s.

@@ -27,21 +27,62 @@ struct PreviousManifest: Sendable {
     init(decoding bytes: [UInt8]) {
         inputs = Manifest.inputs(of: bytes)
         if bytes.starts(with: Manifest.header.utf8), bytes.last == UInt8(ascii: "\n") { appendableLength = bytes.count }
-        let lines = bytes.count { $0 == UInt8(ascii: "\n") }
-        paths.reserveCapacity(lines)
-        entries.reserveCapacity(lines)
-        positions.reserveCapacity(lines)
+        // Its lines read in parts on all cores (a rebuild reads tens of thousands before
+        // anything else can start), each part's paths hashed there too.
+        let ranges = Manifest.lineRanges(of: bytes, parts: bytes.count < Self.partBytes ? 1 : Self.parts)
+        let parts = [Part](parallelCount: ranges.count) { k in Part(bytes, lines: ranges[k]) }
+        let count = parts.reduce(0) { $0 + $1.paths.count }
+        paths.reserveCapacity(count)
+        entries.reserveCapacity(count)
         var inOrder = true
-        Manifest.forEachEntry(in: bytes) { path, follows, entry in
-            inOrder = inOrder && follows
-            paths.append(path)
-            entries.append(entry)
+        for part in parts where !part.paths.isEmpty {
+            if let last = paths.last, !codePointOrder(last, part.paths[0]) { inOrder = false }
+            inOrder = inOrder && part.inOrder
+            paths += part.paths
+            entries += part.entries
         }
         if !inOrder { putInOrder() }
-        for (position, path) in paths.enumerated() {
-            // (Of two paths with one hash, the first is found by it, the second by its order.)
-            let hash = StableHash.fnv1a(path)
-            if positions[hash] == nil { positions[hash] = Int32(position) }
+        positions.reserveCapacity(paths.count)
+        // (Of two paths with one hash, the first is found by it, the second by its order.)
+        if inOrder {
+            var position: Int32 = 0
+            for part in parts {
+                for hash in part.hashes {
+                    if positions[hash] == nil { positions[hash] = position }
+                    position += 1
+                }
+            }
+        } else {
+            for (position, path) in paths.enumerated() {
+                let hash = StableHash.fnv1a(path)
+                if positions[hash] == nil { positions[hash] = Int32(position) }
+            }
+        }
+    }
+
+    /// A manifest this long or longer is read in `parts` parts.
+    private static let partBytes = 1 << 16
+    private static let parts = 8
+
+    /// The entries of some whole lines of a manifest, in the file's order, and their paths' hashes.
+    private struct Part: Sendable {
+        var paths: [String] = []
+        var entries: [ManifestEntry] = []
+        var hashes: [UInt64] = []
+        /// Each path after the one before it in this part.
+        var inOrder = true
+
+        init(_ bytes: [UInt8], lines: Range<Int>) {
+            let count = bytes[lines].count { $0 == UInt8(ascii: "\n") }
+            paths.reserveCapacity(count)
+            entries.reserveCapacity(count)
+            hashes.reserveCapacity(count)
+            Manifest.forEachEntry(in: bytes, lines: lines) { path, follows, entry in
+                inOrder = inOrder && follows
+                paths.append(path)
+                entries.append(entry)
+                hashes.append(StableHash.fnv1a(path))
+            }
         }
     }
 

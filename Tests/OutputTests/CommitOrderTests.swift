@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import TestSupport
 import Testing
 
@@ -123,6 +124,39 @@ struct CommitOrderTests {
         #expect(manifest.insertionPoint(of: "ü") == 5)
         #expect(manifest.positions(withPrefix: "a/") == 0..<2)
         #expect(manifest.positions(withPrefix: "c/").isEmpty)
+    }
+
+    /// A manifest long enough to be read in parts: in order, with a commit's intent appended
+    /// (paths again, the last line counting), or in no order at all, it is read as one would
+    /// read it line by line.
+    @Test func aLongManifestReadInPartsIsReadAsAWhole() {
+        var entries: [String: ManifestEntry] = [:]
+        for k in 0..<4000 {
+            entries["t/\(String(k * 7919 % 4000, radix: 36))/index.html"] = entry("page \(k)", fingerprint: UInt64(k))
+        }
+        let sorted = entries.keys.sorted(by: codePointOrder)
+        func expectRead(_ bytes: [UInt8], as expected: [String: ManifestEntry], _ comment: Comment) {
+            let manifest = PreviousManifest(decoding: bytes)
+            let paths = expected.keys.sorted(by: codePointOrder)
+            #expect(manifest.paths == paths, comment)
+            #expect(manifest.entries == paths.map { expected[$0]! }, comment)
+            #expect(paths.indices.allSatisfy { manifest.position(of: paths[$0]) == $0 }, comment)
+        }
+        let whole = Manifest.encode(entries, inputs: "token")
+        #expect(whole.count > 1 << 17, "long enough for several parts")
+        expectRead(whole, as: entries, "in order")
+
+        var appended = whole
+        var intent = entries
+        for path in sorted.enumerated().filter({ $0.offset % 97 == 0 }).map(\.element) + ["a.html", sorted[0]] {
+            Manifest.appendLine(path, .dirty, to: &appended)
+            intent[path] = .dirty
+        }
+        expectRead(appended, as: intent, "an intent appended")
+
+        var shuffled = Array(Manifest.header.utf8)
+        for path in sorted.reversed() { Manifest.appendLine(path, entries[path]!, to: &shuffled) }
+        expectRead(shuffled, as: entries, "in reverse order")
     }
 
     func entry(_ content: String, fingerprint: UInt64? = nil) -> ManifestEntry {
