@@ -87,6 +87,9 @@ final class DocumentCache: Sendable {
     private static func parse(_ file: CacheFile) throws(ByteReader.Malformed) -> (FolderLayouts?, [Entry]) {
         var reader = file.reader
         var entries: [Entry] = []
+        // Room for as many entries as the body could hold (none is shorter): grown by
+        // doubling, the entries were copied a dozen times (what is not used is never touched).
+        entries.reserveCapacity(file.body.count / Self.shortestEntry)
         while true {
             let tag = try reader.byte()
             if tag == 0 { break }
@@ -118,6 +121,10 @@ final class DocumentCache: Sendable {
         guard reader.isAtEnd else { throw ByteReader.Malformed() }
         return (folders, entries)
     }
+
+    /// The fewest bytes an entry takes: its tag, the path's length, the hash, the stamp, the
+    /// documents' length and count.
+    private static let shortestEntry = 1 + 1 + 8 + 32 + 1 + 1
 
     /// The entry of `file` when its stamp is still `stamp`.
     func entry(file: String, stamp: FileStamp, in index: FileIndex) -> Int? {

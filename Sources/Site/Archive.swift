@@ -56,7 +56,8 @@ struct ArchiveIndex: Sendable {
     let monthOfTweet: [Month]
 
     init(snapshot: Snapshot) {
-        let months = snapshot.tweets.map { Month($0.timestamp) }
+        // (By index: mapping the tweets copied, and retained, each whole tweet.)
+        let months = snapshot.tweets.indices.map { Month(snapshot.tweets[$0].timestamp) }
         monthOfTweet = months
         // Tweets are in feed order (newest first), so each month's tweets are one run.
         var years: [YearEntry] = []

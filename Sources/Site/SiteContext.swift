@@ -200,12 +200,13 @@ final class SiteContext: Sendable {
     /// (the feed's order, which a stable sort keeps).
     static let topCount = 100
     private static func top(_ snapshot: Snapshot) -> [Int] {
-        var best = Array(snapshot.tweets.indices)
-        best.sort { a, b in
-            let (la, lb) = (snapshot.likeCount(ofTweet: a), snapshot.likeCount(ofTweet: b))
-            return la != lb ? la > lb : a < b
+        // Most likes first, ties by index: each tweet as one number (its likes, then its index
+        // reversed), sorted as numbers rather than by looking both tweets up per comparison.
+        var keys = snapshot.tweets.indices.map { t in
+            UInt64(snapshot.likeCount(ofTweet: t)) << 32 | UInt64(UInt32.max - UInt32(t))
         }
-        return Array(best.prefix(topCount))
+        keys.sort(by: >)
+        return keys.prefix(topCount).map { Int(UInt32.max - UInt32(truncatingIfNeeded: $0)) }
     }
 
     /// Each tweet's time as pages show it; `reused` gives the ones a previous context has.

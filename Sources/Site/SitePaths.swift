@@ -15,8 +15,10 @@ package struct SitePaths: Sendable {
     private let tagSlugs: [String]
 
     package init(snapshot: Snapshot) {
-        tweetSlugs = Self.caseSafe(snapshot.tweets.map { Slug.id($0.id) }, names: { snapshot.tweets[$0].id })
-        handles = snapshot.users.map(\.handle)  // case-safe already (Model)
+        // (By index: mapping the tweets copied, and retained, each whole tweet.)
+        tweetSlugs = Self.caseSafe(
+            snapshot.tweets.indices.map { Slug.id(snapshot.tweets[$0].id) }, names: { snapshot.tweets[$0].id })
+        handles = snapshot.users.indices.map { snapshot.users[$0].handle }  // case-safe already (Model)
         tagSlugs = Self.caseSafe(snapshot.tags.map { Slug.tag($0.tag) }, names: { snapshot.tags[$0].tag })
     }
 

@@ -18,6 +18,14 @@ package struct SitePlan: Sendable {
         var pages: [Page] = []
         // The HTML pages are those `add` adds (a folder's index.html); the others are appended.
         var html: [Int32] = []
+        // About as many as there will be (a few more): grown by doubling, the plan's pages
+        // were copied some twenty times over.
+        let listed = snapshot.tweets.count * 3 + snapshot.likeCount
+        let estimate =
+            snapshot.tweets.count + snapshot.users.count * 5 + snapshot.tags.count * 2 + listed / size
+            + search.shards.count + search.docBuckets + search.userBuckets + 256
+        pages.reserveCapacity(estimate)
+        html.reserveCapacity(estimate)
         func pageCount(_ items: Int) -> Int { max(1, (items + size - 1) / size) }
         func add(_ kind: Page.Kind, _ folder: String) {
             html.append(Int32(pages.count))

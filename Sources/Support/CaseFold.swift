@@ -6,18 +6,26 @@ package enum CaseFold {
     /// clash with none are in no group. Identical names are not a clash.
     package static func clashes(in names: [String]) -> [[Int]] {
         // ASCII names (nearly all: IDs, handles) by a hash of their lowercased bytes, checked
-        // exactly on a hit; others by their folded text.
+        // exactly on a hit; others by their folded text. A hash seen once holds its first
+        // name only (not a list per name: tens of thousands of them, nearly all alone).
+        var first: [UInt64: Int] = [:]
+        first.reserveCapacity(names.count)
         var byHash: [UInt64: [Int]] = [:]
         var byText: [String: [Int]] = [:]
         for (i, name) in names.enumerated() {
             if isASCII(name) {
-                byHash[asciiFoldHash(name), default: []].append(i)
+                let hash = asciiFoldHash(name)
+                if let j = first[hash] {
+                    byHash[hash, default: [j]].append(i)
+                } else {
+                    first[hash] = i
+                }
             } else {
                 byText[name.uppercased().lowercased(), default: []].append(i)
             }
         }
         var groups: [[Int]] = []
-        for (_, members) in byHash where members.count > 1 {
+        for (_, members) in byHash {
             // Split a hash bucket by the exact folded name (a hash collision is not a clash).
             var exact: [String: [Int]] = [:]
             for i in members { exact[names[i].lowercased(), default: []].append(i) }
@@ -32,6 +40,11 @@ package enum CaseFold {
     }
 
     private static func asciiFoldHash(_ name: String) -> UInt64 {
-        StableHash.fnv1a(name.utf8.lazy.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 })
+        var name = name
+        return name.withUTF8 { bytes in
+            var hash = StableHash.fnvOffset
+            for byte in bytes { hash = StableHash.fnv1a(hash, byte >= 65 && byte <= 90 ? byte + 32 : byte) }
+            return hash
+        }
     }
 }
