@@ -48,7 +48,9 @@ enum SearchCache {
             guard try reader.length() == tweetCount, try reader.length() == userCount else { return nil }
             let count = try reader.length()
             var (keys, tweets, users) = ([String](), [[Int32]](), [[Int32]]())
-            (keys.reserveCapacity(count), tweets.reserveCapacity(count), users.reserveCapacity(count))
+            keys.reserveCapacity(count)
+            tweets.reserveCapacity(count)
+            users.reserveCapacity(count)
             for _ in 0..<count {
                 keys.append(try reader.string())
                 tweets.append(try numbers(&reader))

@@ -30,6 +30,7 @@ package struct SiteBuild: Sendable {
         self.clock = clock
     }
 
+    @discardableResult
     package func run(observer: some BuildObserver = SilentBuild()) throws -> BuildReport {
         let start = ContinuousClock.now
         let pipeline = try SitePipeline(config: options.config, theme: try theme(), media: options.media)

@@ -31,7 +31,8 @@ extension Snapshot {
         for change in changes {
             guard let u = userByUID[change.uid], let t = tweetByID[change.tweetID] else { return nil }
             copy.set(like: change.like, user: u, tweet: t)
-            (likers.insert(u), likes.insert(t))
+            likers.insert(u)
+            likes.insert(t)
         }
         for u in likers {
             copy.userActivity[u].likes = Self.likeList(copy.countedLikes[copy.likeRange(ofUser: u)], feed: tweets)

@@ -23,7 +23,7 @@ package struct Snapshot: Sendable {
     /// How many likes count (`likes.count`).
     package var likeCount: Int { countedLikes.count }
     /// `likes`, by index.
-    internal(set) var countedLikes: [CountedLike]
+    var countedLikes: [CountedLike]
     /// Per tweet (same index as `tweets`).
     package internal(set) var tweetRelations: [TweetRelations]
     /// Per user (same index as `users`).

@@ -43,7 +43,7 @@ struct EmbedFilesTests {
         let text =
             "quotes \" and \"\"\" and \\(interpolation) \\n\r\n\ttab\u{0}nul \u{202E}bidi\u{2028}sep \u{FEFF}"
             + " \u{301}combining 서울 🐦 \u{7F}\u{85}"
-        var expected: [String: [UInt8]] = [
+        let expected: [String: [UInt8]] = [
             "a.txt": Array(text.utf8),
             "binary.png": (0...255).map { UInt8($0) } + [0x89, 0x50, 0x4E, 0x47, 0xFF, 0xFE],
             "empty": [],

@@ -173,8 +173,8 @@ final class RoostChild {
     init(_ arguments: [String], logs: String) throws {
         outPath = logs + ".out"
         errPath = logs + ".err"
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        FileManager.default.createFile(atPath: errPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         process.executableURL = RoostProcess.binary
         process.arguments = arguments
         process.currentDirectoryURL = RoostProcess.packageRoot

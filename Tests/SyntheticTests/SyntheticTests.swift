@@ -83,7 +83,7 @@ func contents(_ root: String) -> [String: Data] {
     @Test func refusesANonEmptyFolderUnlessForced() throws {
         let folder = try TemporaryFolder()
         try FileManager.default.createDirectory(atPath: folder.store, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: folder.store + "/keep.txt", contents: Data("mine".utf8))
+        _ = FileManager.default.createFile(atPath: folder.store + "/keep.txt", contents: Data("mine".utf8))
         #expect(throws: GenerateError.self) { try SyntheticStore.generate(options, to: folder.store, force: false) }
         #expect(FileManager.default.contents(atPath: folder.store + "/keep.txt") == Data("mine".utf8))
         #expect(!FileManager.default.fileExists(atPath: folder.store + "/users"))
