@@ -42,22 +42,11 @@ struct PreviousManifest: Sendable {
             entries += part.entries
         }
         if !inOrder { putInOrder() }
-        positions.reserveCapacity(paths.count)
+        // The parts' hashes are the paths' in order unless the paths were sorted again.
+        let hashes = inOrder ? parts.flatMap(\.hashes) : paths.map { StableHash.fnv1a($0) }
+        positions.reserveCapacity(hashes.count)
         // (Of two paths with one hash, the first is found by it, the second by its order.)
-        if inOrder {
-            var position: Int32 = 0
-            for part in parts {
-                for hash in part.hashes {
-                    if positions[hash] == nil { positions[hash] = position }
-                    position += 1
-                }
-            }
-        } else {
-            for (position, path) in paths.enumerated() {
-                let hash = StableHash.fnv1a(path)
-                if positions[hash] == nil { positions[hash] = Int32(position) }
-            }
-        }
+        for (position, hash) in hashes.enumerated() where positions[hash] == nil { positions[hash] = Int32(position) }
     }
 
     /// A manifest this long or longer is read in `parts` parts.
