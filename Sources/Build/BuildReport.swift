@@ -39,6 +39,9 @@ package struct BuildReport: Sendable {
     /// With the build cache: the search index was cut from the postings kept with that
     /// snapshot (`SearchCache`), updated with the captions edited since, not made from every tweet.
     package var searchReused = false
+    /// With the build cache: the pages' fingerprints were taken from those kept with that
+    /// snapshot (`FingerprintCache`), only the pages that show a changed card made again.
+    package var fingerprintsReused = false
     /// With the build cache and a directory store: which of the store's folders were listed
     /// to find its files.
     package var storeListing = StoreListing.whole

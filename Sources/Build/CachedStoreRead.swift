@@ -37,6 +37,9 @@ struct CachedStoreRead {
     /// When the kept snapshot was updated: the tweets whose captions it replaced, by index,
     /// and their captions in it.
     let captionEdits: CaptionEdits?
+    /// The snapshot is the kept one (`snapshotBasis`), or that one with tweets' content alone
+    /// edited: every relation, so every page's place and what it lists, is the kept one's.
+    let hasKeptRelations: Bool
 
     /// Tweets whose captions an update of the kept snapshot replaced.
     struct CaptionEdits: Sendable {
@@ -163,6 +166,7 @@ struct CachedStoreRead {
             snapshotWrite = nil
             snapshotBasis = updated.basis
             captionEdits = updated.edits
+            hasKeptRelations = !updated.likesMoved
             phases(.updateSnapshot)
             return
         }
@@ -181,6 +185,7 @@ struct CachedStoreRead {
         phases(.derive)
         problem = gathered.problem
         captionEdits = nil
+        hasKeptRelations = true
         if isDirectory, let documentCache = gathered.documentCache, let folders = gathered.folders {
             let basis = SnapshotCache.Basis(documents: documentCache, read: read, folders: folders.digest)
             snapshotWrite = SnapshotCache.writeInBackground(
@@ -374,7 +379,8 @@ struct CachedStoreRead {
         else { return nil }
         return SnapshotUpdate(
             snapshot: snapshot, read: stale.count, basis: saved.basis.digest,
-            edits: CaptionEdits(tweets: tweets, oldCaptions: tweets.map { old.tweets[$0].caption }))
+            edits: CaptionEdits(tweets: tweets, oldCaptions: tweets.map { old.tweets[$0].caption }),
+            likesMoved: !likes.isEmpty)
     }
 
     /// The last build's snapshot brought up to date (`update`).
@@ -384,6 +390,8 @@ struct CachedStoreRead {
         let read: Int
         let basis: UInt64
         let edits: CaptionEdits
+        /// Likes were added or removed since the kept snapshot.
+        let likesMoved: Bool
     }
 
     /// Reads every entry of `source` (one document each) and writes the cache of them at

@@ -86,13 +86,16 @@ package struct SiteBuild: Sendable {
         let contextWrite = context.flatMap { writeContextCache($0, of: renderer) }
         defer { _ = contextWrite?.finish() }
 
+        let (fingerprints, fingerprintWrite, fingerprintsReused) = pageFingerprints(of: renderer, kept: read.kept)
+        defer { _ = fingerprintWrite?.finish() }
         let writer = try openedWriter ?? SiteWriter(outputDirectory: options.output)
         let published = try publish(
-            renderer: &renderer, theme: pipeline.theme, media: media, into: writer, observer: observer)
+            renderer: &renderer, fingerprints: fingerprints, theme: pipeline.theme, media: media, into: writer,
+            observer: observer)
         // An image that could not be had is asked for again by the next build, even if nothing
         // else changed.
         let retryMedia = refreshesMedia || !(media?.warnings.isEmpty ?? true)
-        for write in [inputs.listingWrite, snapshotWrite, searchWrite, contextWrite] {
+        for write in [inputs.listingWrite, snapshotWrite, searchWrite, contextWrite, fingerprintWrite] {
             if let problem = write?.finish() { notices.append(.cache(problem)) }
         }
         let (storeFiles, storeListing, snapshotReused) = (read.files, read.listing, read.snapshotReused)
@@ -113,6 +116,7 @@ package struct SiteBuild: Sendable {
         report.storeWalk = inputs.storeWalk
         report.snapshotReused = snapshotReused
         report.searchReused = searchReused
+        report.fingerprintsReused = fingerprintsReused
         return report
     }
 
@@ -149,6 +153,8 @@ package struct SiteBuild: Sendable {
         let identity: StoreIdentity
         let basis: UInt64
         let edits: CachedStoreRead.CaptionEdits?
+        /// `CachedStoreRead.hasKeptRelations`.
+        let hasKeptRelations: Bool
     }
 
     /// The context cache of the store being built: where it goes, for which snapshot, theme
@@ -208,7 +214,11 @@ package struct SiteBuild: Sendable {
             captionCache: CaptionInputs(
                 path: path, identity: read.identity, cache: CaptionCache.load(path: path, identity: read.identity)),
             searchCache: searchInputs(read),
-            kept: read.snapshotBasis.map { KeptSnapshot(identity: read.identity, basis: $0, edits: read.captionEdits) })
+            kept: read.snapshotBasis.map {
+                KeptSnapshot(
+                    identity: read.identity, basis: $0, edits: read.captionEdits,
+                    hasKeptRelations: read.hasKeptRelations)
+            })
     }
 
     /// The context parts kept with the snapshot `kept`, for this theme and language, with the
@@ -240,6 +250,30 @@ package struct SiteBuild: Sendable {
             try ContextCache.write(
                 path: context.path, identity: context.kept.identity, key: context.key, parts: parts)
         }
+    }
+
+    /// Every page's fingerprint, in plan order: with a snapshot updated from the kept one in
+    /// tweets' content alone, from the fingerprint cache where it serves (only the pages that
+    /// show a changed card made again); otherwise all made, and kept for the next build
+    /// (written on another thread) when the snapshot has the kept one's relations.
+    private func pageFingerprints(of renderer: SiteRenderer, kept: KeptSnapshot?) -> (
+        [UInt64], write: CacheWrite?, reused: Bool
+    ) {
+        guard let kept, kept.hasKeptRelations else { return (renderer.pageFingerprints(), nil, false) }
+        let path = FingerprintCache.path(folder: options.media.cache, identity: kept.identity)
+        // (A snapshot derived now has no fingerprints kept yet.)
+        if kept.edits != nil,
+            let cached = FingerprintCache.load(
+                path: path, identity: kept.identity, basis: kept.basis, tweetCount: renderer.snapshot.tweets.count),
+            let fingerprints = renderer.pageFingerprints(taking: cached)
+        {
+            return (fingerprints, nil, true)
+        }
+        let made = renderer.keptFingerprints()
+        let write = CacheWrite { () throws(BuildError) in
+            try FingerprintCache.write(path: path, identity: kept.identity, basis: kept.basis, kept: made)
+        }
+        return (made.pages, write, false)
     }
 
     /// The search cache of a read that kept its snapshot: with an updated snapshot, the
@@ -344,14 +378,14 @@ package struct SiteBuild: Sendable {
     }
 
     /// The publisher of `roost build`: every page of the plan (of `--shard`) handed to the
-    /// writer, rendered only when its fingerprint differs from the last build's; the theme's
+    /// writer, rendered only when its fingerprint (`fingerprints`, in plan order) differs from
+    /// the last build's; the theme's
     /// static files and the mirrored images. The writer is abandoned on any failure.
     private func publish(
-        renderer: inout SiteRenderer, theme: Theme, media: MirroredMedia?, into writer: SiteWriter,
-        observer: some BuildObserver
+        renderer: inout SiteRenderer, fingerprints: [UInt64], theme: Theme, media: MirroredMedia?,
+        into writer: SiteWriter, observer: some BuildObserver
     ) throws -> Published {
         // (The plan's pages are picked where they are: a copy is some 120 MB at a million tweets.)
-        let fingerprints = renderer.pageFingerprints()
         let shard = options.shard
         let inShard: @Sendable (Page) -> Bool = { shard?.contains($0.path) ?? true }
         var published = Published()

@@ -35,7 +35,8 @@ struct Conversation: Equatable {
     /// Every tweet the conversation shows, in page order.
     var tweets: [Int] { ancestors + [current] + replies.map(\.tweet) }
 
-    init(of current: Int, in snapshot: Snapshot) {
+    // (Borrowed: an initializer's argument is owned, and a copy retained each of its lists per page.)
+    init(of current: Int, in snapshot: borrowing Snapshot) {
         self.current = current
         // Most tweets are neither replies nor replied to: nothing to walk (every tweet page's
         // fingerprint makes its conversation on every build).

@@ -75,7 +75,7 @@ extension SiteRenderer {
         let theme: TemplateSalts
     }
 
-    private func sharedInputs() -> SharedInputs {
+    func sharedInputs() -> SharedInputs {
         let snapshot = site.snapshot
         var global = StableHasher()
         global.combine(RoostVersion.current)  // a new version may render differently
@@ -149,7 +149,7 @@ extension SiteRenderer {
     /// A page's fingerprint: what every page has (the options, the viewer, the theme's part for
     /// its kind, its path), then what its kind's declaration hashes (`PageDeclaration`); and,
     /// when `recordingShown`, every tweet whose card or content it includes.
-    private func fingerprint(of page: Page, _ inputs: FingerprintInputs, recordingShown: Bool)
+    func fingerprint(of page: Page, _ inputs: FingerprintInputs, recordingShown: Bool)
         -> (value: Int, shown: [Int]?)
     {
         let declaration = page.kind.declaration

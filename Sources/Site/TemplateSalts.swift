@@ -43,6 +43,13 @@ struct TemplateSalts: Sendable {
         self.byKind = byKind
     }
 
+    /// Every kind's salt at once, in `Page.Kind.declarations` order.
+    var digest: Int {
+        var h = StableHasher()
+        for kind in Page.Kind.declarations { h.combine(byKind[ObjectIdentifier(kind)] ?? 0) }
+        return h.finalize()
+    }
+
     /// The theme's part in the fingerprint of a page of this kind.
     func salt(for declaration: some PageDeclaration) -> Int {
         guard let salt = byKind[ObjectIdentifier(type(of: declaration))] else {

@@ -72,6 +72,9 @@ package struct ByteReader {
 
     package var isAtEnd: Bool { offset == base.count }
 
+    /// The bytes not read yet.
+    package var remaining: Int { base.count - offset }
+
     package mutating func byte() throws(Malformed) -> UInt8 {
         guard offset < base.count else { throw Malformed() }
         defer { offset += 1 }
