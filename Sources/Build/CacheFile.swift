@@ -157,6 +157,11 @@ final class CacheFileWriter {
     private let file: Int32
     private(set) var out = ByteWriter(capacity: CacheFileWriter.bufferSize)
     private var checksum = CacheFile.Checksum()
+    /// Bytes written out of the buffer so far.
+    private var written = 0
+
+    /// Where the next byte appended goes in the file (as `CacheFile.mapping` has it).
+    var offset: Int { written + out.bytes.count }
 
     init(path: String, header: [String]) throws(BuildError) {
         self.path = path
@@ -236,6 +241,7 @@ final class CacheFileWriter {
             return value
         } else {
             try write(bytes[..<whole])
+            written += whole
             let rest = Array(bytes[whole...])
             out.removeAll()
             out.append(rest)

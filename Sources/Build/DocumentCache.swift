@@ -12,12 +12,16 @@ import Glibc
 ///
 /// One `CacheFile` per store, `store-<hash of its real path>.cache` in the cache folder; its
 /// header names the Roost binary and the store, its body holds the entries (file, the FNV-1a
-/// hash of its path, stamp, encoded documents; in no particular order), then each folder's layout as the read listed
-/// it when the entries are every document file it found (`FolderLayouts`). A file from
-/// another binary or store, cut short or edited by hand is ignored whole, and the store is
-/// read as if there were no cache.
+/// hash of its path, stamp, encoded documents; in no particular order), then each folder's
+/// layout as the read listed it when the entries are every document file it found
+/// (`FolderLayouts`), then where each part of `partEntries` entries starts, so that the
+/// parts are parsed on all cores. A file from another binary or store, cut short or edited
+/// by hand is ignored whole, and the store is read as if there were no cache.
 final class DocumentCache: Sendable {
-    static let format = "documents 4"
+    static let format = "documents 5"
+
+    /// Entries per part of the file, each part parsed on a core of its own.
+    static let partEntries = 4096
 
     /// The stamp of an entry kept only for its path (a file changed too recently to trust its
     /// stamp): no file has a negative size, so it never matches and the file is read again.
@@ -85,26 +89,56 @@ final class DocumentCache: Sendable {
     }
 
     private static func parse(_ file: CacheFile) throws(ByteReader.Malformed) -> (FolderLayouts?, [Entry]) {
-        var reader = file.reader
-        var entries: [Entry] = []
-        // Room for as many entries as the body could hold (none is shorter): grown by
-        // doubling, the entries were copied a dozen times (what is not used is never touched).
-        entries.reserveCapacity(file.body.count / Self.shortestEntry)
-        while true {
-            let tag = try reader.byte()
-            if tag == 0 { break }
-            guard tag == 1 else { throw ByteReader.Malformed() }
-            let fileLength = try reader.length()
-            let fileStart = reader.offset
-            _ = try reader.bytes(fileLength)
-            _ = try reader.uint64()  // the path hash (see `pathHash(of:)`)
-            let stamp = try reader.fileStamp()
-            let length = try reader.length()
-            let start = reader.offset
-            _ = try reader.bytes(length)
-            entries.append(
-                Entry(stamp: stamp, documents: start..<start + length, file: fileStart..<fileStart + fileLength))
+        // The parts' starts, found from the end of the body.
+        let body = file.body
+        guard body.count >= 8 else { throw ByteReader.Malformed() }
+        var tail = file.reader(from: body.upperBound - 8)
+        guard let table = Int(exactly: try tail.uint64()), table >= body.lowerBound, table < body.upperBound - 8 else {
+            throw ByteReader.Malformed()
         }
+        var reader = file.reader(from: table)
+        var found: [Int] = []
+        for _ in 0..<(try reader.length()) {
+            guard let start = Int(exactly: try reader.uint64()), start >= (found.last ?? body.lowerBound), start < table
+            else { throw ByteReader.Malformed() }
+            found.append(start)
+        }
+        let starts = found
+        guard reader.offset == body.upperBound - 8, (starts.first ?? body.lowerBound) == body.lowerBound else {
+            throw ByteReader.Malformed()
+        }
+        // Each part on a core: its entries, up to the next part's start (the last, up to the 0).
+        let parts = [(entries: [Entry], end: Int)?](parallelCount: starts.count) { p in
+            var reader = file.reader(from: starts[p])
+            let end = p + 1 < starts.count ? starts[p + 1] : nil
+            var entries: [Entry] = []
+            entries.reserveCapacity(Self.partEntries)
+            do throws(ByteReader.Malformed) {
+                while end.map({ reader.offset < $0 }) ?? true {
+                    let tag = try reader.byte()
+                    if tag == 0, end == nil { break }
+                    guard tag == 1 else { return nil }
+                    entries.append(try entry(&reader))
+                }
+            } catch {
+                return nil
+            }
+            if let end, reader.offset != end { return nil }  // an entry ran over the next part's start
+            return (entries, reader.offset)
+        }
+        var entries: [Entry] = []
+        entries.reserveCapacity(starts.count * Self.partEntries)
+        var folderStart = body.lowerBound + 1  // no entries: the 0 first
+        for part in parts {
+            guard let part else { throw ByteReader.Malformed() }
+            entries += part.entries
+            folderStart = part.end
+        }
+        if starts.isEmpty {
+            reader = file.reader
+            guard try reader.byte() == 0 else { throw ByteReader.Malformed() }
+        }
+        reader = file.reader(from: folderStart)
         let hasFolders = try reader.uint64()
         guard hasFolders <= 1 else { throw ByteReader.Malformed() }
         var folders: FolderLayouts?
@@ -118,13 +152,22 @@ final class DocumentCache: Sendable {
             guard let layouts = FolderLayouts(listed) else { throw ByteReader.Malformed() }
             folders = layouts
         }
-        guard reader.isAtEnd else { throw ByteReader.Malformed() }
+        guard reader.offset == table else { throw ByteReader.Malformed() }
         return (folders, entries)
     }
 
-    /// The fewest bytes an entry takes: its tag, the path's length, the hash, the stamp, the
-    /// documents' length and count.
-    private static let shortestEntry = 1 + 1 + 8 + 32 + 1 + 1
+    /// One entry, after its tag.
+    private static func entry(_ reader: inout ByteReader) throws(ByteReader.Malformed) -> Entry {
+        let fileLength = try reader.length()
+        let fileStart = reader.offset
+        _ = try reader.bytes(fileLength)
+        _ = try reader.uint64()  // the path hash (see `pathHash(of:)`)
+        let stamp = try reader.fileStamp()
+        let length = try reader.length()
+        let start = reader.offset
+        _ = try reader.bytes(length)
+        return Entry(stamp: stamp, documents: start..<start + length, file: fileStart..<fileStart + fileLength)
+    }
 
     /// The entry of `file` when its stamp is still `stamp`.
     func entry(file: String, stamp: FileStamp, in index: FileIndex) -> Int? {

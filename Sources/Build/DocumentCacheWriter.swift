@@ -4,16 +4,27 @@ import Support
 import Synchronization
 
 /// Writes a `DocumentCache`: a header, then each entry (file, stamp, encoded documents, each
-/// entry after a 1 byte), a 0 byte, and each folder's layout if the entries are all the
-/// store's document files, through a `CacheFileWriter`. Entries may be added from several
-/// threads, in any order (a first build writes each file's entry as it reads it, so that
-/// no file's path and stamp need be kept until the end).
+/// entry after a 1 byte), a 0 byte, each folder's layout if the entries are all the store's
+/// document files, and where each part of `DocumentCache.partEntries` entries starts (so
+/// that a reader parses the parts on all cores), through a `CacheFileWriter`. Entries may be
+/// added from several threads, in any order (a first build writes each file's entry as it
+/// reads it, so that no file's path and stamp need be kept until the end).
 final class DocumentCacheWriter: Sendable {
-    private let file: Mutex<CacheFileWriter?>
+    private struct State {
+        var file: CacheFileWriter?
+        var entries = 0
+        /// Where each part starts in the file.
+        var parts: [Int] = []
+    }
+
+    private let state: Mutex<State>
 
     /// Starts the cache of `identity` at `path`, made by `writer`.
     init(path: String, identity: StoreIdentity, writer: String) throws(BuildError) {
-        file = Mutex(try CacheFileWriter(path: path, header: DocumentCache.header(identity: identity, writer: writer)))
+        state = Mutex(
+            State(
+                file: try CacheFileWriter(path: path, header: DocumentCache.header(identity: identity, writer: writer)))
+        )
     }
 
     /// One file's entry, its documents encoded now.
@@ -30,8 +41,10 @@ final class DocumentCacheWriter: Sendable {
     }
 
     private func add(file name: String, stamp: FileStamp, body: some Collection<UInt8>) throws(BuildError) {
-        try file.withLock { (file: inout CacheFileWriter?) throws(BuildError) -> Void in
-            guard let file else { throw .cache("the build cache was given up") }
+        try state.withLock { (state: inout State) throws(BuildError) -> Void in
+            guard let file = state.file else { throw .cache("the build cache was given up") }
+            if state.entries % DocumentCache.partEntries == 0 { state.parts.append(file.offset) }
+            state.entries += 1
             try file.append { out in
                 out.append(UInt8(1))
                 out.append(name)
@@ -49,9 +62,10 @@ final class DocumentCacheWriter: Sendable {
     /// returns the checksum (`DocumentCache.checksum`).
     @discardableResult
     func finish(folders: FolderLayouts?) throws(BuildError) -> UInt64 {
-        try file.withLock { (file: inout CacheFileWriter?) throws(BuildError) -> UInt64 in
-            guard let writer = file else { throw .cache("the build cache was given up") }
-            file = nil
+        try state.withLock { (state: inout State) throws(BuildError) -> UInt64 in
+            guard let writer = state.file else { throw .cache("the build cache was given up") }
+            state.file = nil
+            let parts = state.parts
             try writer.append { out in
                 out.append(UInt8(0))
                 out.append(UInt64(folders == nil ? 0 : 1))
@@ -63,15 +77,22 @@ final class DocumentCacheWriter: Sendable {
                     }
                 }
             }
+            // Last, the parts' starts, then where they are: found from the end.
+            let table = writer.offset
+            try writer.append { out in
+                out.append(length: parts.count)
+                for start in parts { out.append(UInt64(start)) }
+                out.append(UInt64(table))
+            }
             return try writer.finish()
         }
     }
 
     /// Gives up: the old cache, if any, stays.
     func abandon() {
-        file.withLock { file in
-            file?.abandon()
-            file = nil
+        state.withLock { state in
+            state.file?.abandon()
+            state.file = nil
         }
     }
 }

@@ -437,10 +437,12 @@ struct BuildCacheTests {
     @Test(arguments: ["flip a byte", "cut short", "empty", "hand edit"])
     func aDamagedCacheIsIgnored(damage: String) throws {
         try cachedBuild("site")
-        // (The search, context and listing caches hold no captions: `aDamagedSearchCacheIsMadeAgain`,
-        // `aDamagedContextCacheIsMadeAgain` and `aDamagedListingCacheIsMadeAgain` damage them.)
+        // (The search, context, listing and fingerprint caches hold no captions:
+        // `aDamagedSearchCacheIsMadeAgain`, `aDamagedContextCacheIsMadeAgain`,
+        // `aDamagedListingCacheIsMadeAgain` and `aDamagedFingerprintCacheIsMadeAgain` damage them.)
         let names = try files("cache").filter {
-            $0.hasSuffix(".cache") && !["search-", "context-", "listing-"].contains(where: $0.hasPrefix)
+            $0.hasSuffix(".cache")
+                && !["search-", "context-", "listing-", "fingerprints-"].contains(where: $0.hasPrefix)
         }
         #expect(names.contains { $0.hasPrefix("store-") } && names.contains { $0.hasPrefix("captions-") })
         let tweet = try storeFiles("tweets")[0]

@@ -75,11 +75,11 @@ extension ProjectFileCommandTests {
         let home = try String(contentsOfFile: work.path("site/out/index.html"), encoding: .utf8)
         #expect(!home.contains("firebasestorage") && home.contains("img-src 'self' data:;"))
         // `none` downloads nothing: the cache folder holds the build cache alone (documents,
-        // snapshot, captions, search postings, context parts; and the folders' listings once
-        // they have settled, which the store just copied has not).
+        // snapshot, captions, search postings, context parts, page fingerprints; and the
+        // folders' listings once they have settled, which the store just copied has not).
         let cached = try FileManager.default.contentsOfDirectory(atPath: work.path("site/c"))
         let parts = cached.filter { !$0.hasPrefix("listing-") }
-        #expect(cached.allSatisfy { $0.hasSuffix(".cache") } && parts.count == 5, "\(cached)")
+        #expect(cached.allSatisfy { $0.hasSuffix(".cache") } && parts.count == 6, "\(cached)")
 
         // The sample's pictures are on the internet: offline, each is a warning and the placeholder.
         let mirror = try RoostProcess.run(
