@@ -86,10 +86,12 @@ extension SiteRenderer {
         global.combine(site.config.language)
         global.combine(site.config.media.rawValue)  // the CSP, placeholders
         global.combine(site.viewer.map(site.userFingerprint))
-        // Only sitemaps show every path and time, and a site has them only with an absolute base.
+        // Only sitemaps show every HTML page's path and every time, and a site has them only
+        // with an absolute base. (Not the other files' paths: a search term shard cut elsewhere
+        // leaves the sitemaps as they are.)
         var sitemap = StableHasher()
         if site.config.hasAbsoluteBase {
-            for page in plan.pages { sitemap.combine(page.path) }
+            for p in plan.sitemapIndices { sitemap.combine(plan.pages[Int(p)].path) }
             for tweet in snapshot.tweets { sitemap.combine(Int(tweet.timestamp.seconds)) }
         }
         return SharedInputs(
