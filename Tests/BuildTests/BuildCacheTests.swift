@@ -60,6 +60,21 @@ struct BuildCacheTests {
         try files("store/" + collection).filter { $0.hasSuffix(".json") }
     }
 
+    /// The damages every cache file is tested with: what a crash or a hand leaves.
+    static let damages = ["flip a byte", "cut short", "empty"]
+
+    /// Damages the file at `path`: one of `damages`, or as `other` does (the test's own kind).
+    func damage(_ path: String, _ kind: String, other: (inout [UInt8]) throws -> Void = { _ in }) throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        switch kind {
+        case "flip a byte": bytes[bytes.count / 2] ^= 0x20
+        case "cut short": bytes.removeLast(bytes.count / 3)
+        case "empty": bytes = []
+        default: try other(&bytes)
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
     func edit(_ file: String, _ change: (inout [String: Any]) -> Void) throws {
         let path = work.path("store/" + file)
         var object =
@@ -439,8 +454,8 @@ struct BuildCacheTests {
         try expectEqualsCleanBuild("site")
     }
 
-    @Test(arguments: ["flip a byte", "cut short", "empty", "hand edit"])
-    func aDamagedCacheIsIgnored(damage: String) throws {
+    @Test(arguments: damages + ["hand edit"])
+    func aDamagedCacheIsIgnored(damage kind: String) throws {
         try cachedBuild("site")
         // (The search, context, listing and fingerprint caches hold no captions:
         // `aDamagedSearchCacheIsMadeAgain`, `aDamagedContextCacheIsMadeAgain`,
@@ -457,18 +472,11 @@ struct BuildCacheTests {
             as! [String: Any]
         let caption = Array((object["caption"] as! String).utf8)
         for name in names {
-            let path = work.path("cache/" + name)
-            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-            switch damage {
-            case "flip a byte": bytes[bytes.count / 2] ^= 0x20
-            case "cut short": bytes.removeLast(bytes.count / 3)
-            case "empty": bytes = []
-            default:
+            try damage(work.path("cache/" + name), kind) { bytes in
                 // A caption changed in the cache, keeping its length: the site must not show it.
                 let start = try #require(bytes.firstRange(of: caption)).lowerBound
                 for k in 0..<min(8, caption.count) { bytes[start + k] = UInt8(ascii: "X") }
             }
-            try Data(bytes).write(to: URL(fileURLWithPath: path))
         }
         let report = try cachedBuild("again")
         #expect(report.storeFiles?.cached == 0)

@@ -63,17 +63,10 @@ extension BuildCacheTests {
         }
     }
 
-    @Test(arguments: ["flip a byte", "cut short", "empty"])
-    func aDamagedListingCacheIsMadeAgain(damage: String) throws {
+    @Test(arguments: damages)
+    func aDamagedListingCacheIsMadeAgain(damage kind: String) throws {
         let all = try #require(try cachedBuild("site").storeWalk).listed
-        let path = try listingCachePath()
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        switch damage {
-        case "flip a byte": bytes[bytes.count / 2] ^= 0x20
-        case "cut short": bytes.removeLast(bytes.count / 3)
-        default: bytes = []
-        }
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        try damage(try listingCachePath(), kind)
         let damaged = try listingCacheIdentity()
         let tweets = try storeFiles("tweets")
         try expectWalk(all, of: all, after: "the damage") {
