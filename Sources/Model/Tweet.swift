@@ -16,5 +16,6 @@ package struct Tweet: Sendable, Equatable {
     /// The URLs of the caption's images (`![alt](url)`), first occurrence first, unique.
     package var images: [String] = []
 
-    package var isReply: Bool { replyTo != nil }
+    // (Inlinable: read through an array element, the call copied, retaining, the whole tweet.)
+    @inlinable package var isReply: Bool { replyTo != nil }
 }

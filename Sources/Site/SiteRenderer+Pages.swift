@@ -90,12 +90,13 @@ struct TweetPage: HTMLPage {
     }
 
     func fingerprint(_ f: inout PageFingerprint) {
-        // The snapshot borrowed as an argument: a local copy retained each of its lists, per page.
-        let inputs = f.inputs
-        Self.fingerprint(tweet, in: inputs.snapshot, into: &f)
+        // The inputs, not their snapshot, handed on: the snapshot read from them for a call that
+        // also takes `f` was copied, retaining each of its lists, per page.
+        Self.fingerprint(tweet, in: f.inputs, into: &f)
     }
 
-    private static func fingerprint(_ t: Int, in snapshot: Snapshot, into f: inout PageFingerprint) {
+    private static func fingerprint(_ t: Int, in inputs: FingerprintInputs, into f: inout PageFingerprint) {
+        let snapshot = inputs.snapshot
         // The whole conversation (SPEC 7): every card, where it sits, and the gap above.
         f.combine(snapshot.tweets[t].caption)
         f.combine(snapshot.tweetRelations[t].author.map { snapshot.users[$0].fullname })
