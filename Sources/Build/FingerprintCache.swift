@@ -19,7 +19,7 @@ enum FingerprintCache {
         identity.cachePath(in: folder, name: "fingerprints")
     }
 
-    private static func header(identity: StoreIdentity) -> [String] {
+    static func header(identity: StoreIdentity) -> [String] {
         [format, CacheFile.writer, identity.path, identity.kind]
     }
 
@@ -56,7 +56,7 @@ enum FingerprintCache {
                 var last = -1
                 for _ in 0..<count {
                     last += try reader.length()
-                    guard last < pageCount else { return nil }
+                    guard last >= 0, last < pageCount else { return nil }  // (a first gap of 0 is -1)
                     kept.showing.append(UInt32(last))
                 }
                 kept.showingStarts.append(UInt32(kept.showing.count))

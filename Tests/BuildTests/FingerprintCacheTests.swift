@@ -1,4 +1,5 @@
 import Foundation
+import Store
 import Testing
 
 @testable import Build
@@ -88,5 +89,25 @@ extension BuildCacheTests {
         report = try cachedBuild("site")
         #expect(report.snapshotReused && report.fingerprintsReused)
         try expectEqualsCleanBuild("site")
+    }
+
+    /// A file whose checksum and header are right but whose first page index is a gap of 0
+    /// from -1 (no writer makes one) is refused, not read as page -1.
+    @Test func aPageIndexBeforeTheFirstIsRefused() throws {
+        try cachedBuild("site")
+        let identity = StoreIdentity(FolderSource(root: work.path("store")))
+        let path = FingerprintCache.path(folder: work.path("cache"), identity: identity)
+        try CacheFileWriter.write(path: path, header: FingerprintCache.header(identity: identity)) {
+            writer throws(BuildError) in
+            try writer.append { out in
+                for value: UInt64 in [1, 2, 3] { out.append(value) }  // basis, shared, plan
+                for length in [0, 0, 1, 1, 1] { out.append(length: length) }  // terms, pages, shown, tweets
+                out.append(UInt64(7))  // the page's fingerprint
+                out.append(UInt64(9))  // the tweet's card
+                out.append(length: 1)  // the tweet is shown by one page…
+                out.append(length: 0)  // …at -1 + 0
+            }
+        }
+        #expect(FingerprintCache.load(path: path, identity: identity, basis: 1, tweetCount: 1) == nil)
     }
 }
