@@ -61,7 +61,8 @@ enum FingerprintCache {
                 }
                 kept.showingStarts.append(UInt32(kept.showing.count))
             }
-            guard reader.isAtEnd, kept.showing.count == showingCount, kept.isConsistent else { return nil }
+            // (Each count and index was checked as it was read: what `isConsistent` asks holds.)
+            guard reader.isAtEnd, kept.showing.count == showingCount else { return nil }
             return kept
         } catch {
             return nil
@@ -82,28 +83,21 @@ enum FingerprintCache {
                 out.append(length: kept.showing.count)
                 out.append(length: kept.cards.count)
             }
-            let chunk = 4096
-            for start in stride(from: 0, to: kept.pages.count, by: chunk) {
-                try writer.append { out in
-                    for value in kept.pages[start..<min(kept.pages.count, start + chunk)] { out.append(value) }
+            // Each list by index, a few thousand to a buffer's append.
+            func appendEach(_ count: Int, _ body: (inout ByteWriter, Int) -> Void) throws(BuildError) {
+                for start in stride(from: 0, to: count, by: 4096) {
+                    try writer.append { out in for k in start..<min(count, start + 4096) { body(&out, k) } }
                 }
             }
-            for start in stride(from: 0, to: kept.cards.count, by: chunk) {
-                try writer.append { out in
-                    for value in kept.cards[start..<min(kept.cards.count, start + chunk)] { out.append(value) }
-                }
-            }
-            for start in stride(from: 0, to: kept.cards.count, by: chunk) {
-                try writer.append { out in
-                    for t in start..<min(kept.cards.count, start + chunk) {
-                        let pages = kept.showing[Int(kept.showingStarts[t])..<Int(kept.showingStarts[t + 1])]
-                        out.append(length: pages.count)
-                        var last = -1
-                        for page in pages {
-                            out.append(length: Int(page) - last)
-                            last = Int(page)
-                        }
-                    }
+            try appendEach(kept.pages.count) { $0.append(kept.pages[$1]) }
+            try appendEach(kept.cards.count) { $0.append(kept.cards[$1]) }
+            try appendEach(kept.cards.count) { out, t in
+                let pages = kept.showing[Int(kept.showingStarts[t])..<Int(kept.showingStarts[t + 1])]
+                out.append(length: pages.count)
+                var last = -1
+                for page in pages {
+                    out.append(length: Int(page) - last)
+                    last = Int(page)
                 }
             }
         }
