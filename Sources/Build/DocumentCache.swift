@@ -99,7 +99,9 @@ final class DocumentCache: Sendable {
         var reader = file.reader(from: table)
         var found: [Int] = []
         for _ in 0..<(try reader.length()) {
-            guard let start = Int(exactly: try reader.uint64()), start >= (found.last ?? body.lowerBound), start < table
+            // (Each part after the last: a part holds at least one entry.)
+            guard let start = Int(exactly: try reader.uint64()), start > (found.last ?? body.lowerBound - 1),
+                start < table
             else { throw ByteReader.Malformed() }
             found.append(start)
         }
@@ -112,7 +114,8 @@ final class DocumentCache: Sendable {
             var reader = file.reader(from: starts[p])
             let end = p + 1 < starts.count ? starts[p + 1] : nil
             var entries: [Entry] = []
-            entries.reserveCapacity(Self.partEntries)
+            // (No more than its bytes can hold: a table is checked only by reading its parts.)
+            entries.reserveCapacity(min(Self.partEntries, ((end ?? table) - starts[p]) / Self.shortestEntry + 1))
             do throws(ByteReader.Malformed) {
                 while end.map({ reader.offset < $0 }) ?? true {
                     let tag = try reader.byte()
@@ -127,7 +130,7 @@ final class DocumentCache: Sendable {
             return (entries, reader.offset)
         }
         var entries: [Entry] = []
-        entries.reserveCapacity(starts.count * Self.partEntries)
+        entries.reserveCapacity(parts.reduce(0) { $0 + ($1?.entries.count ?? 0) })
         var folderStart = body.lowerBound + 1  // no entries: the 0 first
         for part in parts {
             guard let part else { throw ByteReader.Malformed() }
@@ -155,6 +158,10 @@ final class DocumentCache: Sendable {
         guard reader.offset == table else { throw ByteReader.Malformed() }
         return (folders, entries)
     }
+
+    /// The fewest bytes an entry takes: its tag, the path's length, the hash, the stamp, the
+    /// documents' length and count.
+    private static let shortestEntry = 1 + 1 + 8 + 32 + 1 + 1
 
     /// One entry, after its tag.
     private static func entry(_ reader: inout ByteReader) throws(ByteReader.Malformed) -> Entry {
