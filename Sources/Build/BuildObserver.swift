@@ -5,8 +5,8 @@ package protocol BuildObserver: Sendable {
     func phaseEnded(_ phase: BuildPhase)
     /// Rendering starts: this many pages to render or keep.
     func renderingStarted(pages: Int)
-    /// One more page is rendered or kept (from many threads at once).
-    func pageFinished()
+    /// `count` more pages are rendered or kept (from many threads at once).
+    func pagesFinished(_ count: Int)
     /// `--media mirror`: `done` of `total` images are settled (from the cache or the network).
     func mediaProgress(done: Int, total: Int)
     /// A database is being read: `count` documents so far.
@@ -18,7 +18,7 @@ extension BuildObserver {
     package func documentsRead(_ count: Int) {}
     package func phaseEnded(_ phase: BuildPhase) {}
     package func renderingStarted(pages: Int) {}
-    package func pageFinished() {}
+    package func pagesFinished(_ count: Int) {}
 }
 
 /// An observer that hears nothing: for tests and callers that only want the result.

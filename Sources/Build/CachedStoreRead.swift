@@ -107,6 +107,8 @@ struct CachedStoreRead {
         let path: String
         let snapshotPath: String
         let walk: (files: StoreFileStamps, folders: FolderLayouts?, startedAt: Int64)?
+        /// The kept snapshot, opened (and decoded) while the store was walked.
+        let prefetched: Background<SnapshotCache?>?
         /// Whether a stamp is old enough to be trusted: a file changed in the same clock tick
         /// as it was stamped might keep its stamp (git's "racily clean" files); such files are
         /// cached without documents, under a stamp that matches nothing, and read again next time.
@@ -127,8 +129,8 @@ struct CachedStoreRead {
     /// stat-ed again), and when that walk started.
     init(
         source: any DocumentSource, cacheFolder: String,
-        walk: (files: StoreFileStamps, folders: FolderLayouts?, startedAt: Int64)?, clock: BuildClock = .system,
-        phases: (BuildPhase) -> Void
+        walk: (files: StoreFileStamps, folders: FolderLayouts?, startedAt: Int64)?, prefetch: CachePrefetch? = nil,
+        clock: BuildClock = .system, phases: (BuildPhase) -> Void
     ) throws(StoreError) {
         let isDirectory = source.layout == .documentPerEntry
         let identity = StoreIdentity(source)
@@ -138,8 +140,12 @@ struct CachedStoreRead {
             source: source, isDirectory: isDirectory, identity: identity,
             path: DocumentCache.path(folder: cacheFolder, identity: identity),
             snapshotPath: SnapshotCache.path(folder: cacheFolder, identity: identity), walk: walk,
+            prefetched: prefetch?.snapshot,
             settled: { stamp in stamp.map { BuildInputs.isSettled(newest: $0.newest, at: readStart) } ?? false })
-        let cache = DocumentCache.load(path: context.path, identity: identity, writer: CacheFile.writer)
+        let cache =
+            if let prefetch { prefetch.documents.value } else {
+                DocumentCache.load(path: context.path, identity: identity, writer: CacheFile.writer)
+            }
         let stamp = isDirectory ? nil : source.stamp(ofEntry: "")
         var gathered: Gathered
         switch Self.plan(isDirectory: isDirectory, cache: cache, stamp: stamp) {
@@ -233,7 +239,11 @@ struct CachedStoreRead {
         if let stamps, let walked = context.walk?.folders, let known = cache.folders,
             let plan = plan(source, cache: cache, known: known, walked: walked)
         {
-            if let saved = SnapshotCache.open(path: context.snapshotPath, identity: context.identity),
+            let kept =
+                if let prefetched = context.prefetched { prefetched.value } else {
+                    SnapshotCache.open(path: context.snapshotPath, identity: context.identity)
+                }
+            if let saved = kept,
                 let update = update(
                     saved, source: source, plan.sources, gone: plan.gone, cache: cache, stamps: stamps,
                     folders: plan.folders, relisted: known != plan.folders ? plan.files : 0)

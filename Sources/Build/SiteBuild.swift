@@ -36,6 +36,13 @@ package struct SiteBuild: Sendable {
         let pipeline = try SitePipeline(config: options.config, theme: try theme(), media: options.media)
         var source = try StoreAddress.source(for: options.store)
         if let database = source as? FirestoreSource { source = database.reporting(observer.documentsRead) }
+        // With an output folder already there, its manifest is read on another thread while the
+        // store is walked (the writer opened and its lock taken; given back if the build fails
+        // before it is used).
+        let output = options.output
+        let openingWriter =
+            isDirectory(output)
+            ? Background { Result { () throws(OutputError) in try SiteWriter(outputDirectory: output) } } : nil
         let inputs = try BuildInputs(options, source: source, theme: pipeline.theme, clock: clock)
         defer { _ = inputs.listingWrite?.finish() }
         observer.phaseEnded(.stampInputs)
@@ -43,8 +50,8 @@ package struct SiteBuild: Sendable {
         // was made from the same inputs and its files are intact, there is nothing to do.
         // Without one, it is created only once the store has been read without errors.
         var openedWriter: SiteWriter?
-        if isDirectory(options.output) {
-            let writer = try SiteWriter(outputDirectory: options.output)
+        if let openingWriter {
+            let writer = try openingWriter.value.get()
             // (`--refresh-media` asks every image's server again, whatever the store.)
             if !refreshesMedia, inputs.match(previous: writer.previousInputs), writer.previousOutputIsIntact() {
                 writer.abandon()
@@ -59,7 +66,11 @@ package struct SiteBuild: Sendable {
             }
             openedWriter = writer
         }
-        let read = try readStore(source, inputs, observer: observer)
+        // The build cache's files, read on other threads at once.
+        let prefetch =
+            options.usesCache && source.layout == .documentPerEntry
+            ? CachePrefetch(folder: options.media.cache, identity: StoreIdentity(source)) : nil
+        let read = try readStore(source, inputs, prefetch: prefetch, observer: observer)
         var notices = self.notices + read.notices
         if let database = source as? FirestoreSource {
             notices.append(.documentsRead(database.documentsRead, database: database.location))
@@ -69,8 +80,9 @@ package struct SiteBuild: Sendable {
         defer { _ = snapshotWrite?.finish() }
         // The decoded documents are gone: give their memory back to the system, or the
         // allocator keeps it, scattered, under everything that follows (at a million tweets,
-        // hundreds of megabytes of the build's peak).
-        Heap.trim()
+        // hundreds of megabytes of the build's peak). An updated snapshot decoded none: what
+        // little was freed is better taken again by what follows than faulted in anew.
+        if !read.snapshotReused { Heap.trim() }
         var warnings = try check(read.snapshot.diagnostics)
         let media = try pipeline.mirror(read.snapshot, progress: observer.mediaProgress)
         if let media {
@@ -195,24 +207,26 @@ package struct SiteBuild: Sendable {
     }
 
     /// The store's snapshot: through the build cache (`CachedStoreRead`), or read whole.
-    private func readStore(_ source: any DocumentSource, _ inputs: BuildInputs, observer: some BuildObserver) throws
-        -> StoreRead
-    {
+    private func readStore(
+        _ source: any DocumentSource, _ inputs: BuildInputs, prefetch: CachePrefetch?, observer: some BuildObserver
+    ) throws -> StoreRead {
         guard options.usesCache else {
             let snapshot = try Snapshot.read(from: source, phases: { observer.phaseEnded(BuildPhase($0)) }).0
             return StoreRead(snapshot: snapshot)
         }
         let read = try CachedStoreRead(
             source: source, cacheFolder: options.media.cache,
-            walk: inputs.storeFiles.map { ($0, inputs.storeFolders, inputs.stampedAt) }, clock: clock,
-            phases: observer.phaseEnded)
+            walk: inputs.storeFiles.map { ($0, inputs.storeFolders, inputs.stampedAt) }, prefetch: prefetch,
+            clock: clock, phases: observer.phaseEnded)
         let path = CaptionCache.path(folder: options.media.cache, identity: read.identity)
+        let captions =
+            if let prefetch { prefetch.captions.value } else { CaptionCache.load(path: path, identity: read.identity) }
         return StoreRead(
             snapshot: read.snapshot, notices: read.problem.map { [.cache($0)] } ?? [],
             files: (read.readFiles, read.reusedFiles),
             listing: read.listing, snapshotReused: read.snapshotReused, snapshotWrite: read.snapshotWrite,
             captionCache: CaptionInputs(
-                path: path, identity: read.identity, cache: CaptionCache.load(path: path, identity: read.identity)),
+                path: path, identity: read.identity, cache: captions),
             searchCache: searchInputs(read),
             kept: read.snapshotBasis.map {
                 KeptSnapshot(
@@ -464,14 +478,20 @@ package struct SiteBuild: Sendable {
     ) throws -> Int {
         let pages = renderer.plan.pages
         let rendered = Atomic<Int>(0)
-        try parallelForEach(count: pages.count, chunk: Self.pageChunk) { i in
-            let (page, fingerprint) = (pages[i], fingerprints[i])
-            guard include(page) else { return }
-            if try !writer.keep(page.path, fingerprint: fingerprint) {
-                _ = try writer.write(page.path, try renderer.render(page), fingerprint: fingerprint)
-                rendered.add(1, ordering: .relaxed)
+        let chunk = Self.pageChunk
+        // (The observer hears a chunk's pages at once: a call a page contended for its lock.)
+        try parallelForEach(count: (pages.count + chunk - 1) / chunk, chunk: 1) { c in
+            var finished = 0
+            for i in (c * chunk)..<min(pages.count, (c + 1) * chunk) {
+                let (page, fingerprint) = (pages[i], fingerprints[i])
+                guard include(page) else { continue }
+                if try !writer.keep(page.path, fingerprint: fingerprint) {
+                    _ = try writer.write(page.path, try renderer.render(page), fingerprint: fingerprint)
+                    rendered.add(1, ordering: .relaxed)
+                }
+                finished += 1
             }
-            observer.pageFinished()
+            if finished > 0 { observer.pagesFinished(finished) }
         }
         return rendered.load(ordering: .relaxed)
     }

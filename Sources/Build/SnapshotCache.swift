@@ -46,9 +46,11 @@ struct SnapshotCache: Sendable {
 
     let basis: Basis
     /// The file, and where the snapshot starts in it: decoded only when asked for (`snapshot()`),
-    /// once the basis is found to fit.
+    /// once the basis is found to fit, unless it was opened `decoding` it.
     private let file: CacheFile
     private let start: Int
+    /// The snapshot, when it was decoded as the file was opened (nil: not asked, or it does not decode).
+    private let decoded: Snapshot?
 
     /// Where the snapshot of the store `identity` lives in `folder`.
     static func path(folder: String, identity: StoreIdentity) -> String {
@@ -60,8 +62,9 @@ struct SnapshotCache: Sendable {
     }
 
     /// The cache at `path` (its basis read) if the file is whole and was written by this
-    /// binary for `identity`.
-    static func open(path: String, identity: StoreIdentity) -> SnapshotCache? {
+    /// binary for `identity`; with `decoding`, its snapshot decoded too (as `CachePrefetch`
+    /// opens it, on another thread while the store is walked).
+    static func open(path: String, identity: StoreIdentity, decoding: Bool = false) -> SnapshotCache? {
         guard let file = CacheFile.open(path, header: header(identity: identity)) else { return nil }
         var reader = file.reader
         do {
@@ -71,8 +74,15 @@ struct SnapshotCache: Sendable {
             for _ in 0..<(try reader.length()) {
                 read[try reader.uint64()] = try reader.fileStamp()
             }
+            let start = reader.offset
+            var decoded: Snapshot?
+            if decoding {
+                var reader = file.reader(from: start)
+                if let snapshot = try? Snapshot(from: &reader), reader.isAtEnd { decoded = snapshot }
+            }
             return SnapshotCache(
-                basis: Basis(documents: documents, read: read, folders: folders), file: file, start: reader.offset)
+                basis: Basis(documents: documents, read: read, folders: folders), file: file, start: start,
+                decoded: decoded)
         } catch {
             return nil
         }
@@ -80,6 +90,7 @@ struct SnapshotCache: Sendable {
 
     /// The snapshot, decoded; nil if it does not decode.
     func snapshot() -> Snapshot? {
+        if let decoded { return decoded }
         var reader = file.reader(from: start)
         guard let snapshot = try? Snapshot(from: &reader), reader.isAtEnd else { return nil }
         return snapshot

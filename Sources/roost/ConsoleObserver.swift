@@ -46,8 +46,8 @@ final class ConsoleObserver: BuildObserver {
         progress.withLock { $0 = Progress(total: pages, enabled: progressBar) }
     }
 
-    func pageFinished() {
-        progress.withLock { $0?.advance() }
+    func pagesFinished(_ count: Int) {
+        progress.withLock { $0?.advance(by: count) }
     }
 
     /// Clears the progress bar and prints the timings (once).

@@ -22,8 +22,8 @@ final class Progress: Sendable {
         DispatchQueue.global().asyncAfter(deadline: .now() + 1) { [self] in tick() }
     }
 
-    func advance() {
-        done.add(1, ordering: .relaxed)
+    func advance(by count: Int = 1) {
+        done.add(count, ordering: .relaxed)
     }
 
     func set(_ count: Int) {

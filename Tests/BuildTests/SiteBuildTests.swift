@@ -92,6 +92,32 @@ struct SiteBuildTests {
         #expect(work.files("site") == before)
     }
 
+    /// The output's lock is taken, and its manifest read, while the store is walked: a build
+    /// that fails after that (a store gone, a store with an error) gives the lock back and
+    /// leaves no staging folder, and the next build takes it.
+    @Test func aFailedBuildGivesBackTheOutputsLock() throws {
+        let work = try sampleSiteCopy()
+        try build(work, "site")
+        let manifest = FileManager.default.contents(atPath: work.path("site/.roost-manifest"))
+        func expectOutputAsItWas(_ what: String) throws {
+            let names = try FileManager.default.contentsOfDirectory(atPath: work.path("site"))
+            #expect(!names.contains { $0.hasPrefix(".roost-staging-") || $0 == ".roost-lock" }, "\(what)")
+            #expect(FileManager.default.contents(atPath: work.path("site/.roost-manifest")) == manifest, "\(what)")
+        }
+        var options = BuildOptions(
+            store: work.path("gone"), templates: work.path("templates"), output: work.path("site"))
+        options.usesCache = true
+        options.media.cache = work.path("cache")
+        #expect(throws: (any Error).self) { try SiteBuild(options).run() }
+        try expectOutputAsItWas("a store gone")
+        try work.write("store/tweets/broken.json", #"{"caption": 3, "timestamp": "2024-01-01T00:00:00Z", "uid": "u"}"#)
+        options.store = work.path("store")
+        #expect(throws: BuildError.self) { try SiteBuild(options).run() }
+        try expectOutputAsItWas("a store with an error")
+        try FileManager.default.removeItem(atPath: work.path("store/tweets/broken.json"))
+        #expect(try SiteBuild(options).run().pages > 0)
+    }
+
     /// SPEC 10: a language the theme has no table for stops the build before anything is read
     /// or written; a theme edit to a table rebuilds the pages.
     @Test func languagesOfTheTheme() throws {
@@ -138,7 +164,7 @@ struct SiteBuildTests {
             let log = Mutex<(phases: [String], total: Int, pages: Int)>(([], 0, 0))
             func phaseEnded(_ phase: BuildPhase) { log.withLock { $0.phases.append(phase.rawValue) } }
             func renderingStarted(pages: Int) { log.withLock { $0.total = pages } }
-            func pageFinished() { log.withLock { $0.pages += 1 } }
+            func pagesFinished(_ count: Int) { log.withLock { $0.pages += count } }
         }
         let work = try sampleSiteCopy()
         let recorder = Recorder()

@@ -1,0 +1,25 @@
+import Model
+import Output
+import Support
+
+/// The build cache's files that a rebuild reads whatever changed, each read on a thread of its
+/// own (`Background`) as soon as the build knows it has work to do: the document cache, the
+/// kept snapshot (decoded), the caption cache. Read in turn, each left a core idle in parts
+/// of its work. Each is then used only as its own checks allow, as when read in turn; when the
+/// snapshot cannot be taken, decoding it was for nothing.
+struct CachePrefetch: Sendable {
+    let documents: Background<DocumentCache?>
+    let snapshot: Background<SnapshotCache?>
+    let captions: Background<CaptionCache?>
+
+    init(folder: String, identity: StoreIdentity) {
+        let documentsPath = DocumentCache.path(folder: folder, identity: identity)
+        let snapshotPath = SnapshotCache.path(folder: folder, identity: identity)
+        let captionsPath = CaptionCache.path(folder: folder, identity: identity)
+        documents = Background {
+            DocumentCache.load(path: documentsPath, identity: identity, writer: CacheFile.writer)
+        }
+        snapshot = Background { SnapshotCache.open(path: snapshotPath, identity: identity, decoding: true) }
+        captions = Background { CaptionCache.load(path: captionsPath, identity: identity) }
+    }
+}
