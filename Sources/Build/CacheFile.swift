@@ -100,21 +100,80 @@ final class CacheFile: @unchecked Sendable {  // read-only once made
     struct Checksum {
         static let blockSize = 1 << 20
         private var blocks: [UInt64]
-        private var hasher = StableHasher()
+        private var hasher = Lanes()
         private var inBlock = 0
 
         init(blocks: [UInt64] = []) { self.blocks = blocks }
 
         /// One whole block's hash.
         static func block(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-            var hasher = StableHasher()
-            words(bytes, into: &hasher)
-            return UInt64(bitPattern: Int64(hasher.finalize()))
+            var lanes = Lanes()
+            lanes.add(bytes)
+            return lanes.finalize()
         }
 
-        private static func words(_ bytes: UnsafeRawBufferPointer, into hasher: inout StableHasher) {
-            for k in 0..<(bytes.count / 8) {
-                hasher.combine(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: k * 8, as: UInt64.self)))
+        /// A block's words hashed in four lanes, word `k` of the block into lane `k % 4`:
+        /// the lanes' multiplies do not wait on each other, where one running hash waits on
+        /// every word before (each build checks every cache file it reads).
+        struct Lanes {
+            private var lanes: (UInt64, UInt64, UInt64, UInt64) = (
+                0xcbf2_9ce4_8422_2325, 0x8422_2325_cbf2_9ce4, 0x9ce4_8422_2325_cbf2, 0x2325_cbf2_9ce4_8422
+            )
+            /// The lane of the next word.
+            private var next = 0
+
+            @inline(__always)
+            private static func mix(_ state: UInt64, _ word: UInt64) -> UInt64 {
+                let product = (state ^ word) &* 0x9E37_79B9_7F4A_7C15
+                return product ^ (product >> 32)
+            }
+
+            @inline(__always)
+            private mutating func add(word: UInt64) {
+                switch next {
+                case 0: lanes.0 = Self.mix(lanes.0, word)
+                case 1: lanes.1 = Self.mix(lanes.1, word)
+                case 2: lanes.2 = Self.mix(lanes.2, word)
+                default: lanes.3 = Self.mix(lanes.3, word)
+                }
+                next = (next + 1) & 3
+            }
+
+            /// Adds the whole words of `bytes`.
+            mutating func add(_ bytes: UnsafeRawBufferPointer) {
+                let count = bytes.count / 8
+                func word(_ k: Int) -> UInt64 {
+                    UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: k * 8, as: UInt64.self))
+                }
+                var k = 0
+                while next != 0, k < count {
+                    add(word: word(k))
+                    k += 1
+                }
+                var (a, b, c, d) = lanes
+                while k + 4 <= count {
+                    a = Self.mix(a, word(k))
+                    b = Self.mix(b, word(k + 1))
+                    c = Self.mix(c, word(k + 2))
+                    d = Self.mix(d, word(k + 3))
+                    k += 4
+                }
+                lanes = (a, b, c, d)
+                while k < count {
+                    add(word: word(k))
+                    k += 1
+                }
+            }
+
+            mutating func combine(_ word: UInt64) { add(word: word) }
+
+            func finalize() -> UInt64 {
+                var hasher = StableHasher()
+                hasher.combine(lanes.0)
+                hasher.combine(lanes.1)
+                hasher.combine(lanes.2)
+                hasher.combine(lanes.3)
+                return UInt64(bitPattern: Int64(hasher.finalize()))
             }
         }
 
@@ -124,11 +183,11 @@ final class CacheFile: @unchecked Sendable {  // read-only once made
             let whole = bytes.count / 8 * 8
             while offset < whole {
                 let n = min(whole - offset, Self.blockSize - inBlock)
-                Self.words(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + n)]), into: &hasher)
+                hasher.add(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + n)]))
                 (offset, inBlock) = (offset + n, inBlock + n)
                 if inBlock == Self.blockSize {
-                    blocks.append(UInt64(bitPattern: Int64(hasher.finalize())))
-                    (hasher, inBlock) = (StableHasher(), 0)
+                    blocks.append(hasher.finalize())
+                    (hasher, inBlock) = (Lanes(), 0)
                 }
             }
         }
@@ -140,7 +199,7 @@ final class CacheFile: @unchecked Sendable {  // read-only once made
             last.combine(word)
             var sum = StableHasher()
             for block in blocks { sum.combine(block) }
-            sum.combine(UInt64(bitPattern: Int64(last.finalize())))
+            sum.combine(last.finalize())
             sum.combine(blocks.count * Self.blockSize + inBlock + tail.count)
             return UInt64(bitPattern: Int64(sum.finalize()))
         }

@@ -53,4 +53,14 @@ struct CacheFileTests {
         bytes.append(0)
         #expect(bytes.withUnsafeBytes { CacheFile.checksum($0) } != before, "a byte more")
     }
+
+    /// Words are hashed in four lanes: two words swapped, of one lane or of two, change it.
+    @Test(arguments: [1, 4, 8]) func twoWordsSwappedChangeIt(apart: Int) {
+        var bytes = Self.bytes(4099)
+        let before = bytes.withUnsafeBytes { CacheFile.checksum($0) }
+        let (a, b) = (16 * 8, (16 + apart) * 8)
+        for k in 0..<8 { bytes.swapAt(a + k, b + k) }
+        #expect(bytes[a..<a + 8] != bytes[b..<b + 8])
+        #expect(bytes.withUnsafeBytes { CacheFile.checksum($0) } != before)
+    }
 }
