@@ -35,18 +35,14 @@ enum ListingCache {
     /// the rule of every build cache (`CacheFile.isWorthRewriting`), counted in names, as
     /// listing costs: the names of the folders it kept that `known` does not hold as they are
     /// (the next walk lists them again), and of those `known` holds in vain, are the drift.
+    ///
+    /// The walk counted them as it went: the folders whose names it took from `known` are
+    /// those `known` holds as they are, and no others are.
     static func isWorthWriting(_ stamp: StoreStamp, over known: FolderListings?) -> Bool {
-        guard let listings = stamp.listings else { return false }
-        let known = known?.folders ?? [:]
-        var (drift, live) = (0, 0)
-        for (relative, listing) in listings.folders {
-            live += listing.names.count + 1
-            if known[relative]?.stamp != listing.stamp { drift += listing.names.count + 1 }
-        }
-        for (relative, listing) in known where listings.folders[relative]?.stamp != listing.stamp {
-            drift += listing.names.count + 1
-        }
-        return CacheFile.isWorthRewriting(drift: drift, live: live)
+        guard stamp.listings != nil else { return false }
+        let (kept, taken) = stamp.listingWeights
+        let drift = (kept - taken) + ((known?.weight ?? 0) - taken)
+        return CacheFile.isWorthRewriting(drift: drift, live: kept)
     }
 
     /// Writes `listings` at `path` (whole or not at all).

@@ -22,8 +22,14 @@ package struct FolderListings: Sendable, Equatable {
 
     /// By the folder's path relative to the store (`""` for the root).
     package let folders: [String: Listing]
+    /// Every folder's names and the folder itself, counted (what listing them all costs, in
+    /// names: `ListingCache.isWorthWriting`'s unit).
+    package let weight: Int
 
-    package init(_ folders: [String: Listing] = [:]) { self.folders = folders }
+    package init(_ folders: [String: Listing] = [:]) {
+        self.folders = folders
+        weight = folders.values.reduce(0) { $0 + $1.names.count + 1 }
+    }
 
     /// The listings as bytes, in byte order of their paths (the same listings, the same
     /// bytes): `emit` is called with what to append to the output, once for the count and
@@ -58,14 +64,15 @@ package struct FolderListings: Sendable, Equatable {
                 inode: try reader.uint64())
             let (names, byteCount) = (try reader.length(), try reader.length())
             let bytes = [UInt8](try reader.bytes(byteCount))
+            let codes = try reader.bytes(names)
             var kinds: [FileKind] = []
             kinds.reserveCapacity(names)
-            for _ in 0..<names { kinds.append(try Self.kind(code: try reader.byte())) }
+            for code in codes { kinds.append(try Self.kind(code: code)) }
             guard let packed = FolderNames(bytes: bytes, kinds: kinds),
                 folders.updateValue(Listing(stamp: stamp, names: packed), forKey: relative) == nil
             else { throw ByteReader.Malformed() }
         }
-        self.folders = folders
+        self.init(folders)
     }
 
     private static func code(of kind: FileKind) -> UInt8 {

@@ -1,5 +1,11 @@
 import Support
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One folder's names as a listing gave them, packed: each name's bytes and a NUL in one
 /// array, with each entry's kind. What the stamp walk stats, and what `FolderListings` keeps
 /// from one walk to the next without a Swift string a name (an allocation each, at a
@@ -20,19 +26,27 @@ package struct FolderNames: Sendable, Equatable {
     /// is one name a kind and every name is one a listing gives (not empty, without a slash,
     /// not starting with a dot, at most 255 bytes).
     package init?(bytes: [UInt8], kinds: [FileKind]) {
+        guard bytes.count <= Int(UInt32.max) else { return nil }
         self.bytes = bytes
         self.kinds = kinds
+        var starts: [UInt32] = []
         starts.reserveCapacity(kinds.count)
-        var start = 0
-        for (k, byte) in bytes.enumerated() where byte == 0 {
-            let length = k - start
-            guard length > 0, length <= 255, bytes[start] != UInt8(ascii: "."),
-                !bytes[start..<k].contains(UInt8(ascii: "/"))
-            else { return nil }
-            starts.append(UInt32(start))
-            start = k + 1
+        // (Over the raw bytes with memchr: a build reads a listing of every folder of the store.)
+        let whole = bytes.withUnsafeBytes { all -> Bool in
+            guard let base = all.baseAddress else { return true }
+            if memchr(base, Int32(UInt8(ascii: "/")), all.count) != nil { return false }
+            var start = 0
+            while start < all.count {
+                guard let nul = memchr(base + start, 0, all.count - start) else { return false }
+                let length = base.distance(to: UnsafeRawPointer(nul)) - start
+                guard length > 0, length <= 255, all[start] != UInt8(ascii: ".") else { return false }
+                starts.append(UInt32(start))
+                start += length + 1
+            }
+            return true
         }
-        guard start == bytes.count, starts.count == kinds.count, bytes.count <= Int(UInt32.max) else { return nil }
+        guard whole, starts.count == kinds.count else { return nil }
+        self.starts = starts
     }
 
     /// Adds the name `name` (its bytes, without a NUL) of kind `kind`.

@@ -36,6 +36,9 @@ package struct StoreStamp: Equatable, Sendable {
     /// Folders the walk listed, and those whose names it took from the known listings.
     package internal(set) var foldersListed = 0
     package internal(set) var foldersTaken = 0
+    /// The weight (`FolderListings.weight`) of `listings`, and of those of its folders whose
+    /// names were taken from the known listings (which hold them as they are).
+    package internal(set) var listingWeights = (kept: 0, taken: 0)
 
     /// A source's stamp made from its own digest of its entries (nothing recorded).
     package init(digest: UInt64, newest: Int64, entries: Int) {
@@ -80,13 +83,17 @@ package struct StoreStamp: Equatable, Sendable {
         // the collections' entries in chunks (`tweets/` may hold a million files) and each
         // folder below them (a user's subcollections, say) as a subtree.
         var collections: [String] = []
-        try walk(path, relative: "", into: &total, subfolders: &collections)
+        // Folders below the root are opened from it: a path walk of their own few names, not of
+        // the store's whole path again, for each of the store's thousands of folders.
+        let rootFD = try openFolder(path, relative: "", in: AT_FDCWD).release()
+        defer { close(rootFD) }
+        try walk(path, relative: "", in: AT_FDCWD, into: &total, subfolders: &collections)
         var units: [Unit] = []
         var collectionFDs: [Int32] = []  // the collections' folders, shared by their chunks (fstatat is thread-safe)
         defer { for fd in collectionFDs { close(fd) } }
         for collection in collections {
             let full = joinPath(path, collection)
-            let folder = try openFolder(full, relative: collection)
+            let folder = try openFolder(full, relative: collection, in: rootFD)
             let names = try total.names(of: folder.raw, full: full, relative: collection)
             let fd = folder.release()
             collectionFDs.append(fd)
@@ -107,7 +114,7 @@ package struct StoreStamp: Equatable, Sendable {
                 case .subtree(let folder):
                     var stack = [folder]
                     while let next = stack.popLast() {
-                        try walk(joinPath(path, next), relative: next, into: &tally, subfolders: &stack)
+                        try walk(joinPath(path, next), relative: next, in: rootFD, into: &tally, subfolders: &stack)
                     }
                 }
             } catch {
@@ -141,10 +148,10 @@ package struct StoreStamp: Equatable, Sendable {
     /// Adds every entry of the folder `full` (at `relative` in the store) to `tally`;
     /// appends its subfolders' relative paths.
     private static func walk(
-        _ full: String, relative: String, into tally: inout Tally,
+        _ full: String, relative: String, in rootFD: Int32, into tally: inout Tally,
         subfolders: inout [String]
     ) throws(StoreError) {
-        let folder = try openFolder(full, relative: relative)
+        let folder = try openFolder(full, relative: relative, in: rootFD)
         let names = try tally.names(of: folder.raw, full: full, relative: relative)
         addEntries(names, 0..<names.count, in: folder.raw, relative: relative, into: &tally)
         names.forEach(in: 0..<names.count) { k, _, _, kind in
@@ -153,11 +160,15 @@ package struct StoreStamp: Equatable, Sendable {
         }
     }
 
-    /// The folder `full` (at `relative` in the store), open; below the root, not through a link.
-    private static func openFolder(_ full: String, relative: String) throws(StoreError) -> FileDescriptor {
+    /// The folder `full` (at `relative` in the store), open: the root by its path, a folder
+    /// below it by its relative path from `rootFD` (the root, open), not through a link.
+    private static func openFolder(_ full: String, relative: String, in rootFD: Int32) throws(StoreError)
+        -> FileDescriptor
+    {
+        let flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC
         guard
             let folder = FileDescriptor(
-                open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (relative.isEmpty ? 0 : O_NOFOLLOW)))
+                relative.isEmpty ? open(full, flags) : openat(rootFD, relative, flags | O_NOFOLLOW))
         else {
             throw .unreadable(path: full, reason: errnoText())
         }
@@ -218,6 +229,9 @@ package struct StoreStamp: Equatable, Sendable {
         /// Folders listed, and those whose names were taken from the known listings.
         var listed = 0
         var taken = 0
+        /// The weight of the listings kept, and of those of them taken.
+        var keptWeight = 0
+        var keptTakenWeight = 0
 
         init(recording: Bool, reuse: Reuse?) {
             isRecording = recording
@@ -233,15 +247,20 @@ package struct StoreStamp: Equatable, Sendable {
                 var st = stat()
                 guard fstat(fd, &st) == 0 else { throw .unreadable(path: full, reason: errnoText()) }
                 let stamp = FileStamp(st)
+                let wasTaken: Bool
                 if let known = reuse.known?.folders[relative], known.stamp == stamp {
                     names = known.names
                     taken += 1
+                    wasTaken = true
                 } else {
                     names = try list(fd, full: full)
                     listed += 1
+                    wasTaken = false
                 }
                 if stamp.newest < reuse.settledBefore {
                     kept.append((relative, FolderListings.Listing(stamp: stamp, names: names)))
+                    keptWeight += names.count + 1
+                    if wasTaken { keptTakenWeight += names.count + 1 }
                 }
             } else {
                 names = try list(fd, full: full)
@@ -277,6 +296,8 @@ package struct StoreStamp: Equatable, Sendable {
             newest = max(newest, other.newest)
             listed += other.listed
             taken += other.taken
+            keptWeight += other.keptWeight
+            keptTakenWeight += other.keptTakenWeight
         }
 
         /// The stamp, with the listings this tally and `others` (merged into it) kept.
@@ -289,6 +310,7 @@ package struct StoreStamp: Equatable, Sendable {
                 for (relative, listing) in kept + others.flatMap(\.kept) { listings[relative] = listing }
                 stamp.listings = FolderListings(listings)
                 stamp.foldersTaken = taken
+                stamp.listingWeights = (keptWeight, keptTakenWeight)
             }
             return stamp
         }

@@ -24,5 +24,5 @@ struct UnorderedDigest {
     }
 
     /// One SplitMix64 step: the golden-ratio increment, then the finalizer.
-    static func mix(_ x: UInt64) -> UInt64 { SplitMix64.step(x) }
+    @inline(__always) static func mix(_ x: UInt64) -> UInt64 { SplitMix64.step(x) }
 }

@@ -2,8 +2,9 @@
 /// golden-ratio increment to the state and returns the state through the finalizer
 /// (`StableHash.splitMix64Finalize`), so a step is also a good mix of one word.
 package struct SplitMix64 {
-    /// The increment of a step: 2^64 divided by the golden ratio, odd.
-    package static let increment: UInt64 = 0x9E37_79B9_7F4A_7C15
+    /// The increment of a step: 2^64 divided by the golden ratio, odd. (A constant the caller
+    /// sees, not a global it must look up: `step` is inlined in the stamp walk's loop.)
+    @inlinable package static var increment: UInt64 { 0x9E37_79B9_7F4A_7C15 }
 
     private var state: UInt64
 

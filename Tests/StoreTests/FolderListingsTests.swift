@@ -51,6 +51,14 @@ struct FolderListingsTests {
         for i in 0..<2100 { #expect(a["tweets/t\(i).json"] == b["tweets/t\(i).json"], sourceLocation: sourceLocation) }
         #expect(walked.foldersTaken == taken, sourceLocation: sourceLocation)
         #expect(walked.foldersListed == folders.count - taken, sourceLocation: sourceLocation)
+        // The weights the walk counted are those of the listings it kept, compared one by one.
+        let kept = try #require(walked.listings)
+        #expect(
+            kept.weight == kept.folders.values.reduce(0) { $0 + $1.names.count + 1 }, sourceLocation: sourceLocation)
+        let same = kept.folders.filter { known?.folders[$0.key]?.stamp == $0.value.stamp }
+        #expect(
+            walked.listingWeights == (kept.weight, same.values.reduce(0) { $0 + $1.names.count + 1 }),
+            sourceLocation: sourceLocation)
         return walked
     }
 
@@ -105,7 +113,7 @@ struct FolderListingsTests {
         }
         #expect(decoded == listings)
         #expect(encoded(decoded) == bytes, "the same listings, the same bytes")
-        for bad in ["", ".hidden", "a/b", "..", String(repeating: "x", count: 256)] {
+        for bad in ["", ".hidden", "a/b", "..", String(repeating: "x", count: 256), "a\0.b", "a\0\0b", "a\0b/"] {
             let names = Array(bad.utf8) + [0]
             #expect(FolderNames(bytes: names, kinds: [.regular]) == nil, "\(bad)")
         }
