@@ -214,15 +214,22 @@ struct CommitRun {
             switch fates[position] {
             case .replaced:
                 assert(moves[next].slot == Int32(position), "the move replacing an entry comes in its place")
-                let entry = intent ? .dirty : next < moved ? moves[next].entry : previous.entries[position]
-                stream.append(previous.paths[position], entry)
+                if intent || next < moved {
+                    stream.append(previous.paths[position], intent ? .dirty : moves[next].entry)
+                } else {
+                    stream.append(previous, at: position)
+                }
                 next += 1
             case .kept:
-                var entry = previous.entries[position]
-                if !refreshed.isEmpty, let fingerprint = refreshed[position] { entry.fingerprint = fingerprint }
-                stream.append(previous.paths[position], entry)
+                if !refreshed.isEmpty, let fingerprint = refreshed[position] {
+                    var entry = previous.entries[position]
+                    entry.fingerprint = fingerprint
+                    stream.append(previous.paths[position], entry)
+                } else {
+                    stream.append(previous, at: position)
+                }
             case .stale, .left:
-                stream.append(previous.paths[position], previous.entries[position])
+                stream.append(previous, at: position)
             case .gone:
                 break
             }

@@ -128,16 +128,19 @@ package enum Manifest {
 
     package static func decode(_ bytes: [UInt8]) -> [String: ManifestEntry] {
         var entries = [String: ManifestEntry]()
-        forEachEntry(in: bytes) { path, _, entry in entries[path] = entry }
+        forEachEntry(in: bytes) { path, _, entry, _ in entries[path] = entry }
         return entries
     }
 
     /// Calls `body` with each entry of the manifest `bytes`, in the file's order (a path may
-    /// come twice: the last one counts), and whether the path's bytes follow the last one's.
-    /// With `lines`, only the lines in that range of `bytes` (one that starts a line and ends
-    /// after a newline or at the end, see `lineRanges`): the first of them is in order.
+    /// come twice: the last one counts), whether the path's bytes follow the last one's, and
+    /// the line's bytes (with its newline) when they are those `appendLine` writes for it (nil
+    /// otherwise: written by hand or by an older writer). With `lines`, only the lines in that
+    /// range of `bytes` (one that starts a line and ends after a newline or at the end, see
+    /// `lineRanges`): the first of them is in order.
     static func forEachEntry(
-        in bytes: [UInt8], lines: Range<Int>? = nil, _ body: (String, _ inOrder: Bool, ManifestEntry) -> Void
+        in bytes: [UInt8], lines: Range<Int>? = nil,
+        _ body: (String, _ inOrder: Bool, ManifestEntry, _ line: Range<Int>?) -> Void
     ) {
         let withFingerprints = bytes.starts(with: header.utf8)
         let lines = lines ?? 0..<bytes.count
@@ -151,10 +154,20 @@ package enum Manifest {
                 guard let newline = memchr(base + lineStart, Int32(UInt8(ascii: "\n")), lines.upperBound - lineStart)
                 else { break }
                 let lineEnd = UnsafeRawPointer(newline) - UnsafeRawPointer(base)
-                if let (pathBytes, entry) = parseLine(all[lineStart..<lineEnd], withFingerprint: withFingerprints) {
-                    let path = String(decoding: pathBytes, as: UTF8.self)
+                if let (pathBytes, entry, canonical) = parseLine(
+                    all[lineStart..<lineEnd], withFingerprint: withFingerprints)
+                {
+                    var path = String(decoding: pathBytes, as: UTF8.self)
                     if PathRules.problem(with: path) == nil {
-                        body(path, precedes(lastPath, pathBytes), entry)
+                        // (A path that is not UTF-8 was repaired: its line is not the one written for it.)
+                        let same =
+                            canonical
+                            && path.withUTF8 {
+                                sameBytes(
+                                    UnsafeRawBufferPointer($0),
+                                    UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: pathBytes)))
+                            }
+                        body(path, precedes(lastPath, pathBytes), entry, same ? lineStart..<(lineEnd + 1) : nil)
                         lastPath = pathBytes
                     }
                 }
@@ -188,8 +201,10 @@ package enum Manifest {
     }
 
     /// The path's bytes and the entry of one line, nil if it does not parse.
+    /// The line's path, its entry, and whether `appendLine` writes exactly these bytes for them
+    /// (lowercase hex, no leading zero, a fingerprint field).
     private static func parseLine(_ line: Slice<UnsafeBufferPointer<UInt8>>, withFingerprint: Bool) -> (
-        Slice<UnsafeBufferPointer<UInt8>>, ManifestEntry
+        Slice<UnsafeBufferPointer<UInt8>>, ManifestEntry, canonical: Bool
     )? {
         guard line.first != UInt8(ascii: "#") else { return nil }
         // The fields before the path (which may itself hold spaces), read in place.
@@ -203,14 +218,26 @@ package enum Manifest {
         let fingerprintField = withFingerprint ? field() : nil
         if withFingerprint && fingerprintField == nil { return nil }
         guard let size = decimal(sizeField) else { return nil }
-        if hashField.elementsEqual("-".utf8) { return (rest, .dirty) }
+        let noFingerprint = fingerprintField?.elementsEqual("-".utf8) ?? false
+        if hashField.elementsEqual("-".utf8) {
+            return (rest, .dirty, withFingerprint && size == 0 && sizeField.count == 1 && noFingerprint)
+        }
         guard let hash = hex(hashField) else { return nil }
+        var canonical =
+            withFingerprint && isLowercaseHex(hashField)
+            && (sizeField.count == 1 || sizeField.first != UInt8(ascii: "0"))
         var fingerprint: UInt64?
-        if let fingerprintField, !fingerprintField.elementsEqual("-".utf8) {
+        if let fingerprintField, !noFingerprint {
             guard let value = hex(fingerprintField) else { return nil }
             fingerprint = value
+            canonical = canonical && isLowercaseHex(fingerprintField)
         }
-        return (rest, ManifestEntry(hash: hash, size: size, fingerprint: fingerprint))
+        return (rest, ManifestEntry(hash: hash, size: size, fingerprint: fingerprint), canonical)
+    }
+
+    /// No hex digit in `field` is an uppercase letter (`hex` took it already).
+    private static func isLowercaseHex(_ field: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        !field.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F") }
     }
 
     /// Exactly 16 lowercase or uppercase hex digits. (Without a branch for each digit's kind:

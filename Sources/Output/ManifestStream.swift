@@ -21,6 +21,17 @@ struct ManifestStream {
         if out.count >= Self.flushAt { flush() }
     }
 
+    /// The line of `previous`'s entry at `position`: copied from it where it can be
+    /// (`PreviousManifest.line(at:)`), else written.
+    mutating func append(_ previous: PreviousManifest, at position: Int) {
+        if let line = previous.line(at: position) {
+            previous.bytes.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[line])) }
+            if out.count >= Self.flushAt { flush() }
+        } else {
+            append(previous.paths[position], previous.entries[position])
+        }
+    }
+
     /// Writes what is buffered; returns 0 or the errno of the first failed write.
     mutating func finish() -> Int32 {
         flush()

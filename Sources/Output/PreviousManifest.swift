@@ -11,6 +11,12 @@ struct PreviousManifest: Sendable {
     private(set) var paths: [String] = []
     /// The entry of `paths[i]`.
     private(set) var entries: [ManifestEntry] = []
+    /// The manifest's bytes, and where the line of `paths[i]` is in them when a commit may
+    /// copy it as it is (the line `Manifest.appendLine` writes for that entry); empty when it
+    /// may not. (Copying a line is a tenth of writing it: a rebuild that changed a few files
+    /// writes again the lines of all the others.)
+    private(set) var bytes: [UInt8] = []
+    private(set) var lines: [Range<Int>] = []
     /// The position in `paths` of each path, by the FNV-1a of its bytes: a path's bytes are
     /// hashed once, where a `String` key is hashed as Unicode text (the larger part of a
     /// rebuild's look-ups). A path whose hash another took is found by its order. (Int32: at
@@ -34,13 +40,16 @@ struct PreviousManifest: Sendable {
         let count = parts.reduce(0) { $0 + $1.paths.count }
         paths.reserveCapacity(count)
         entries.reserveCapacity(count)
+        lines.reserveCapacity(count)
         var inOrder = true
         for part in parts where !part.paths.isEmpty {
             if let last = paths.last, !codePointOrder(last, part.paths[0]) { inOrder = false }
             inOrder = inOrder && part.inOrder
             paths += part.paths
             entries += part.entries
+            lines += part.lines
         }
+        self.bytes = bytes
         if !inOrder { putInOrder() }
         // The parts' hashes are the paths' in order unless the paths were sorted again.
         let hashes = inOrder ? parts.flatMap(\.hashes) : paths.map { StableHash.fnv1a($0) }
@@ -58,6 +67,7 @@ struct PreviousManifest: Sendable {
         var paths: [String] = []
         var entries: [ManifestEntry] = []
         var hashes: [UInt64] = []
+        var lines: [Range<Int>] = []
         /// Each path after the one before it in this part.
         var inOrder = true
 
@@ -66,11 +76,13 @@ struct PreviousManifest: Sendable {
             paths.reserveCapacity(count)
             entries.reserveCapacity(count)
             hashes.reserveCapacity(count)
-            Manifest.forEachEntry(in: bytes, lines: lines) { path, follows, entry in
+            self.lines.reserveCapacity(count)
+            Manifest.forEachEntry(in: bytes, lines: lines) { path, follows, entry, line in
                 inOrder = inOrder && follows
                 paths.append(path)
                 entries.append(entry)
                 hashes.append(StableHash.fnv1a(path))
+                self.lines.append(line ?? 0..<0)
             }
         }
     }
@@ -84,6 +96,7 @@ struct PreviousManifest: Sendable {
         order.sort { codePointOrder(paths[$0], paths[$1]) }
         paths = order.map { paths[$0] }
         entries = order.map { entries[$0] }
+        lines = order.map { lines[$0] }
     }
 
     var count: Int { paths.count }
@@ -98,6 +111,12 @@ struct PreviousManifest: Sendable {
     }
 
     subscript(path: String) -> ManifestEntry? { position(of: path).map { entries[$0] } }
+
+    /// Where the line of the entry at `position` is in `bytes` (with its newline) when a commit
+    /// may copy it; nil when it must be written anew.
+    func line(at position: Int) -> Range<Int>? {
+        lines[position].isEmpty ? nil : lines[position]
+    }
 
     /// The first position whose path is not before `path` in byte order (`count` if none is).
     func insertionPoint(of path: String) -> Int {
