@@ -107,8 +107,8 @@ struct CachedStoreRead {
         let path: String
         let snapshotPath: String
         let walk: (files: StoreFileStamps, folders: FolderLayouts?, startedAt: Int64)?
-        /// The kept snapshot, opened (and decoded) while the store was walked.
-        let prefetched: Background<SnapshotCache?>?
+        /// Where the kept snapshot is being opened and decoded, if it is (`CachePrefetch`).
+        let prefetch: CachePrefetch?
         /// Whether a stamp is old enough to be trusted: a file changed in the same clock tick
         /// as it was stamped might keep its stamp (git's "racily clean" files); such files are
         /// cached without documents, under a stamp that matches nothing, and read again next time.
@@ -140,10 +140,10 @@ struct CachedStoreRead {
             source: source, isDirectory: isDirectory, identity: identity,
             path: DocumentCache.path(folder: cacheFolder, identity: identity),
             snapshotPath: SnapshotCache.path(folder: cacheFolder, identity: identity), walk: walk,
-            prefetched: prefetch?.snapshot,
+            prefetch: prefetch,
             settled: { stamp in stamp.map { BuildInputs.isSettled(newest: $0.newest, at: readStart) } ?? false })
         let cache =
-            if let prefetch { prefetch.documents.value } else {
+            if let prefetch { prefetch.takeDocuments() } else {
                 DocumentCache.load(path: context.path, identity: identity, writer: CacheFile.writer)
             }
         let stamp = isDirectory ? nil : source.stamp(ofEntry: "")
@@ -239,15 +239,7 @@ struct CachedStoreRead {
         if let stamps, let walked = context.walk?.folders, let known = cache.folders,
             let plan = plan(source, cache: cache, known: known, walked: walked)
         {
-            let kept =
-                if let prefetched = context.prefetched { prefetched.value } else {
-                    SnapshotCache.open(path: context.snapshotPath, identity: context.identity)
-                }
-            if let saved = kept,
-                let update = update(
-                    saved, source: source, plan.sources, gone: plan.gone, cache: cache, stamps: stamps,
-                    folders: plan.folders, relisted: known != plan.folders ? plan.files : 0)
-            {
+            if let update = updateKept(context, plan: plan, cache: cache, known: known, stamps: stamps) {
                 gathered.updated = update
                 (gathered.readCount, gathered.reused) = (update.read, plan.sources.count - update.read)
                 planned = true
@@ -283,6 +275,21 @@ struct CachedStoreRead {
             gathered.readCount = gathered.items.count - gathered.reused
         }
         return gathered
+    }
+
+    /// The kept snapshot updated by `update`, when it can be; the kept one (decoded) is let go
+    /// here either way, before a read that decodes the files.
+    private static func updateKept(
+        _ context: Context, plan: FilePlan, cache: DocumentCache, known: FolderLayouts, stamps: StoreFileStamps.Index
+    ) -> SnapshotUpdate? {
+        let kept =
+            if let prefetch = context.prefetch { prefetch.takeSnapshot() } else {
+                SnapshotCache.open(path: context.snapshotPath, identity: context.identity)
+            }
+        guard let kept else { return nil }
+        return update(
+            kept, source: context.source, plan.sources, gone: plan.gone, cache: cache, stamps: stamps,
+            folders: plan.folders, relisted: known != plan.folders ? plan.files : 0)
     }
 
     /// Writes the document cache before deriving, so that the documents can be handed over to
@@ -393,6 +400,9 @@ struct CachedStoreRead {
             likesMoved: !likes.isEmpty)
     }
 
+    /// Which files a read through the cache takes (`plan(_:cache:known:walked:)`).
+    private typealias FilePlan = (sources: [Source], folders: FolderLayouts, listed: Int, files: Int, gone: [Int])
+
     /// The last build's snapshot brought up to date (`update`).
     private struct SnapshotUpdate {
         let snapshot: Snapshot
@@ -499,7 +509,7 @@ struct CachedStoreRead {
     /// cannot be listed as a read of the whole store would list it.
     private static func plan(
         _ source: any DocumentSource, cache: DocumentCache, known: FolderLayouts, walked: FolderLayouts
-    ) -> (sources: [Source], folders: FolderLayouts, listed: Int, files: Int, gone: [Int])? {
+    ) -> FilePlan? {
         guard let (relist, dropped) = walked.changes(since: known) else { return nil }
         if relist.isEmpty && dropped.isEmpty { return ((0..<cache.count).map(Source.cached), known, 0, 0, []) }
         guard relist.count <= max(Self.relistedFoldersAtLeast, walked.folders.count / Self.relistedFolderShare)

@@ -66,11 +66,12 @@ package struct SiteBuild: Sendable {
             }
             openedWriter = writer
         }
-        // The build cache's files, read on other threads at once.
-        let prefetch =
-            options.usesCache && source.layout == .documentPerEntry
-            ? CachePrefetch(folder: options.media.cache, identity: StoreIdentity(source)) : nil
-        let read = try readStore(source, inputs, prefetch: prefetch, observer: observer)
+        // The build cache's files, read on other threads at once (and let go with the read).
+        let read = try readStore(
+            source, inputs,
+            prefetch: options.usesCache && source.layout == .documentPerEntry
+                ? CachePrefetch(folder: options.media.cache, identity: StoreIdentity(source)) : nil,
+            observer: observer)
         var notices = self.notices + read.notices
         if let database = source as? FirestoreSource {
             notices.append(.documentsRead(database.documentsRead, database: database.location))
@@ -80,9 +81,8 @@ package struct SiteBuild: Sendable {
         defer { _ = snapshotWrite?.finish() }
         // The decoded documents are gone: give their memory back to the system, or the
         // allocator keeps it, scattered, under everything that follows (at a million tweets,
-        // hundreds of megabytes of the build's peak). An updated snapshot decoded none: what
-        // little was freed is better taken again by what follows than faulted in anew.
-        if !read.snapshotReused { Heap.trim() }
+        // hundreds of megabytes of the build's peak).
+        Heap.trim()
         var warnings = try check(read.snapshot.diagnostics)
         let media = try pipeline.mirror(read.snapshot, progress: observer.mediaProgress)
         if let media {
@@ -220,7 +220,7 @@ package struct SiteBuild: Sendable {
             clock: clock, phases: observer.phaseEnded)
         let path = CaptionCache.path(folder: options.media.cache, identity: read.identity)
         let captions =
-            if let prefetch { prefetch.captions.value } else { CaptionCache.load(path: path, identity: read.identity) }
+            if let prefetch { prefetch.takeCaptions() } else { CaptionCache.load(path: path, identity: read.identity) }
         return StoreRead(
             snapshot: read.snapshot, notices: read.problem.map { [.cache($0)] } ?? [],
             files: (read.readFiles, read.reusedFiles),
