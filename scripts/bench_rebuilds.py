@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Two (or more) Roost binaries' rebuilds compared phase by phase, runs interleaved:
 
-    scripts/bench_rebuilds.py [--runs N] [--kinds caption,like,none] [--store DIR] BINARY...
+    scripts/bench_rebuilds.py [--runs N] [--kinds caption,like,none,rename,template] [--store DIR] BINARY...
 
 Each binary gets its own copy of the store (default: $BENCH_DIR/store-M, made by
-`scripts/bench M`), output and cache folder under $BENCH_DIR/rebuilds/, one full build and
-one rebuild with no change. Then for each kind, N rounds: the same edit in every copy (a word
-appended to the first tweet's caption, `bench_edits.py caption`; a like of that tweet by the
-next user, not its author, who has none, `bench_edits.py like`; or nothing), 1.2 s for the
+`scripts/bench M`) and of templates/, output and cache folder under $BENCH_DIR/rebuilds/, one
+full build and one rebuild with no change. Then for each kind (default: caption, like, none),
+N rounds: the same edit in every copy (a word appended to the first tweet's caption,
+`bench_edits.py caption`; a like of that tweet by the next user, not its author, who has none,
+`bench_edits.py like`; a word appended to the fullname of the user with the most tweets,
+`bench_edits.py rename`; an HTML comment added to tweet.mustache, `bench_edits.py template`;
+or nothing), 1.2 s for the
 stamps to settle, then one `ROOST_TIMINGS=1 roost build --quiet` per binary, their order
 reversed every other round (a busy moment then weighs on both alike). Prints, per binary and
 kind, the median wall time of the rebuilds and each phase's mean wall and CPU time.
@@ -35,7 +38,7 @@ def build(binary, work):
     """One timed build of `work`'s store: (wall seconds, {phase: (wall, cpu)})."""
     start = time.monotonic()
     done = subprocess.run(
-        [binary, "build", "--quiet", "--store", f"{work}/store", "--templates", f"{REPO}/templates",
+        [binary, "build", "--quiet", "--store", f"{work}/store", "--templates", f"{work}/templates",
          "--cache", f"{work}/cache", "--output", f"{work}/out"],
         env=dict(os.environ, ROOST_TIMINGS="1"), capture_output=True, text=True)
     wall = time.monotonic() - start
@@ -60,18 +63,19 @@ def main():
         sys.exit(f"bench_rebuilds: no store at {args.store} (scripts/bench M makes it)")
     kinds = args.kinds.split(",")
     for kind in kinds:
-        if kind not in ("caption", "like", "none"):
-            sys.exit(f"bench_rebuilds: unknown kind '{kind}' (caption, like or none)")
+        if kind not in ("caption", "like", "none", "rename", "template"):
+            sys.exit(f"bench_rebuilds: unknown kind '{kind}' (caption, like, none, rename or template)")
     binaries = [os.path.abspath(b) for b in args.binaries]
     works = [os.path.join(BENCH, "rebuilds", str(k)) for k in range(len(binaries))]
     for work in works:
         shutil.rmtree(work, ignore_errors=True)
         os.makedirs(f"{work}/cache")
         shutil.copytree(args.store, f"{work}/store")
+        shutil.copytree(os.path.join(REPO, "templates"), f"{work}/templates")
     time.sleep(1.5)
     picked = subprocess.run(["python3", EDITS, "pick", f"{works[0]}/store"], capture_output=True, text=True,
                             check=True).stdout.split("\n")
-    tweet = picked[0]
+    tweet, heavy = picked[0], picked[2]
     tweet_id = os.path.basename(tweet)
     with open(f"{works[0]}/store/{tweet}", encoding="utf-8") as f:
         author = json.load(f).get("uid")
@@ -87,6 +91,11 @@ def main():
             for work in works:
                 if kind == "caption":
                     subprocess.run(["python3", EDITS, "caption", f"{work}/store/{tweet}", f"rebuild{run}"], check=True)
+                elif kind == "rename":
+                    subprocess.run(["python3", EDITS, "rename", f"{work}/store/{heavy}", f"rebuild{run}"], check=True)
+                elif kind == "template":
+                    subprocess.run(["python3", EDITS, "template", f"{work}/templates/tweet.mustache",
+                                    f"<!-- rebuild {run} -->"], check=True)
                 elif kind == "like":
                     liker = next(u for u in users
                                  if not os.path.exists(f"{work}/store/users/{u}/user-likes/{tweet_id}"))
