@@ -36,13 +36,6 @@ package struct SiteBuild: Sendable {
         let pipeline = try SitePipeline(config: options.config, theme: try theme(), media: options.media)
         var source = try StoreAddress.source(for: options.store)
         if let database = source as? FirestoreSource { source = database.reporting(observer.documentsRead) }
-        // With an output folder already there, its manifest is read on another thread while the
-        // store is walked (the writer opened and its lock taken; given back if the build fails
-        // before it is used).
-        let output = options.output
-        let openingWriter =
-            isDirectory(output)
-            ? Background { Result { () throws(OutputError) in try SiteWriter(outputDirectory: output) } } : nil
         let inputs = try BuildInputs(options, source: source, theme: pipeline.theme, clock: clock)
         defer { _ = inputs.listingWrite?.finish() }
         observer.phaseEnded(.stampInputs)
@@ -50,8 +43,8 @@ package struct SiteBuild: Sendable {
         // was made from the same inputs and its files are intact, there is nothing to do.
         // Without one, it is created only once the store has been read without errors.
         var openedWriter: SiteWriter?
-        if let openingWriter {
-            let writer = try openingWriter.value.get()
+        if isDirectory(options.output) {
+            let writer = try SiteWriter(outputDirectory: options.output)
             // (`--refresh-media` asks every image's server again, whatever the store.)
             if !refreshesMedia, inputs.match(previous: writer.previousInputs), writer.previousOutputIsIntact() {
                 writer.abandon()

@@ -92,9 +92,9 @@ struct SiteBuildTests {
         #expect(work.files("site") == before)
     }
 
-    /// The output's lock is taken, and its manifest read, while the store is walked: a build
-    /// that fails after that (a store gone, a store with an error) gives the lock back and
-    /// leaves no staging folder, and the next build takes it.
+    /// A build that fails with an output folder there (a store gone, a store with an error, the
+    /// build cache's files being read on other threads) gives its lock back and leaves no
+    /// staging folder, and the next build takes it.
     @Test func aFailedBuildGivesBackTheOutputsLock() throws {
         let work = try sampleSiteCopy()
         try build(work, "site")
