@@ -1,5 +1,3 @@
-import Model
-import Output
 import Support
 
 /// The build cache's files that a rebuild reads whatever changed, each read on a thread of its

@@ -63,7 +63,7 @@ struct SnapshotCache: Sendable {
 
     /// The cache at `path` (its basis read) if the file is whole and was written by this
     /// binary for `identity`; with `decoding`, its snapshot decoded too (as `CachePrefetch`
-    /// opens it, on another thread while the store is walked).
+    /// opens it, on a thread of its own beside the document cache's).
     static func open(path: String, identity: StoreIdentity, decoding: Bool = false) -> SnapshotCache? {
         guard let file = CacheFile.open(path, header: header(identity: identity)) else { return nil }
         var reader = file.reader
@@ -75,22 +75,19 @@ struct SnapshotCache: Sendable {
                 read[try reader.uint64()] = try reader.fileStamp()
             }
             let start = reader.offset
-            var decoded: Snapshot?
-            if decoding {
-                var reader = file.reader(from: start)
-                if let snapshot = try? Snapshot(from: &reader), reader.isAtEnd { decoded = snapshot }
-            }
             return SnapshotCache(
                 basis: Basis(documents: documents, read: read, folders: folders), file: file, start: start,
-                decoded: decoded)
+                decoded: decoding ? decode(file, from: start) : nil)
         } catch {
             return nil
         }
     }
 
     /// The snapshot, decoded; nil if it does not decode.
-    func snapshot() -> Snapshot? {
-        if let decoded { return decoded }
+    func snapshot() -> Snapshot? { decoded ?? Self.decode(file, from: start) }
+
+    /// The snapshot that starts at `start` in `file`, decoded; nil if it does not decode.
+    private static func decode(_ file: CacheFile, from start: Int) -> Snapshot? {
         var reader = file.reader(from: start)
         guard let snapshot = try? Snapshot(from: &reader), reader.isAtEnd else { return nil }
         return snapshot

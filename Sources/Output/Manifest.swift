@@ -200,9 +200,9 @@ package enum Manifest {
         return order != 0 ? order < 0 : a.count < b.count
     }
 
-    /// The path's bytes and the entry of one line, nil if it does not parse.
-    /// The line's path, its entry, and whether `appendLine` writes exactly these bytes for them
-    /// (lowercase hex, no leading zero, a fingerprint field).
+    /// The path's bytes and the entry of one line, nil if it does not parse, and whether
+    /// `appendLine` writes exactly these bytes for them (lowercase hex, no leading zero, a
+    /// fingerprint field).
     private static func parseLine(_ line: Slice<UnsafeBufferPointer<UInt8>>, withFingerprint: Bool) -> (
         Slice<UnsafeBufferPointer<UInt8>>, ManifestEntry, canonical: Bool
     )? {

@@ -2,11 +2,11 @@ import Dispatch
 import Synchronization
 
 /// A value made on another thread while the caller goes on, waited for where it is needed:
-/// work that does not depend on what the caller does first (a build's cache files read while
-/// the store is walked) fills the cores the caller leaves idle.
+/// independent work (a build's cache files, each read on a thread of its own) fills the
+/// cores the caller leaves idle.
 ///
 /// Dropping it waits for the work to end, so that nothing it made outlives the caller's
-/// scope unseen (an output folder's lock, say, is given back by the value's own deinit).
+/// scope unseen (a value not taken is freed with it, not later on another thread).
 package final class Background<Value: Sendable>: Sendable {
     private let done = DispatchGroup()
     private let result = Slot()

@@ -22,7 +22,7 @@ final class Progress: Sendable {
         DispatchQueue.global().asyncAfter(deadline: .now() + 1) { [self] in tick() }
     }
 
-    func advance(by count: Int = 1) {
+    func advance(by count: Int) {
         done.add(count, ordering: .relaxed)
     }
 
