@@ -48,7 +48,26 @@ struct BuildInputs {
         return text
     }()
 
-    init(_ options: BuildOptions, source: any DocumentSource, theme: Theme, clock: BuildClock = .system) throws {
+    /// The last walk's listings of `source`'s folders (`ListingCache`), read on another thread
+    /// from now (a build reads its theme meanwhile); nil when the walk takes none.
+    static func knownListings(_ options: BuildOptions, source: any DocumentSource) -> Background<FolderListings?>? {
+        guard let path = listingPath(options, source: source) else { return nil }
+        let identity = StoreIdentity(source)
+        return Background { ListingCache.load(path: path, identity: identity) }
+    }
+
+    /// Where the listing cache of `source` is, when its walk takes one: a folder not moved
+    /// since the last walk is not listed again.
+    private static func listingPath(_ options: BuildOptions, source: any DocumentSource) -> String? {
+        guard options.usesCache && source.layout == .documentPerEntry else { return nil }
+        return ListingCache.path(folder: options.media.cache, identity: StoreIdentity(source))
+    }
+
+    /// - Parameter listings: `knownListings(options, source:)`, if started already.
+    init(
+        _ options: BuildOptions, source: any DocumentSource, theme: Theme,
+        listings: Background<FolderListings?>? = nil, clock: BuildClock = .system
+    ) throws {
         stampedAt = clock.now()
         try source.checkShape()  // before walking a folder that is no store
         // The cached read takes each file's stamp from this walk. A first build (no cache yet)
@@ -57,9 +76,8 @@ struct BuildInputs {
         let identity = StoreIdentity(source)
         let recording =
             cached && access(DocumentCache.path(folder: options.media.cache, identity: identity), F_OK) == 0
-        // A folder not moved since the last walk is not listed again (`ListingCache`).
-        let listingPath = cached ? ListingCache.path(folder: options.media.cache, identity: identity) : nil
-        let known = listingPath.flatMap { ListingCache.load(path: $0, identity: identity) }
+        let listingPath = Self.listingPath(options, source: source)
+        let known = listingPath == nil ? nil : (listings ?? Self.knownListings(options, source: source))?.value
         let stamp =
             listingPath == nil
             ? try source.stamp(recording: recording)

@@ -33,10 +33,13 @@ package struct SiteBuild: Sendable {
     @discardableResult
     package func run(observer: some BuildObserver = SilentBuild()) throws -> BuildReport {
         let start = ContinuousClock.now
+        // (A problem with the theme or the output's place is told before one with the store.)
+        let found = Result { try StoreAddress.source(for: options.store) }
+        let listings = (try? found.get()).flatMap { BuildInputs.knownListings(options, source: $0) }
         let pipeline = try SitePipeline(config: options.config, theme: try theme(), media: options.media)
-        var source = try StoreAddress.source(for: options.store)
+        var source = try found.get()
         if let database = source as? FirestoreSource { source = database.reporting(observer.documentsRead) }
-        let inputs = try BuildInputs(options, source: source, theme: pipeline.theme, clock: clock)
+        let inputs = try BuildInputs(options, source: source, theme: pipeline.theme, listings: listings, clock: clock)
         defer { _ = inputs.listingWrite?.finish() }
         observer.phaseEnded(.stampInputs)
         // With an output folder already there, take it (and its lock) now: if the last build
@@ -65,6 +68,9 @@ package struct SiteBuild: Sendable {
             prefetch: options.usesCache && source.layout == .documentPerEntry
                 ? CachePrefetch(folder: options.media.cache, identity: StoreIdentity(source)) : nil,
             observer: observer)
+        // The last build's files are checked while the renderer is made (mostly on one core),
+        // for the render to keep them.
+        openedWriter?.checkPreviousFiles()
         var notices = self.notices + read.notices
         if let database = source as? FirestoreSource {
             notices.append(.documentsRead(database.documentsRead, database: database.location))

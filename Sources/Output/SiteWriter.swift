@@ -74,6 +74,8 @@ package final class SiteWriter: Sendable {
     let claims: PositionClaims
     /// The inputs token the last finished build recorded (see `Manifest`), if any.
     package let previousInputs: String?
+    /// Which of `previous`'s files are still as it left them (`checkPreviousFiles()`).
+    let previousFiles: PreviousFileCheck
     let state = Mutex(State())
 
     static let lockName = ".roost-lock"
@@ -140,6 +142,7 @@ package final class SiteWriter: Sendable {
         stagingFD = ready.stagingFD
         dirFD = folder.release()
         lockFD = lock.release()
+        previousFiles = PreviousFileCheck(ready.manifest, in: dirFD)
     }
 
     /// Takes the lock of the output folder `dirFD`: flock on `.roost-lock`, removed again on
@@ -230,6 +233,10 @@ package final class SiteWriter: Sendable {
         }
     }
 
+    /// Starts checking, on other threads, the files the last build wrote, for `keep` to ask:
+    /// called once the build knows it will render, while it still reads its inputs.
+    package func checkPreviousFiles() { previousFiles.start() }
+
     /// Files `lstat`ed per iteration when the output is checked: a stat is a few
     /// microseconds, so thousands make an iteration worth handing to a core.
     private static let statChunk = 4096
@@ -261,9 +268,7 @@ package final class SiteWriter: Sendable {
         if claims.isClosed { throw .finished(directory: displayName) }
         guard let position = previous.position(of: path) else { return false }
         let old = previous.entries[position]
-        guard old.known, old.fingerprint == fingerprint else { return false }
-        let (st, _) = lstatAt(dirFD, path)
-        guard let st, isType(st, regularFileType), st.st_size == old.size else { return false }
+        guard old.known, old.fingerprint == fingerprint, previousFiles.isIntact(position) else { return false }
         guard claims.claim(position, as: .kept) else { throw .duplicatePath(path) }
         return true
     }
@@ -379,6 +384,7 @@ package final class SiteWriter: Sendable {
     }
 
     private func cleanUp() {
+        previousFiles.finish()  // (it reads through `dirFD`)
         close(stagingFD)
         removeTree(dirFD, stagingName)
         Self.unlock(FileDescriptor(lockFD)!, in: dirFD)

@@ -307,7 +307,11 @@ package struct StoreStamp: Equatable, Sendable {
             stamp.foldersListed = listed
             if reuse != nil {
                 var listings: [String: FolderListings.Listing] = [:]
-                for (relative, listing) in kept + others.flatMap(\.kept) { listings[relative] = listing }
+                listings.reserveCapacity(others.reduce(kept.count) { $0 + $1.kept.count })
+                for (relative, listing) in kept { listings[relative] = listing }
+                for other in others {
+                    for (relative, listing) in other.kept { listings[relative] = listing }
+                }
                 stamp.listings = FolderListings(listings)
                 stamp.foldersTaken = taken
                 stamp.listingWeights = (keptWeight, keptTakenWeight)

@@ -576,6 +576,42 @@ struct FingerprintTests {
         third.abandon()
     }
 
+    /// With the last build's files checked ahead (`checkPreviousFiles`), `keep` answers as
+    /// when it looks at each file itself: one gone, grown, cut or turned into a folder is
+    /// produced again; the others are kept.
+    @Test func filesCheckedAheadAreKeptOnlyWhenIntact() throws {
+        let t = try TemporaryFolder()
+        let names = ["a", "b", "c", "d", "e"].map { "p/\($0)/index.html" }
+        let first = try SiteWriter(outputDirectory: t.output)
+        for (k, name) in names.enumerated() { _ = try first.write(name, Array("page \(k)".utf8), fingerprint: 1) }
+        _ = try first.write("unfingerprinted.html", "x")
+        _ = try first.commit()
+
+        try FileManager.default.removeItem(atPath: t.outputPath(names[1]))
+        put(t.outputPath(names[2]), "page 2, longer by hand")
+        put(t.outputPath(names[3]), "p")
+        try FileManager.default.removeItem(atPath: t.outputPath(names[4]))
+        try FileManager.default.createDirectory(atPath: t.outputPath(names[4]), withIntermediateDirectories: true)
+
+        let second = try SiteWriter(outputDirectory: t.output)
+        second.checkPreviousFiles()
+        second.checkPreviousFiles()  // (once is enough; again changes nothing)
+        #expect(try second.keep(names[0], fingerprint: 1))
+        for name in names.dropFirst() { #expect(try !second.keep(name, fingerprint: 1), "\(name)") }
+        #expect(try !second.keep("unfingerprinted.html", fingerprint: 1))
+        #expect(try !second.keep("never-written.html", fingerprint: 1))
+        second.abandon()
+
+        // Abandoned or committed before any `keep`, a writer waits for its check.
+        let third = try SiteWriter(outputDirectory: t.output)
+        third.checkPreviousFiles()
+        third.abandon()
+        let fourth = try SiteWriter(outputDirectory: t.output)
+        fourth.checkPreviousFiles()
+        _ = try fourth.commit()
+        #expect(!exists(t.outputPath(names[0])), "nothing kept or written: removed")
+    }
+
     @Test func sameBytesFromNewInputsRecordTheNewFingerprint() throws {
         let t = try TemporaryFolder()
         let first = try SiteWriter(outputDirectory: t.output)

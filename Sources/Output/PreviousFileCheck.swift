@@ -1,0 +1,71 @@
+import Dispatch
+import Support
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Which of the last build's files are still on disk as it wrote them (a regular file of the
+/// recorded size), found on other threads while the build reads its store: a rebuild that
+/// keeps nearly every page would otherwise `lstat` them one by one in its render, when the
+/// cores are busy, rather than while one of them waits. Until `start()`, each file is
+/// `lstat`ed when asked about.
+final class PreviousFileCheck: @unchecked Sendable {  // `intact` is written before `done` is left, read after
+    private let previous: PreviousManifest
+    private let dirFD: Int32
+    private let intact: UnsafeMutablePointer<Bool>
+    private let started = Atomic<Bool>(false)
+    private let done = DispatchGroup()
+
+    /// The check of `previous`'s files in the output folder `dirFD` (open while this lives).
+    init(_ previous: PreviousManifest, in dirFD: Int32) {
+        self.previous = previous
+        self.dirFD = dirFD
+        intact = .allocate(capacity: max(previous.count, 1))
+        intact.initialize(repeating: false, count: max(previous.count, 1))
+    }
+
+    /// Starts checking every known entry on other threads (once).
+    func start() {
+        guard !started.exchange(true, ordering: .relaxed) else { return }
+        DispatchQueue.global(qos: .userInitiated).async(group: done) { [self] in
+            let (paths, entries, count, chunk) = (previous.paths, previous.entries, previous.count, Self.chunk)
+            parallelForEach(count: (count + chunk - 1) / chunk, chunk: 1) { c in
+                for i in (c * chunk)..<min(count, (c + 1) * chunk) {
+                    let entry = entries[i]
+                    intact[i] = entry.known && Self.isIntact(paths[i], size: entry.size, in: dirFD)
+                }
+            }
+        }
+    }
+
+    /// Files `lstat`ed per task: enough to pay for handing it to a core.
+    private static let chunk = 2048
+
+    /// Whether the file at `position` is as the last build wrote it: as the check found it
+    /// (waited for), or, before `start()`, as it is now.
+    func isIntact(_ position: Int) -> Bool {
+        guard started.load(ordering: .relaxed) else {
+            return Self.isIntact(previous.paths[position], size: previous.entries[position].size, in: dirFD)
+        }
+        done.wait()
+        return intact[position]
+    }
+
+    private static func isIntact(_ path: String, size: Int, in dirFD: Int32) -> Bool {
+        guard let st = lstatAt(dirFD, path).0 else { return false }
+        return isType(st, regularFileType) && st.st_size == size
+    }
+
+    /// Waits for the check, if started.
+    func finish() { done.wait() }
+
+    deinit {
+        done.wait()
+        intact.deinitialize(count: max(previous.count, 1))
+        intact.deallocate()
+    }
+}
