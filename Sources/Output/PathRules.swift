@@ -8,47 +8,43 @@ package enum PathRules {
 
     /// Why `path` is refused, or nil if it is safe.
     package static func problem(with path: String) -> String? {
-        let bytes = path.utf8
-        if bytes.isEmpty { return "the path is empty" }
-        if bytes.first == UInt8(ascii: "/") { return "the path is absolute; give it relative to the output folder" }
-        var length = 0
-        var dots = 0  // segment consists only of this many dots so far (-1: not only dots)
-        var reservedMatch = 0  // bytes of `.roost-` matched at the segment start (-1: no match)
-        let reserved = reservedBytes
-        func endSegment() -> String? {
-            if length == 0 { return "the path has an empty segment (\"//\", or a trailing \"/\")" }
-            if dots == 1 || dots == 2 { return "the path has a \"\(dots == 1 ? "." : "..")\" segment" }
-            if length > maxSegmentBytes { return "a path segment is longer than \(maxSegmentBytes) bytes" }
-            return nil
-        }
-        for byte in bytes {
-            if byte == UInt8(ascii: "/") {
-                if let problem = endSegment() { return problem }
-                length = 0
-                dots = 0
-                reservedMatch = 0
-                continue
-            }
-            switch byte {
-            case 0: return "the path contains a NUL byte"
-            case UInt8(ascii: "\\"): return "the path contains a backslash; use \"/\" between folders"
-            case UInt8(ascii: "\n"), UInt8(ascii: "\r"): return "the path contains a line break"
-            default: break
-            }
-            if dots >= 0 { dots = byte == UInt8(ascii: ".") ? dots + 1 : -1 }
-            if reservedMatch >= 0 {
-                if reservedMatch < reserved.count, reserved[reservedMatch] == byte {
-                    reservedMatch += 1
-                    if reservedMatch == reserved.count {
-                        return "names starting with \"\(reservedPrefix)\" are reserved for roost's own files"
-                    }
-                } else {
-                    reservedMatch = -1
+        var path = path
+        return path.withUTF8 { problem(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Why the path of UTF-8 `bytes` is refused, or nil if it is safe: the first problem in
+    /// the order of its bytes. (Over raw bytes: a rebuild checks every path of the manifest.)
+    static func problem(bytes: UnsafeRawBufferPointer) -> String? {
+        let count = bytes.count
+        if count == 0 { return "the path is empty" }
+        let (slash, dot) = (UInt8(ascii: "/"), UInt8(ascii: "."))
+        if bytes[0] == slash { return "the path is absolute; give it relative to the output folder" }
+        var start = 0
+        while true {
+            var end = start
+            while end < count {
+                let byte = bytes[end]
+                if byte == slash { break }
+                switch byte {
+                case 0: return "the path contains a NUL byte"
+                case UInt8(ascii: "\\"): return "the path contains a backslash; use \"/\" between folders"
+                case UInt8(ascii: "\n"), UInt8(ascii: "\r"): return "the path contains a line break"
+                default: break
+                }
+                end += 1
+                if end - start == 7, bytes[start..<end].elementsEqual(reservedBytes) {  // (".roost-")
+                    return "names starting with \"\(reservedPrefix)\" are reserved for roost's own files"
                 }
             }
-            length += 1
+            let length = end - start
+            if length == 0 { return "the path has an empty segment (\"//\", or a trailing \"/\")" }
+            if length <= 2, bytes[start] == dot, bytes[end - 1] == dot {
+                return "the path has a \"\(length == 1 ? "." : "..")\" segment"
+            }
+            if length > maxSegmentBytes { return "a path segment is longer than \(maxSegmentBytes) bytes" }
+            if end == count { return nil }
+            start = end + 1
         }
-        return endSegment()
     }
 }
 

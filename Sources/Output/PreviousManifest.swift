@@ -21,7 +21,7 @@ struct PreviousManifest: Sendable {
     /// hashed once, where a `String` key is hashed as Unicode text (the larger part of a
     /// rebuild's look-ups). A path whose hash another took is found by its order. (Int32: at
     /// two million files, 8 MiB less.)
-    private var positions: [UInt64: Int32] = [:]
+    private var positions = PathHashTable(capacity: 0)
     /// The inputs token of the build that wrote it (see `Manifest`), if any.
     private(set) var inputs: String?
     /// Its length in bytes, when lines can be appended to it as read (`SiteWriter.appendToManifest`):
@@ -53,9 +53,9 @@ struct PreviousManifest: Sendable {
         if !inOrder { putInOrder() }
         // The parts' hashes are the paths' in order unless the paths were sorted again.
         let hashes = inOrder ? parts.flatMap(\.hashes) : paths.map { StableHash.fnv1a($0) }
-        positions.reserveCapacity(hashes.count)
+        positions = PathHashTable(capacity: hashes.count)
         // (Of two paths with one hash, the first is found by it, the second by its order.)
-        for (position, hash) in hashes.enumerated() where positions[hash] == nil { positions[hash] = Int32(position) }
+        for (position, hash) in hashes.enumerated() { positions.insert(hash, position: Int32(position)) }
     }
 
     /// A manifest this long or longer is read in `parts` parts.
@@ -104,7 +104,7 @@ struct PreviousManifest: Sendable {
 
     /// The position of `path` in `paths`, if the manifest lists it.
     func position(of path: String) -> Int? {
-        if let found = positions[StableHash.fnv1a(path)].map(Int.init), sameBytes(paths[found], path) { return found }
+        if let found = positions[StableHash.fnv1a(path)], sameBytes(paths[found], path) { return found }
         // Another path with its hash, or none: found by its bytes if the manifest lists it.
         let i = insertionPoint(of: path)
         return i < paths.count && sameBytes(paths[i], path) ? i : nil

@@ -247,6 +247,26 @@ import Glibc
         #expect(listing(t.path()) == before)
     }
 
+    /// Each refused path is told its first problem, in the order of its bytes.
+    @Test func aRefusedPathIsToldItsFirstProblem() {
+        let expected: [(String, String)] = [
+            ("", "the path is empty"),
+            ("/a\0", "the path is absolute; give it relative to the output folder"),
+            ("a//b", "the path has an empty segment (\"//\", or a trailing \"/\")"),
+            ("a/", "the path has an empty segment (\"//\", or a trailing \"/\")"),
+            ("./a", "the path has a \".\" segment"),
+            ("a/..", "the path has a \"..\" segment"),
+            ("a\0/..", "the path contains a NUL byte"),
+            ("../a\\b", "the path has a \"..\" segment"),
+            ("a\\b\0", "the path contains a backslash; use \"/\" between folders"),
+            ("a/b\rc", "the path contains a line break"),
+            ("x/.roost-a\0", "names starting with \".roost-\" are reserved for roost's own files"),
+            ("x/.roos\n-a", "the path contains a line break"),
+            ("x/a.roost-/" + String(repeating: "n", count: 256), "a path segment is longer than 255 bytes"),
+        ]
+        for (path, problem) in expected { #expect(PathRules.problem(with: path) == problem, "\(path.debugDescription)") }
+    }
+
     @Test func ordinaryPathsAreAccepted() {
         for path in [
             ".well-known/security.txt", "a..b/c", "...", ".roost", "roost-x/.roostx", "a b/ü.html",
