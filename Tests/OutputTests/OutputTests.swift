@@ -264,7 +264,9 @@ import Glibc
             ("x/.roos\n-a", "the path contains a line break"),
             ("x/a.roost-/" + String(repeating: "n", count: 256), "a path segment is longer than 255 bytes"),
         ]
-        for (path, problem) in expected { #expect(PathRules.problem(with: path) == problem, "\(path.debugDescription)") }
+        for (path, problem) in expected {
+            #expect(PathRules.problem(with: path) == problem, "\(path.debugDescription)")
+        }
     }
 
     @Test func ordinaryPathsAreAccepted() {
