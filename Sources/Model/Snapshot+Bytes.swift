@@ -110,24 +110,43 @@ extension ByteReader {
         var spans: [UnsafeRawBufferPointer] = []
         var left = count
         while left > 0 {
-            spans.append(try bytes(try length()))
+            // (Every item takes a byte at least: a count beyond the bytes is refused before
+            // room is made for it.)
+            let span = try bytes(try length())
+            guard span.count >= Swift.min(left, blockSize) else { throw Malformed() }
+            spans.append(span)
             left -= Swift.min(left, blockSize)
         }
         nonisolated(unsafe) let blocks = spans  // (read-only, and within the caller's bytes)
-        let decoded = [Result<[T], Malformed>](parallelCount: blocks.count) { b in
-            Result { () throws(Malformed) -> [T] in
+        var whole = true
+        // Each block decoded into its place in the list (a list of blocks joined after copied
+        // every item once more, retaining all its parts).
+        let all = [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            nonisolated(unsafe) let base = buffer.baseAddress  // (each block initializes its own items)
+            // Per block: how many of its items were made, and whether it was read whole.
+            let made = [(count: Int, whole: Bool)](parallelCount: blocks.count) { b in
                 var reader = ByteReader(blocks[b])
-                let n = Swift.min(blockSize, count - b * blockSize)
-                var items: [T] = []
-                items.reserveCapacity(n)
-                for _ in 0..<n { items.append(try decode(&reader)) }
-                guard reader.isAtEnd else { throw Malformed() }
-                return items
+                let start = b * blockSize
+                let n = Swift.min(blockSize, count - start)
+                var k = 0
+                do throws(Malformed) {
+                    while k < n {
+                        (base! + start + k).initialize(to: try decode(&reader))
+                        k += 1
+                    }
+                } catch {
+                    return (k, false)
+                }
+                return (k, reader.isAtEnd)
+            }
+            if made.allSatisfy(\.whole) {
+                initialized = count
+            } else {
+                for (b, block) in made.enumerated() { (base! + b * blockSize).deinitialize(count: block.count) }
+                whole = false
             }
         }
-        var all: [T] = []
-        all.reserveCapacity(count)
-        for block in decoded { all += try block.get() }
+        guard whole else { throw Malformed() }
         return all
     }
 

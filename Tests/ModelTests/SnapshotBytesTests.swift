@@ -65,6 +65,22 @@ struct SnapshotBytesTests {
         #expect(throws: ByteReader.Malformed.self) { try Self.decode(larger) }
     }
 
+    /// Items are decoded into their place in the list, block by block: one that fails part of
+    /// the way through a block gives the items made before it back, and the list is refused;
+    /// a count of more items than the bytes could hold is refused before room is made for it.
+    @Test func aListDamagedPartWayOrCountedBeyondItsBytesIsRefused() throws {
+        let bytes = Self.bytes(of: try Self.derived())
+        for offset in stride(from: bytes.count / 10, to: bytes.count, by: bytes.count / 40) {
+            var damaged = bytes
+            damaged.replaceSubrange(offset..<offset + 4, with: [0xFF, 0xFF, 0xFF, 0x7F])
+            _ = try? Self.decode(damaged)  // (refused, or read as other values: never a crash)
+        }
+        var huge = ByteWriter()
+        huge.append(length: 1 << 40)
+        for _ in 0..<64 { huge.append(length: 1) }
+        #expect(throws: ByteReader.Malformed.self) { try Self.decode(huge.bytes) }
+    }
+
     /// The content of tweets replaced without deriving (`replacingContent(ofDocuments:)`):
     /// only tweets without problems, whose problems in the snapshot deriving found from
     /// what is kept.
