@@ -34,12 +34,48 @@ final class PreviousFileCheck: @unchecked Sendable {  // `intact` is written bef
         DispatchQueue.global(qos: .userInitiated).async(group: done) { [self] in
             let (paths, entries, count, chunk) = (previous.paths, previous.entries, previous.count, Self.chunk)
             parallelForEach(count: (count + chunk - 1) / chunk, chunk: 1) { c in
+                var folder = TopFolder(in: dirFD)
                 for i in (c * chunk)..<min(count, (c + 1) * chunk) {
                     let entry = entries[i]
-                    intact[i] = entry.known && Self.isIntact(paths[i], size: entry.size, in: dirFD)
+                    intact[i] = entry.known && folder.isIntact(paths[i], size: entry.size)
                 }
             }
         }
+    }
+
+    /// The top folder of the paths a task checks, open, for each file below it to be looked
+    /// up from there: the paths are in byte order, so a task's share of `t/` (tens of
+    /// thousands of tweets' pages) each skip one component of their walk.
+    private struct TopFolder: ~Copyable {
+        let dirFD: Int32
+        var name: [UInt8] = []
+        var fd: Int32 = -1
+
+        init(in dirFD: Int32) { self.dirFD = dirFD }
+
+        mutating func isIntact(_ path: String, size: Int) -> Bool {
+            path.withCString { cPath in
+                guard let slash = strchr(cPath, Int32(UInt8(ascii: "/"))) else {
+                    return PreviousFileCheck.isIntact(path, size: size, in: dirFD)
+                }
+                let top = UnsafeRawBufferPointer(start: cPath, count: cPath.distance(to: slash))
+                if fd < 0 || !name.elementsEqual(top) {
+                    if fd >= 0 { close(fd) }
+                    name = Array(top)
+                    fd = (name + [0]).withUnsafeBufferPointer {
+                        openat(
+                            dirFD, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self),
+                            O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                    }
+                }
+                guard fd >= 0 else { return false }
+                var st = stat()
+                guard fstatat(fd, slash + 1, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return false }
+                return isType(st, regularFileType) && st.st_size == size
+            }
+        }
+
+        deinit { if fd >= 0 { close(fd) } }
     }
 
     /// Files `lstat`ed per task: enough to pay for handing it to a core.
@@ -55,7 +91,7 @@ final class PreviousFileCheck: @unchecked Sendable {  // `intact` is written bef
         return intact[position]
     }
 
-    private static func isIntact(_ path: String, size: Int, in dirFD: Int32) -> Bool {
+    fileprivate static func isIntact(_ path: String, size: Int, in dirFD: Int32) -> Bool {
         guard let st = lstatAt(dirFD, path).0 else { return false }
         return isType(st, regularFileType) && st.st_size == size
     }

@@ -218,28 +218,13 @@ package final class SiteWriter: Sendable {
     /// recorded size, and none was left half-replaced: together with an unchanged inputs
     /// token, the output is what a new build would make.
     package func previousOutputIsIntact() -> Bool {
-        let (paths, entries, dirFD) = (previous.paths, previous.entries, dirFD)
-        struct Broken: Error {}
-        do throws(Broken) {
-            try parallelForEach(count: entries.count, chunk: Self.statChunk) { i throws(Broken) in
-                let entry = entries[i]
-                guard entry.known, let st = lstatAt(dirFD, paths[i]).0, isType(st, regularFileType),
-                    st.st_size == entry.size
-                else { throw Broken() }
-            }
-            return true
-        } catch {
-            return false
-        }
+        previousFiles.start()
+        return (0..<previous.count).allSatisfy(previousFiles.isIntact)
     }
 
     /// Starts checking, on other threads, the files the last build wrote, for `keep` to ask:
     /// called once the build knows it will render, while it still reads its inputs.
     package func checkPreviousFiles() { previousFiles.start() }
-
-    /// Files `lstat`ed per iteration when the output is checked: a stat is a few
-    /// microseconds, so thousands make an iteration worth handing to a core.
-    private static let statChunk = 4096
 
     // MARK: Writing
 

@@ -223,15 +223,23 @@ package struct SearchIndex: Sendable {
             body = []
             first = nil
         }
-        for i in keys.indices {
+        // Each key's entry, and whether a shard may be cut before it, made on all cores; the
+        // shards cut from them in order.
+        let items = [(bytes: [UInt8], mayCut: Bool)](parallelCount: keys.count, chunk: 256) { i in
             var item: [UInt8] = []
             JSONText.append(keys[i], to: &item)
-            item += Array(",\"".utf8) + PostingCode.encode(tweets[i], count: tweetCount)
-            item += Array("\",\"".utf8) + PostingCode.encode(users[i], count: userCount) + [UInt8(ascii: "\"")]
+            item.append(contentsOf: ",\"".utf8)
+            item += PostingCode.encode(tweets[i], count: tweetCount)
+            item.append(contentsOf: "\",\"".utf8)
+            item += PostingCode.encode(users[i], count: userCount)
+            item.append(UInt8(ascii: "\""))
+            return (item, StableHash.splitMix64Finalize(StableHash.fnv1a(keys[i])) & 3 == 0)
+        }
+        for i in keys.indices {
+            let item = items[i].bytes
             let cut =
                 body.count + item.count > Self.maximumShardBytes
-                || (body.count >= Self.minimumShardBytes
-                    && StableHash.splitMix64Finalize(StableHash.fnv1a(keys[i])) & 3 == 0)
+                || (body.count >= Self.minimumShardBytes && items[i].mayCut)
             if cut, !body.isEmpty { close() }
             if first == nil {
                 // The first shard starts at the empty key, so every key has a shard.
