@@ -28,12 +28,15 @@ final class PreviousFileCheck: @unchecked Sendable {  // `intact` is written bef
         intact.initialize(repeating: false, count: max(previous.count, 1))
     }
 
-    /// Starts checking every known entry on other threads (once).
-    func start() {
+    /// Starts checking every known entry (once): on one other thread, while the caller goes
+    /// on with work of its own (on two cores, a check on both would take the caller's core
+    /// from it half the time); with `waiting`, on all cores, for a caller that only waits.
+    func start(waiting: Bool = false) {
         guard !started.exchange(true, ordering: .relaxed) else { return }
         DispatchQueue.global(qos: .userInitiated).async(group: done) { [self] in
             let (paths, entries, count, chunk) = (previous.paths, previous.entries, previous.count, Self.chunk)
-            parallelForEach(count: (count + chunk - 1) / chunk, chunk: 1) { c in
+            let tasks = (count + chunk - 1) / chunk
+            parallelForEach(count: tasks, chunk: waiting ? 1 : max(tasks, 1)) { c in
                 var folder = TopFolder(in: dirFD)
                 for i in (c * chunk)..<min(count, (c + 1) * chunk) {
                     let entry = entries[i]

@@ -218,7 +218,7 @@ package final class SiteWriter: Sendable {
     /// recorded size, and none was left half-replaced: together with an unchanged inputs
     /// token, the output is what a new build would make.
     package func previousOutputIsIntact() -> Bool {
-        previousFiles.start()
+        previousFiles.start(waiting: true)
         return (0..<previous.count).allSatisfy(previousFiles.isIntact)
     }
 
