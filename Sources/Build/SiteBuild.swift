@@ -69,8 +69,10 @@ package struct SiteBuild: Sendable {
                 ? CachePrefetch(folder: options.media.cache, identity: StoreIdentity(source)) : nil,
             observer: observer)
         // The last build's files are checked while the renderer is made (mostly on one core),
-        // for the render to keep them.
-        openedWriter?.checkPreviousFiles()
+        // for the render to keep them: when the snapshot was brought up to date, as after an
+        // edit of a few documents. One derived again (a user renamed, say) has many pages
+        // rendered anew, whose files would be checked in vain: `keep` checks what it keeps.
+        if read.snapshotReused { openedWriter?.checkPreviousFiles() }
         var notices = self.notices + read.notices
         if let database = source as? FirestoreSource {
             notices.append(.documentsRead(database.documentsRead, database: database.location))
