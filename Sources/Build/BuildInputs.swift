@@ -59,8 +59,15 @@ struct BuildInputs {
     /// Where the listing cache of `source` is, when its walk takes one: a folder not moved
     /// since the last walk is not listed again.
     private static func listingPath(_ options: BuildOptions, source: any DocumentSource) -> String? {
-        guard options.usesCache && source.layout == .documentPerEntry else { return nil }
+        guard cachesFiles(options, source: source) else { return nil }
         return ListingCache.path(folder: options.media.cache, identity: StoreIdentity(source))
+    }
+
+    /// Whether the build cache keeps `source` file by file (its document cache, its walk's
+    /// listings, the cache files a rebuild reads ahead): a store of one document a file, read
+    /// through the cache.
+    static func cachesFiles(_ options: BuildOptions, source: any DocumentSource) -> Bool {
+        options.usesCache && source.layout == .documentPerEntry
     }
 
     /// - Parameter listings: `knownListings(options, source:)`, if started already.
@@ -72,12 +79,15 @@ struct BuildInputs {
         try source.checkShape()  // before walking a folder that is no store
         // The cached read takes each file's stamp from this walk. A first build (no cache yet)
         // reads every file anyway: it does not hold them (40 bytes a file, at its peak).
-        let cached = options.usesCache && source.layout == .documentPerEntry
+        let cached = Self.cachesFiles(options, source: source)
         let identity = StoreIdentity(source)
         let recording =
             cached && access(DocumentCache.path(folder: options.media.cache, identity: identity), F_OK) == 0
         let listingPath = Self.listingPath(options, source: source)
-        let known = listingPath == nil ? nil : (listings ?? Self.knownListings(options, source: source))?.value
+        let known: FolderListings? =
+            if let listings { listings.value } else {
+                listingPath.flatMap { ListingCache.load(path: $0, identity: identity) }
+            }
         let stamp =
             listingPath == nil
             ? try source.stamp(recording: recording)

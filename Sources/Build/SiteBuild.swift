@@ -65,7 +65,7 @@ package struct SiteBuild: Sendable {
         // The build cache's files, read on other threads at once (and let go with the read).
         let read = try readStore(
             source, inputs,
-            prefetch: options.usesCache && source.layout == .documentPerEntry
+            prefetch: BuildInputs.cachesFiles(options, source: source)
                 ? CachePrefetch(folder: options.media.cache, identity: StoreIdentity(source)) : nil,
             observer: observer)
         // The last build's files are checked while the renderer is made (mostly on one core),

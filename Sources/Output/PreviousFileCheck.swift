@@ -59,7 +59,7 @@ final class PreviousFileCheck: @unchecked Sendable {  // `intact` is written bef
         mutating func isIntact(_ path: String, size: Int) -> Bool {
             path.withCString { cPath in
                 guard let slash = strchr(cPath, Int32(UInt8(ascii: "/"))) else {
-                    return PreviousFileCheck.isIntact(path, size: size, in: dirFD)
+                    return PreviousFileCheck.isIntact(cPath, size: size, in: dirFD)
                 }
                 let top = UnsafeRawBufferPointer(start: cPath, count: cPath.distance(to: slash))
                 if fd < 0 || !name.elementsEqual(top) {
@@ -71,10 +71,7 @@ final class PreviousFileCheck: @unchecked Sendable {  // `intact` is written bef
                             O_RDONLY | O_DIRECTORY | O_CLOEXEC)
                     }
                 }
-                guard fd >= 0 else { return false }
-                var st = stat()
-                guard fstatat(fd, slash + 1, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return false }
-                return isType(st, regularFileType) && st.st_size == size
+                return fd >= 0 && PreviousFileCheck.isIntact(slash + 1, size: size, in: fd)
             }
         }
 
@@ -88,15 +85,17 @@ final class PreviousFileCheck: @unchecked Sendable {  // `intact` is written bef
     /// (waited for), or, before `start()`, as it is now.
     func isIntact(_ position: Int) -> Bool {
         guard started.load(ordering: .relaxed) else {
-            return Self.isIntact(previous.paths[position], size: previous.entries[position].size, in: dirFD)
+            let size = previous.entries[position].size
+            return previous.paths[position].withCString { Self.isIntact($0, size: size, in: dirFD) }
         }
         done.wait()
         return intact[position]
     }
 
-    fileprivate static func isIntact(_ path: String, size: Int, in dirFD: Int32) -> Bool {
-        guard let st = lstatAt(dirFD, path).0 else { return false }
-        return isType(st, regularFileType) && st.st_size == size
+    /// Whether `path` in the folder `fd` is a regular file (not followed if a link) of `size` bytes.
+    fileprivate static func isIntact(_ path: UnsafePointer<CChar>, size: Int, in fd: Int32) -> Bool {
+        var st = stat()
+        return fstatat(fd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 && isType(st, regularFileType) && st.st_size == size
     }
 
     /// Waits for the check, if started.
