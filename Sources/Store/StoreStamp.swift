@@ -89,6 +89,7 @@ package struct StoreStamp: Equatable, Sendable {
         defer { close(rootFD) }
         try walk(path, relative: "", in: AT_FDCWD, into: &total, subfolders: &collections)
         var units: [Unit] = []
+        var subtrees: [String] = []
         var collectionFDs: [Int32] = []  // the collections' folders, shared by their chunks (fstatat is thread-safe)
         defer { for fd in collectionFDs { close(fd) } }
         for collection in collections {
@@ -101,8 +102,13 @@ package struct StoreStamp: Equatable, Sendable {
                 units.append(.entries(fd: fd, folder: collection, names: names, lo..<min(names.count, lo + 2048)))
             }
             names.forEach(in: 0..<names.count) { k, _, _, kind in
-                if kind == .directory { units.append(.subtree(collection + "/" + names.name(k))) }
+                if kind == .directory { subtrees.append(collection + "/" + names.name(k)) }
             }
+        }
+        // Folders below the collections (a user's, say) go by the batch: one each made as many
+        // tallies, each with lists of its own, as the store has users.
+        for lo in stride(from: 0, to: subtrees.count, by: Self.subtreeBatch) {
+            units.append(.subtrees(subtrees[lo..<min(subtrees.count, lo + Self.subtreeBatch)]))
         }
         let work = units
         let tallies = [Tally](parallelCount: work.count) { k in
@@ -111,10 +117,13 @@ package struct StoreStamp: Equatable, Sendable {
                 switch work[k] {
                 case .entries(let fd, let folder, let names, let range):
                     addEntries(names, range, in: fd, relative: folder, into: &tally)
-                case .subtree(let folder):
-                    var stack = [folder]
-                    while let next = stack.popLast() {
-                        try walk(joinPath(path, next), relative: next, in: rootFD, into: &tally, subfolders: &stack)
+                case .subtrees(let folders):
+                    var stack: [String] = []
+                    for folder in folders {
+                        stack.append(folder)
+                        while let next = stack.popLast() {
+                            try walk(joinPath(path, next), relative: next, in: rootFD, into: &tally, subfolders: &stack)
+                        }
                     }
                 }
             } catch {
@@ -135,9 +144,12 @@ package struct StoreStamp: Equatable, Sendable {
     private enum Unit {
         /// Some entries of one open folder, by their indices in its names.
         case entries(fd: Int32, folder: String, names: FolderNames, Range<Int>)
-        /// Everything below a folder (its own entry is counted by its parent's unit).
-        case subtree(String)
+        /// Everything below some folders (their own entries are counted by their parent's unit).
+        case subtrees(ArraySlice<String>)
     }
+
+    /// Folders below the collections walked by one unit.
+    private static let subtreeBatch = 32
 
     /// Where a walk takes folders' names from, and which it keeps (`of`'s `listings`).
     private struct Reuse {

@@ -86,6 +86,30 @@ struct StoreStampTests {
         #expect(try StoreStamp.of(dir.path()).digest != a.digest)
     }
 
+    /// The folders below the collections (a user's) are walked some at a time: every file of
+    /// each, however deep, is counted and recorded once, the last batch's too.
+    @Test func manyUsersFoldersAreEachWalkedOnce() throws {
+        let dir = try TemporaryFolder()
+        let users = 75  // two batches and part of a third
+        for u in 0..<users {
+            try dir.write("users/u\(u).json", "{}")
+            try dir.write("users/u\(u)/user-likes/t\(u).json", "{}")
+            try dir.write("users/u\(u)/user-likes/s\(u).json", "{}")
+        }
+        let a = try StoreStamp.of(dir.path(), recordingFiles: true)
+        // The root, users/, each user's file, folder, likes folder and two likes.
+        #expect(a.entries == 2 + users * 5, "\(a.entries)")
+        let files = try #require(a.files)
+        #expect(files.count == users * 3)
+        let index = files.index()
+        for u in 0..<users {
+            #expect(index["users/u\(u)/user-likes/s\(u).json"] == FileStamp.of(dir.path("users/u\(u)/user-likes/s\(u).json")))
+        }
+        #expect(try StoreStamp.of(dir.path()) == a)
+        try dir.write("users/u\(users - 1)/user-likes/t\(users - 1).json", "{ }")
+        #expect(try StoreStamp.of(dir.path()).digest != a.digest, "an edit in the last user's folder went unseen")
+    }
+
     @Test func namesStartingWithADotAreLeftOut() throws {
         let dir = try sample()
         try dir.write(".git/HEAD", "ref")
