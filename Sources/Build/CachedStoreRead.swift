@@ -282,13 +282,13 @@ struct CachedStoreRead {
     private static func updateKept(
         _ context: Context, plan: FilePlan, cache: DocumentCache, known: FolderLayouts, stamps: StoreFileStamps.Index
     ) -> SnapshotUpdate? {
-        let kept =
+        let opened =
             if let prefetch = context.prefetch { prefetch.takeSnapshot() } else {
                 SnapshotCache.open(path: context.snapshotPath, identity: context.identity)
             }
-        guard let kept else { return nil }
+        guard let kept = consume opened else { return nil }
         return update(
-            kept, source: context.source, plan.sources, gone: plan.gone, cache: cache, stamps: stamps,
+            consume kept, source: context.source, plan.sources, gone: plan.gone, cache: cache, stamps: stamps,
             folders: plan.folders, relisted: known != plan.folders ? plan.files : 0)
     }
 
@@ -337,7 +337,7 @@ struct CachedStoreRead {
     /// written again (`relisted`: the files a rebuild lists again; see `init`): the store is
     /// then read and derived as without it. Returns how many files were read.
     private static func update(
-        _ saved: SnapshotCache, source: any DocumentSource, _ sources: [Source], gone: [Int], cache: DocumentCache,
+        _ saved: consuming SnapshotCache, source: any DocumentSource, _ sources: [Source], gone: [Int], cache: DocumentCache,
         stamps: StoreFileStamps.Index, folders: FolderLayouts, relisted: Int
     ) -> SnapshotUpdate? {
         guard saved.basis.documents == cache.checksum else { return nil }
@@ -391,13 +391,14 @@ struct CachedStoreRead {
             guard let like = cache.document(of: k)?.like else { return nil }
             likes.append(LikeChange(uid: like.uid, tweetID: like.tweetID, like: nil))
         }
-        guard let old = saved.snapshot(), let (content, tweets) = old.replacingContent(ofDocuments: documents),
-            let snapshot = content.replacingLikes(likes)
+        let basis = saved.basis.digest
+        // Updated in place: `saved` let go of it, nothing else holds it.
+        guard var snapshot = saved.snapshot(), let (tweets, replaced) = snapshot.replaceContent(ofDocuments: documents),
+            snapshot.replaceLikes(likes)
         else { return nil }
         return SnapshotUpdate(
-            snapshot: snapshot, read: stale.count, basis: saved.basis.digest,
-            edits: CaptionEdits(tweets: tweets, oldCaptions: tweets.map { old.tweets[$0].caption }),
-            likesMoved: !likes.isEmpty)
+            snapshot: snapshot, read: stale.count, basis: basis,
+            edits: CaptionEdits(tweets: tweets, oldCaptions: replaced.map(\.caption)), likesMoved: !likes.isEmpty)
     }
 
     /// Which files a read through the cache takes (`plan(_:cache:known:walked:)`).

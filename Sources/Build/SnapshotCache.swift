@@ -83,8 +83,9 @@ struct SnapshotCache: Sendable {
         }
     }
 
-    /// The snapshot, decoded; nil if it does not decode.
-    func snapshot() -> Snapshot? { decoded ?? Self.decode(file, from: start) }
+    /// The snapshot, decoded; nil if it does not decode. The cache is given up for it, so that
+    /// the snapshot is its caller's alone (and changed in place, not copied).
+    consuming func snapshot() -> Snapshot? { decoded ?? Self.decode(file, from: start) }
 
     /// The snapshot that starts at `start` in `file`, decoded; nil if it does not decode.
     private static func decode(_ file: CacheFile, from start: Int) -> Snapshot? {

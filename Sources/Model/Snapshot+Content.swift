@@ -9,8 +9,16 @@ extension Snapshot {
     /// derivation may name the tag after it.
     package func replacingContent(of changed: [Tweet]) -> (Snapshot, indices: [Int])? {
         var copy = self
+        guard let (indices, _) = copy.replaceContent(of: changed) else { return nil }
+        return (copy, indices)
+    }
+
+    /// `replacingContent(of:)` in place: the indices of the tweets replaced and the tweets
+    /// they were, or nil and the snapshot as it was. A snapshot no one else holds is not
+    /// copied (a copy of every tweet, to replace one, was the larger part of a rebuild's update).
+    package mutating func replaceContent(of changed: [Tweet]) -> (indices: [Int], replaced: [Tweet])? {
         var indices: [Int] = []
-        var tweets = self.tweets
+        indices.reserveCapacity(changed.count)
         for tweet in changed {
             guard let i = tweetByID[tweet.id] else { return nil }
             let old = tweets[i]
@@ -18,11 +26,11 @@ extension Snapshot {
                 sameBytes(old.replyTo, tweet.replyTo), old.hashtags.elementsEqual(tweet.hashtags, by: sameBytes),
                 old.storedLikes == tweet.storedLikes
             else { return nil }
-            tweets[i] = tweet
             indices.append(i)
         }
-        copy.tweets = tweets
-        return (copy, indices)
+        let replaced = indices.map { tweets[$0] }
+        for (i, tweet) in zip(indices, changed) { tweets[i] = tweet }
+        return (indices, replaced)
     }
 
     /// `replacingContent(of:)` with tweet documents read again: nil unless each is a tweet
@@ -30,6 +38,15 @@ extension Snapshot {
     /// found from what `replacingContent` keeps (author, parent, stored counter). One found
     /// when its old content was decoded (an image without alt text) may not hold for the new.
     package func replacingContent(ofDocuments documents: [DecodedDocument]) -> (Snapshot, indices: [Int])? {
+        var copy = self
+        guard let (indices, _) = copy.replaceContent(ofDocuments: documents) else { return nil }
+        return (copy, indices)
+    }
+
+    /// `replacingContent(ofDocuments:)` in place (see `replaceContent(of:)`).
+    package mutating func replaceContent(ofDocuments documents: [DecodedDocument]) -> (
+        indices: [Int], replaced: [Tweet]
+    )? {
         var tweets: [Tweet] = []
         var paths = Set<String>()
         for document in documents {
@@ -45,6 +62,6 @@ extension Snapshot {
         {
             return nil
         }
-        return replacingContent(of: tweets)
+        return replaceContent(of: tweets)
     }
 }

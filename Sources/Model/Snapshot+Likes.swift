@@ -23,31 +23,41 @@ extension Snapshot {
     /// derivation. Nil when a like's user or tweet is not in the snapshot, or the snapshot has
     /// a problem with that like's document (deriving again tells what it is).
     package func replacingLikes(_ changes: [LikeChange]) -> Snapshot? {
-        guard !changes.isEmpty else { return self }
-        let paths = Set(changes.map(\.path))
-        guard !diagnostics.contains(where: { paths.contains($0.path) }) else { return nil }
         var copy = self
-        var (likers, likes) = (Set<Int>(), Set<Int>())
+        return copy.replaceLikes(changes) ? copy : nil
+    }
+
+    /// `replacingLikes` in place: false, and the snapshot as it was, where that gives nil. A
+    /// snapshot no one else holds is not copied.
+    package mutating func replaceLikes(_ changes: [LikeChange]) -> Bool {
+        guard !changes.isEmpty else { return true }
+        let paths = Set(changes.map(\.path))
+        guard !diagnostics.contains(where: { paths.contains($0.path) }) else { return false }
+        var found: [(user: Int, tweet: Int)] = []
         for change in changes {
-            guard let u = userByUID[change.uid], let t = tweetByID[change.tweetID] else { return nil }
-            copy.set(like: change.like, user: u, tweet: t)
+            guard let u = userByUID[change.uid], let t = tweetByID[change.tweetID] else { return false }
+            found.append((u, t))
+        }
+        var (likers, likes) = (Set<Int>(), Set<Int>())
+        for (change, (u, t)) in zip(changes, found) {
+            set(like: change.like, user: u, tweet: t)
             likers.insert(u)
             likes.insert(t)
         }
         for u in likers {
-            copy.userActivity[u].likes = Self.likeList(copy.countedLikes[copy.likeRange(ofUser: u)], feed: tweets)
+            userActivity[u].likes = Self.likeList(countedLikes[likeRange(ofUser: u)], feed: tweets)
         }
         let counters = Set(likes.map { "tweets/" + tweets[$0].id })
-        var diagnostics = copy.diagnostics.filter {
+        var diagnostics = diagnostics.filter {
             !(counters.contains($0.path) && ($0.kind == .likeCounterDrift || $0.kind == .negativeCounter))
         }
         for t in likes {
-            if let problem = Self.counterProblem(of: tweets[t], likes: copy.tweetRelations[t].likers.count) {
+            if let problem = Self.counterProblem(of: tweets[t], likes: tweetRelations[t].likers.count) {
                 diagnostics.append(problem)
             }
         }
-        copy.diagnostics = diagnostics.sorted()
-        return copy
+        self.diagnostics = diagnostics.sorted()
+        return true
     }
 
     /// Sets whether `user` likes `tweet` (and when), in `countedLikes` (by user, then tweet)

@@ -122,4 +122,44 @@ struct SnapshotBytesTests {
         // (Without that problem, the same edit is taken.)
         #expect(snapshot.replacingContent(of: [try #require(mended.tweet)]) != nil)
     }
+
+    /// In place, an edit that cannot be taken leaves the snapshot as it was: a like of a tweet
+    /// the snapshot lacks after one it has, a tweet it lacks after one it has.
+    @Test func editsInPlaceAreWholeOrNotAtAll() throws {
+        let snapshot = try Self.derived()
+        let before = Self.bytes(of: snapshot)
+        let user = try #require(snapshot.users.first)
+        let tweet = try #require(
+            snapshot.tweets.first { t in
+                !t.isReply && t.images.isEmpty && !snapshot.diagnostics.contains { $0.path == "tweets/" + t.id }
+            })
+        var edited = snapshot
+        let likes = [
+            LikeChange(uid: user.uid, tweetID: tweet.id, like: Like(uid: user.uid, tweetID: tweet.id, timestamp: nil)),
+            LikeChange(uid: user.uid, tweetID: "noSuchTweet", like: Like(uid: user.uid, tweetID: "noSuchTweet", timestamp: nil)),
+        ]
+        let liked = edited.replaceLikes(likes)
+        #expect(!liked)
+        #expect(Self.bytes(of: edited) == before, "a refused like left part of itself")
+        func document(_ caption: String, id: String) throws -> Tweet {
+            let tags = tweet.hashtags.map { " #" + $0 }.joined()
+            let json = #"{"caption": "\#(caption)\#(tags)", "uid": "\#(tweet.authorUID)", "timestamp": "\#(RFC3339.format(tweet.timestamp)!)""#
+                + (tweet.storedLikes.map { #", "likes": \#($0)"# } ?? "") + "}"
+            guard case .object(let pairs) = try JSONParser.parse(json) else { throw ByteReader.Malformed() }
+            return try #require(
+                DecodedDocument(
+                    Document(path: DocumentPath(["tweets", id]), fields: Fields(json: pairs), source: "tweets/\(id).json")
+                ).tweet)
+        }
+        let reworded = try document("reworded", id: tweet.id)
+        let refused = edited.replaceContent(of: [reworded, try document("new", id: "noSuchTweet")])
+        #expect(refused == nil)
+        #expect(Self.bytes(of: edited) == before, "a refused edit left part of itself")
+        // Taken: the tweets it replaced are given back, and the copy it was made from is as it was.
+        let taken = edited.replaceContent(of: [reworded])
+        let (indices, replaced) = try #require(taken)
+        #expect(edited.tweets[indices[0]].caption == reworded.caption)
+        #expect(replaced.map(\.caption) == [tweet.caption])
+        #expect(Self.bytes(of: snapshot) == before)
+    }
 }
