@@ -12,18 +12,26 @@ import Darwin
 /// recorded size), found on other threads while the build reads its store: a rebuild that
 /// keeps nearly every page would otherwise `lstat` them one by one in its render, when the
 /// cores are busy, rather than while one of them waits. Until `start()`, each file is
-/// `lstat`ed when asked about.
+/// `lstat`ed when asked about; a thread that asks before the check is done takes its part of
+/// what is left rather than wait for it.
 final class PreviousFileCheck: @unchecked Sendable {  // `intact` is written before `done` is left, read after
     private let previous: PreviousManifest
     private let dirFD: Int32
     private let intact: UnsafeMutablePointer<Bool>
     private let started = Atomic<Bool>(false)
+    /// Every task is done (and its results seen by the thread that found so).
+    private let complete = Atomic<Bool>(false)
+    /// The next task (`chunk` files) for a thread to take.
+    private let next = Atomic<Int>(0)
+    private let tasks: Int
+    /// Entered by each thread that takes tasks, while it does.
     private let done = DispatchGroup()
 
     /// The check of `previous`'s files in the output folder `dirFD` (open while this lives).
     init(_ previous: PreviousManifest, in dirFD: Int32) {
         self.previous = previous
         self.dirFD = dirFD
+        tasks = (previous.count + Self.chunk - 1) / Self.chunk
         intact = .allocate(capacity: max(previous.count, 1))
         intact.initialize(repeating: false, count: max(previous.count, 1))
     }
@@ -34,16 +42,37 @@ final class PreviousFileCheck: @unchecked Sendable {  // `intact` is written bef
     func start(waiting: Bool = false) {
         guard !started.exchange(true, ordering: .relaxed) else { return }
         DispatchQueue.global(qos: .userInitiated).async(group: done) { [self] in
-            let (paths, entries, count, chunk) = (previous.paths, previous.entries, previous.count, Self.chunk)
-            let tasks = (count + chunk - 1) / chunk
-            parallelForEach(count: tasks, chunk: waiting ? 1 : max(tasks, 1)) { c in
-                var folder = TopFolder(in: dirFD)
-                for i in (c * chunk)..<min(count, (c + 1) * chunk) {
-                    let entry = entries[i]
-                    intact[i] = entry.known && folder.isIntact(paths[i], size: entry.size)
-                }
+            if waiting {
+                parallelForEach(count: tasks, chunk: 1) { _ in checkWhatIsLeft() }
+            } else {
+                checkWhatIsLeft()
             }
         }
+    }
+
+    /// Takes tasks until none is left.
+    private func checkWhatIsLeft() {
+        let (paths, entries, count, chunk) = (previous.paths, previous.entries, previous.count, Self.chunk)
+        var folder = TopFolder(in: dirFD)
+        while true {
+            let c = next.wrappingAdd(1, ordering: .relaxed).oldValue
+            guard c < tasks else { return }
+            for i in (c * chunk)..<min(count, (c + 1) * chunk) {
+                let entry = entries[i]
+                intact[i] = entry.known && folder.isIntact(paths[i], size: entry.size)
+            }
+        }
+    }
+
+    /// Takes what is left of the check, then waits for the tasks other threads took.
+    private func help() {
+        guard !complete.load(ordering: .acquiring) else { return }
+        done.enter()
+        checkWhatIsLeft()
+        done.leave()
+        // Every task is taken now, each by a thread that entered `done` before it took it.
+        done.wait()
+        complete.store(true, ordering: .releasing)
     }
 
     /// The top folder of the paths a task checks, open, for each file below it to be looked
@@ -88,7 +117,7 @@ final class PreviousFileCheck: @unchecked Sendable {  // `intact` is written bef
             let size = previous.entries[position].size
             return previous.paths[position].withCString { Self.isIntact($0, size: size, in: dirFD) }
         }
-        done.wait()
+        help()
         return intact[position]
     }
 

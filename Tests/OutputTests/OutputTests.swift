@@ -642,6 +642,30 @@ struct FingerprintTests {
         #expect(!exists(t.outputPath(names[0])), "nothing kept or written: removed")
     }
 
+    /// Threads that ask before the check is done take part of it: asked from many threads at
+    /// once, over several of its tasks, every answer is still the file's.
+    @Test func filesCheckedAheadAnswerEveryThreadThatAsks() throws {
+        let t = try TemporaryFolder()
+        let names = (0..<4500).map { "t/\($0)/index.html" }
+        let first = try SiteWriter(outputDirectory: t.output)
+        for name in names { _ = try first.write(name, Array("page".utf8), fingerprint: 1) }
+        _ = try first.commit()
+        let gone = Set(stride(from: 7, to: names.count, by: 611))
+        for k in gone { try FileManager.default.removeItem(atPath: t.outputPath(names[k])) }
+
+        let second = try SiteWriter(outputDirectory: t.output)
+        second.checkPreviousFiles()
+        let wrong = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 16) { part in
+            for k in stride(from: names.count - 1 - part, through: 0, by: -16) {
+                let kept = (try? second.keep(names[k], fingerprint: 1)) ?? false
+                if kept == gone.contains(k) { wrong.withLock { $0.append(names[k]) } }
+            }
+        }
+        #expect(wrong.withLock { $0 }.isEmpty)
+        second.abandon()
+    }
+
     @Test func sameBytesFromNewInputsRecordTheNewFingerprint() throws {
         let t = try TemporaryFolder()
         let first = try SiteWriter(outputDirectory: t.output)
