@@ -215,7 +215,7 @@ struct CommitRun {
             case .replaced:
                 assert(moves[next].slot == Int32(position), "the move replacing an entry comes in its place")
                 if intent || next < moved {
-                    stream.append(previous.paths[position], intent ? .dirty : moves[next].entry)
+                    stream.append(previous.path(at: position), intent ? .dirty : moves[next].entry)
                 } else {
                     stream.append(previous, at: position)
                 }
@@ -224,7 +224,7 @@ struct CommitRun {
                 if !refreshed.isEmpty, let fingerprint = refreshed[position] {
                     var entry = previous.entries[position]
                     entry.fingerprint = fingerprint
-                    stream.append(previous.paths[position], entry)
+                    stream.append(previous.path(at: position), entry)
                 } else {
                     stream.append(previous, at: position)
                 }
@@ -343,7 +343,7 @@ struct CommitRun {
     /// have left its folders empty: they are removed too.
     mutating func removeStale(at position: Int) {
         guard fates[position] == .stale else { return }
-        let path = previous.paths[position]
+        let path = previous.path(at: position)
         if parentsAreReal(path) {
             let (st, error) = lstatAt(dirFD, path)
             if let st, isType(st, regularFileType) {

@@ -142,6 +142,18 @@ package enum Manifest {
         in bytes: [UInt8], lines: Range<Int>? = nil,
         _ body: (String, _ inOrder: Bool, ManifestEntry, _ line: Range<Int>?) -> Void
     ) {
+        forEachPath(in: bytes, lines: lines) { path, repaired, inOrder, entry, line in
+            body(repaired ?? String(decoding: bytes[path], as: UTF8.self), inOrder, entry, line)
+        }
+    }
+
+    /// `forEachEntry` with each path as where its bytes are in `bytes`, and, for one that is
+    /// not UTF-8, the text a `String` makes of them (U+FFFD for what is not): not made for
+    /// the others, each a string less to allocate.
+    static func forEachPath(
+        in bytes: [UInt8], lines: Range<Int>? = nil,
+        _ body: (_ path: Range<Int>, _ repaired: String?, _ inOrder: Bool, ManifestEntry, _ line: Range<Int>?) -> Void
+    ) {
         let withFingerprints = bytes.starts(with: header.utf8)
         let lines = lines ?? 0..<bytes.count
         bytes.withUnsafeBufferPointer { all in
@@ -157,23 +169,26 @@ package enum Manifest {
                 if let (pathBytes, entry, canonical) = parseLine(
                     all[lineStart..<lineEnd], withFingerprint: withFingerprints)
                 {
-                    var path = String(decoding: pathBytes, as: UTF8.self)
-                    if PathRules.problem(with: path) == nil {
-                        // (A path that is not UTF-8 was repaired: its line is not the one written for it.)
-                        let same =
-                            canonical
-                            && path.withUTF8 {
-                                sameBytes(
-                                    UnsafeRawBufferPointer($0),
-                                    UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: pathBytes)))
-                            }
-                        body(path, precedes(lastPath, pathBytes), entry, same ? lineStart..<(lineEnd + 1) : nil)
+                    let raw = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: pathBytes))
+                    // (A path that is not UTF-8 is repaired: its line is not the one written for it.)
+                    let repaired = isUTF8(raw) ? nil : String(decoding: raw, as: UTF8.self)
+                    if (repaired.map { PathRules.problem(with: $0) } ?? PathRules.problem(bytes: raw)) == nil {
+                        body(
+                            pathBytes.startIndex..<pathBytes.endIndex, repaired, precedes(lastPath, pathBytes), entry,
+                            canonical && repaired == nil ? lineStart..<(lineEnd + 1) : nil)
                         lastPath = pathBytes
                     }
                 }
                 lineStart = lineEnd + 1
             }
         }
+    }
+
+    /// Whether `bytes` are UTF-8 as a `String` keeps them (ASCII, or text it takes as it is).
+    private static func isUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if bytes.allSatisfy({ $0 < 0x80 }) { return true }
+        var text = String(decoding: bytes, as: UTF8.self)
+        return text.withUTF8 { sameBytes(UnsafeRawBufferPointer($0), bytes) }
     }
 
     /// `bytes` cut into about `parts` ranges of whole lines (the last may end without a

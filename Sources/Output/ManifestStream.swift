@@ -28,7 +28,7 @@ struct ManifestStream {
             previous.bytes.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[line])) }
             if out.count >= Self.flushAt { flush() }
         } else {
-            append(previous.paths[position], previous.entries[position])
+            append(previous.path(at: position), previous.entries[position])
         }
     }
 

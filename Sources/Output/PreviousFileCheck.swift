@@ -52,14 +52,14 @@ final class PreviousFileCheck: @unchecked Sendable {  // `intact` is written bef
 
     /// Takes tasks until none is left.
     private func checkWhatIsLeft() {
-        let (paths, entries, count, chunk) = (previous.paths, previous.entries, previous.count, Self.chunk)
+        let (entries, count, chunk) = (previous.entries, previous.count, Self.chunk)
         var folder = TopFolder(in: dirFD)
         while true {
             let c = next.wrappingAdd(1, ordering: .relaxed).oldValue
             guard c < tasks else { return }
             for i in (c * chunk)..<min(count, (c + 1) * chunk) {
                 let entry = entries[i]
-                intact[i] = entry.known && folder.isIntact(paths[i], size: entry.size)
+                intact[i] = entry.known && previous.withPath(at: i) { folder.isIntact($0, size: entry.size) }
             }
         }
     }
@@ -82,26 +82,29 @@ final class PreviousFileCheck: @unchecked Sendable {  // `intact` is written bef
         let dirFD: Int32
         var name: [UInt8] = []
         var fd: Int32 = -1
+        /// The path asked about, ended by a NUL, for `fstatat`.
+        var cPath: [CChar] = []
 
         init(in dirFD: Int32) { self.dirFD = dirFD }
 
-        mutating func isIntact(_ path: String, size: Int) -> Bool {
-            path.withCString { cPath in
-                guard let slash = strchr(cPath, Int32(UInt8(ascii: "/"))) else {
-                    return PreviousFileCheck.isIntact(cPath, size: size, in: dirFD)
-                }
-                let top = UnsafeRawBufferPointer(start: cPath, count: cPath.distance(to: slash))
-                if fd < 0 || !name.elementsEqual(top) {
-                    if fd >= 0 { close(fd) }
-                    name = Array(top)
-                    fd = (name + [0]).withUnsafeBufferPointer {
-                        openat(
-                            dirFD, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self),
-                            O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-                    }
-                }
-                return fd >= 0 && PreviousFileCheck.isIntact(slash + 1, size: size, in: fd)
+        mutating func isIntact(_ path: UnsafeRawBufferPointer, size: Int) -> Bool {
+            cPath.removeAll(keepingCapacity: true)
+            cPath.append(contentsOf: path.lazy.map { CChar(bitPattern: $0) })
+            cPath.append(0)
+            guard let slash = path.firstIndex(of: UInt8(ascii: "/")) else {
+                return cPath.withUnsafeBufferPointer { PreviousFileCheck.isIntact($0.baseAddress!, size: size, in: dirFD) }
             }
+            if fd < 0 || !name.elementsEqual(path[..<slash]) {
+                if fd >= 0 { close(fd) }
+                name = Array(path[..<slash])
+                fd = (name + [0]).withUnsafeBufferPointer {
+                    openat(
+                        dirFD, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self),
+                        O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                }
+            }
+            return fd >= 0
+                && cPath.withUnsafeBufferPointer { PreviousFileCheck.isIntact($0.baseAddress! + slash + 1, size: size, in: fd) }
         }
 
         deinit { if fd >= 0 { close(fd) } }
@@ -115,7 +118,7 @@ final class PreviousFileCheck: @unchecked Sendable {  // `intact` is written bef
     func isIntact(_ position: Int) -> Bool {
         guard started.load(ordering: .relaxed) else {
             let size = previous.entries[position].size
-            return previous.paths[position].withCString { Self.isIntact($0, size: size, in: dirFD) }
+            return previous.path(at: position).withCString { Self.isIntact($0, size: size, in: dirFD) }
         }
         help()
         return intact[position]

@@ -126,6 +126,22 @@ struct CommitOrderTests {
         #expect(manifest.positions(withPrefix: "c/").isEmpty)
     }
 
+    /// A path that is not UTF-8 (a manifest edited by hand) is read as a `String` has it
+    /// (U+FFFD for the bad byte), found by that text, and its line written anew, not copied;
+    /// the paths around it keep their lines.
+    @Test func aPathThatIsNotUTF8IsReadAsText() {
+        var bytes = Manifest.encode(["a.html": entry("a", fingerprint: 1), "z.html": entry("z", fingerprint: 2)])
+        let line = Array("\(StableHash.hex(7)) 1 - m".utf8) + [0xFF] + Array(".html\n".utf8)
+        bytes += line
+        let manifest = PreviousManifest(decoding: bytes)
+        #expect(manifest.paths == ["a.html", "m\u{FFFD}.html", "z.html"], "sorted, the repaired path in its place")
+        let repaired = manifest.position(of: "m\u{FFFD}.html")
+        #expect(repaired == 1)
+        #expect(manifest.entries[1] == ManifestEntry(hash: 7, size: 1))
+        #expect(manifest.line(at: 1) == nil, "its line is written anew")
+        #expect(manifest.line(at: 0) != nil && manifest.position(of: "z.html") == 2)
+    }
+
     /// A manifest long enough to be read in parts: in order, with a commit's intent appended
     /// (paths again, the last line counting), or in no order at all, it is read as one would
     /// read it line by line.
