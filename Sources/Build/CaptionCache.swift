@@ -16,10 +16,10 @@ import Support
 /// file when asked for. A build matches every tweet's caption to its entry once
 /// (`entries(of:)`) and asks by entry after that.
 final class CaptionCache: Sendable {
-    static let format = "captions 3"
+    static let format = "captions 4"
 
-    /// One caption's entry: where its text is in the file, and where its render and keys
-    /// (as written) begin.
+    /// One caption's entry: where its text is in the file, and where its render's digest
+    /// (`CaptionRender.digest`), render and keys (as written) begin.
     private struct Entry: Sendable {
         let caption: Range<Int>
         let rest: Int
@@ -63,6 +63,7 @@ final class CaptionCache: Sendable {
                 let start = reader.offset
                 _ = try reader.bytes(length)
                 let rest = reader.offset
+                _ = try reader.uint64()  // the render's digest
                 try reader.skipString()  // html
                 try reader.skipString()  // excerpt
                 for _ in 0..<(try reader.length()) { try reader.skipString() }  // keys
@@ -88,11 +89,16 @@ final class CaptionCache: Sendable {
         }
     }
 
-    /// Entry `k`'s render and keys, as written.
+    /// Entry `k`'s render and keys, as written (after its digest).
     private func reader(after k: Int32) -> ByteReader {
         var reader = ByteReader(mapping)
-        _ = try? reader.bytes(entries[Int(k)].rest)
+        _ = try? reader.bytes(entries[Int(k)].rest + 8)
         return reader
+    }
+
+    /// Entry `k`'s `CaptionRender.digest`.
+    private func digest(entry k: Int32) -> UInt64 {
+        UInt64(littleEndian: mapping.loadUnaligned(fromByteOffset: entries[Int(k)].rest, as: UInt64.self))
     }
 
     /// The search keys of entry `k` (-1: none).
@@ -103,9 +109,9 @@ final class CaptionCache: Sendable {
         return try? reader.strings()
     }
 
-    /// The render of entry `k` (-1: none), when it was made in `context`.
-    func render(entry k: Int32, context: UInt64) -> CaptionRender? {
-        guard k >= 0, context == self.context else { return nil }
+    /// The render of entry `k` (-1: none).
+    private func render(entry k: Int32) -> CaptionRender? {
+        guard k >= 0 else { return nil }
         var reader = reader(after: k)
         guard let html = try? reader.string(), let excerpt = try? reader.string() else { return nil }
         return CaptionRender(html: html, excerpt: excerpt)
@@ -114,7 +120,9 @@ final class CaptionCache: Sendable {
     /// The renders of the tweets whose entries are `matched` (`entries(of:)`), as a
     /// `SiteRenderer` takes them.
     func renders(matched: [Int32]) -> CaptionRenders {
-        { [self] t, context in render(entry: matched[t], context: context) }
+        CaptionRenders(
+            context: context, has: { matched[$0] >= 0 }, render: { [self] in render(entry: matched[$0]) },
+            digest: { [self] in digest(entry: matched[$0]) })
     }
 
     /// The indices of `tweets` whose caption's bytes no earlier one has, in order. Those
@@ -169,6 +177,7 @@ final class CaptionCache: Sendable {
                 try file.append {
                     $0.append(StableHash.fnv1a(captions[t]))
                     $0.append(captions[t])
+                    $0.append(CaptionRender.digest(html: render.html))
                     $0.append(render.html)
                     $0.append(render.excerpt)
                     $0.append(keys(t))

@@ -74,13 +74,13 @@ struct AtomEntryView: MustacheObject {
         switch key {
         case "title":
             let name = author.map { snapshot.users[$0].fullname } ?? site.words.unknownUser
-            return .string("\(name): \(site.excerpts[index])")
+            return .string("\(name): \(site.caption(index).excerpt)")
         case "id": return .string(site.atomID(site.paths.tweet(index)))
         case "url": return .string(site.absoluteURL(site.paths.tweet(index)))
         case "published": return .string(DateText.iso(tweet.timestamp))
         case "authorName": return .string(author.map { snapshot.users[$0].fullname } ?? site.words.unknownUser)
         case "authorURL": return author.map { .string(site.absoluteURL(site.paths.user($0))) }
-        case "contentHTML": return .string(site.captions[index])
+        case "contentHTML": return .string(site.caption(index).html)
         case "contentLang": return site.captionLangs[index].map(MustacheValue.string)
         default: return nil
         }

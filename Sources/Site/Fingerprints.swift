@@ -15,7 +15,7 @@ extension SiteContext {
         var h = StableHasher()
         h.combine(snapshot.tweets[t].id)
         h.combine(snapshot.tweets[t].caption)
-        h.combine(captions[t])
+        h.combine(captionDigests[t])
         h.combine(Int(snapshot.tweets[t].timestamp.seconds))
         h.combine(Int(snapshot.tweets[t].timestamp.nanoseconds))
         let isReply = snapshot.tweets[t].isReply

@@ -54,7 +54,7 @@ extension SiteRenderer {
         fields.string("p", DateText.iso(tweet.timestamp))
         fields.string("d", site.dates[t])
         fields.key("c")
-        CaptionTree.append(html: site.captions[t], to: &fields.out)
+        CaptionTree.append(html: site.caption(t).html, to: &fields.out)
         if let lang = site.captionLangs[t] { fields.string("g", lang) }
         fields.number("l", relations.likers.count)
         fields.number("r", relations.replies.count)

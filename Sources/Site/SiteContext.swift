@@ -8,10 +8,14 @@ final class SiteContext: Sendable {
     let snapshot: Snapshot
     let config: SiteConfig
     let paths: SitePaths
-    /// Caption HTML per tweet.
-    let captions: [String]
-    /// The caption's first words as plain text, per tweet (titles, feed entries).
-    let excerpts: [String]
+    /// Per tweet, its caption as pages show it when rendered here; nil: `known` has it.
+    private let made: [CaptionRender?]
+    /// Captions a build cache rendered, in this context: decoded when a page asks.
+    private let known: CaptionRenders?
+    /// Per tweet, `CaptionRender.digest` of its caption (card fingerprints).
+    let captionDigests: [UInt64]
+    /// How captions are rendered here (one the cache has is taken as it is).
+    private let fallback: MarkdownRenderer
     /// Bio HTML per user.
     let bios: [String?]
     /// The `--viewer`, by user index.
@@ -83,6 +87,7 @@ final class SiteContext: Sendable {
         tagsByUse = Self.tagsByUse(snapshot)
         top = Self.top(snapshot)
         let markdown = Self.markdown(snapshot, paths, config.media, images)
+        fallback = markdown
         var targets = Hasher()
         for user in snapshot.users {
             targets.combine(user.username)
@@ -94,14 +99,15 @@ final class SiteContext: Sendable {
         self.captionContext = captionContext
         if let previous, previous.linkTargets == linkTargets, previous.config == config, previous.images == images {
             let old = previous.snapshot
-            let rendered = snapshot.tweets.parallelMap { tweet in
+            let made = snapshot.tweets.parallelMap { tweet -> CaptionRender? in
                 if let i = old.tweet(id: tweet.id), sameBytes(old.tweets[i].caption, tweet.caption) {
-                    return (previous.captions[i], previous.excerpts[i])
+                    return previous.caption(i)
                 }
-                return markdown.render(tweet.caption, excerptLimit: Self.excerptLimit)
+                return Self.render(tweet.caption, markdown)
             }
-            captions = rendered.map(\.0)
-            excerpts = rendered.map(\.1)
+            self.made = made
+            known = nil
+            captionDigests = made.parallelMap { CaptionRender.digest(html: $0!.html) }
             bios = snapshot.users.map { user in
                 if let i = old.user(uid: user.uid), sameBytes(old.users[i].bio, user.bio) { return previous.bios[i] }
                 return user.bio.map(markdown.render)
@@ -113,13 +119,16 @@ final class SiteContext: Sendable {
                 }
             }
         } else {
-            let rendered = [(String, String)](parallelCount: tweetCount, chunk: 64) { t in
-                let caption = snapshot.tweets[t].caption
-                if let known = renders?(t, captionContext) { return (known.html, known.excerpt) }
-                return markdown.render(caption, excerptLimit: Self.excerptLimit)
+            // The cache's renders are taken as they are, and decoded only for the pages made.
+            let known = renders.flatMap { $0.context == captionContext ? $0 : nil }
+            let made = [CaptionRender?](parallelCount: tweetCount, chunk: 64) { t in
+                known?.has(t) == true ? nil : Self.render(snapshot.tweets[t].caption, markdown)
             }
-            captions = rendered.map(\.0)
-            excerpts = rendered.map(\.1)
+            self.made = made
+            self.known = known
+            captionDigests = [UInt64](parallelCount: tweetCount, chunk: 256) { t in
+                made[t].map { CaptionRender.digest(html: $0.html) } ?? known!.digest(t)
+            }
             bios = snapshot.users.map { $0.bio.map(markdown.render) }
             dates = try kept?.dates ?? Self.dates(snapshot, words) { _ in nil }
         }
@@ -153,16 +162,32 @@ final class SiteContext: Sendable {
         tagsByUse = previous.tagsByUse  // the same hashtags
         top = previous.top  // the same likes and times
         let markdown = Self.markdown(snapshot, paths, config.media, self.images)
-        var captions = previous.captions
-        var excerpts = previous.excerpts
+        var made = previous.made
+        var digests = previous.captionDigests
         var captionLangs = previous.captionLangs
         for t in changed {
-            (captions[t], excerpts[t]) = markdown.render(snapshot.tweets[t].caption, excerptLimit: Self.excerptLimit)
+            let render = Self.render(snapshot.tweets[t].caption, markdown)
+            made[t] = render
+            digests[t] = CaptionRender.digest(html: render.html)
             captionLangs[t] = scripts.lang(of: snapshot.tweets[t].caption)
         }
-        self.captions = captions
-        self.excerpts = excerpts
+        self.made = made
+        known = previous.known
+        captionDigests = digests
         self.captionLangs = captionLangs
+        fallback = markdown
+    }
+
+    /// Tweet `t`'s caption as pages show it: its HTML and excerpt.
+    func caption(_ t: Int) -> CaptionRender {
+        if let render = made[t] ?? known?.render(t) { return render }
+        // (A render the cache has that does not decode: made again, as it was made.)
+        return Self.render(snapshot.tweets[t].caption, fallback)
+    }
+
+    private static func render(_ caption: String, _ markdown: MarkdownRenderer) -> CaptionRender {
+        let (html, excerpt) = markdown.render(caption, excerptLimit: excerptLimit)
+        return CaptionRender(html: html, excerpt: excerpt)
     }
 
     /// See `captionContext`: every input of `markdown(…)` but the snapshot's tweets.

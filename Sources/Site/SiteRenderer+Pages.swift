@@ -86,7 +86,7 @@ struct TweetPage: HTMLPage {
         }
         return try r.titled(
             PageView(site: site, path: path, folder: site.paths.tweet(index), kindFlag: "isTweet", values: values),
-            "tweet", description: site.excerpts[index])
+            "tweet", description: site.caption(index).excerpt)
     }
 
     func fingerprint(_ f: inout PageFingerprint) {

@@ -156,7 +156,7 @@ package final class SiteRenderer: Sendable {
 
     /// Tweet `t`'s caption as rendered for this build.
     package func captionRender(ofTweet t: Int) -> CaptionRender {
-        CaptionRender(html: site.captions[t], excerpt: site.excerpts[t])
+        site.caption(t)
     }
 
     /// Tweet `t`'s card HTML.

@@ -19,9 +19,9 @@ struct TweetView: MustacheObject {
         case "author": UserView(site: site, index: relations.author).mustacheValue
         case "published": .string(DateText.iso(tweet.timestamp))
         case "publishedDisplay": .string(site.dates[index])
-        case "captionHTML": .string(site.captions[index])
+        case "captionHTML": .string(site.caption(index).html)
         case "captionLang": site.captionLangs[index].map(MustacheValue.string)
-        case "captionText": .string(site.excerpts[index])
+        case "captionText": .string(site.caption(index).excerpt)
         case "likes": .int(relations.likers.count)
         case "liked": .bool(site.viewerLiked[index])
         case "isReply": .bool(tweet.isReply)
