@@ -36,6 +36,8 @@ package struct SiteBuild: Sendable {
         // (A problem with the theme or the output's place is told before one with the store.)
         let found = Result { try StoreAddress.source(for: options.store) }
         let listings = (try? found.get()).flatMap { BuildInputs.knownListings(options, source: $0) }
+        // (Thousands of folders' names: let go with the process, not one by one.)
+        defer { if options.endsProcess { Heap.keepUntilExit(listings) } }
         let pipeline = try SitePipeline(config: options.config, theme: try theme(), media: options.media)
         var source = try found.get()
         if let database = source as? FirestoreSource { source = database.reporting(observer.documentsRead) }
