@@ -106,37 +106,44 @@ final class DocumentCache: Sendable {
             found.append(start)
         }
         let starts = found
-        guard reader.offset == body.upperBound - 8, (starts.first ?? body.lowerBound) == body.lowerBound else {
+        guard reader.offset == body.upperBound - 8, (starts.first ?? body.lowerBound) == body.lowerBound,
+            // (Room is made for `partEntries` a part: each part but the last must have the bytes.)
+            starts.indices.dropLast().allSatisfy({ starts[$0 + 1] - starts[$0] >= Self.partEntries * Self.shortestEntry })
+        else {
             throw ByteReader.Malformed()
         }
-        // Each part on a core: its entries, up to the next part's start (the last, up to the 0).
-        let parts = [(entries: [Entry], end: Int)?](parallelCount: starts.count) { p in
-            var reader = file.reader(from: starts[p])
-            let end = p + 1 < starts.count ? starts[p + 1] : nil
-            var entries: [Entry] = []
-            // (No more than its bytes can hold: a table is checked only by reading its parts.)
-            entries.reserveCapacity(min(Self.partEntries, ((end ?? table) - starts[p]) / Self.shortestEntry + 1))
-            do throws(ByteReader.Malformed) {
-                while end.map({ reader.offset < $0 }) ?? true {
-                    let tag = try reader.byte()
-                    if tag == 0, end == nil { break }
-                    guard tag == 1 else { return nil }
-                    entries.append(try entry(&reader))
+        // Each part on a core: its entries, up to the next part's start (the last, up to the
+        // 0), decoded into their place in the one list (`partEntries` each but the last).
+        let room = starts.count * Self.partEntries
+        var parts: [(count: Int, end: Int)?] = []
+        let entries = [Entry](unsafeUninitializedCapacity: room) { buffer, initialized in
+            nonisolated(unsafe) let base = buffer.baseAddress  // (each part initializes its own entries)
+            parts = [(count: Int, end: Int)?](parallelCount: starts.count) { p in
+                var reader = file.reader(from: starts[p])
+                let end = p + 1 < starts.count ? starts[p + 1] : nil
+                let first = p * Self.partEntries
+                var k = 0
+                do throws(ByteReader.Malformed) {
+                    while end.map({ reader.offset < $0 }) ?? true {
+                        let tag = try reader.byte()
+                        if tag == 0, end == nil { break }
+                        guard tag == 1, k < Self.partEntries else { return nil }
+                        (base! + first + k).initialize(to: try entry(&reader))
+                        k += 1
+                    }
+                } catch {
+                    return nil
                 }
-            } catch {
-                return nil
+                // (An entry ran over the next part's start, or a part but the last is not full.)
+                if let end, reader.offset != end || k != Self.partEntries { return nil }
+                return (k, reader.offset)
             }
-            if let end, reader.offset != end { return nil }  // an entry ran over the next part's start
-            return (entries, reader.offset)
+            // (Entries are plain values: those made are left as they are when any part fails.)
+            initialized = parts.allSatisfy { $0 != nil } ? parts.reduce(0) { $0 + $1!.count } : 0
         }
-        var entries: [Entry] = []
-        entries.reserveCapacity(parts.reduce(0) { $0 + ($1?.entries.count ?? 0) })
+        guard parts.allSatisfy({ $0 != nil }) else { throw ByteReader.Malformed() }
         var folderStart = body.lowerBound + 1  // no entries: the 0 first
-        for part in parts {
-            guard let part else { throw ByteReader.Malformed() }
-            entries += part.entries
-            folderStart = part.end
-        }
+        if let last = parts.last { folderStart = last!.end }
         if starts.isEmpty {
             reader = file.reader
             guard try reader.byte() == 0 else { throw ByteReader.Malformed() }
