@@ -337,7 +337,8 @@ struct CachedStoreRead {
     /// written again (`relisted`: the files a rebuild lists again; see `init`): the store is
     /// then read and derived as without it. Returns how many files were read.
     private static func update(
-        _ saved: consuming SnapshotCache, source: any DocumentSource, _ sources: [Source], gone: [Int], cache: DocumentCache,
+        _ saved: consuming SnapshotCache, source: any DocumentSource, _ sources: [Source], gone: [Int],
+        cache: DocumentCache,
         stamps: StoreFileStamps.Index, folders: FolderLayouts, relisted: Int
     ) -> SnapshotUpdate? {
         guard saved.basis.documents == cache.checksum else { return nil }

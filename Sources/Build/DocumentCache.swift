@@ -108,7 +108,9 @@ final class DocumentCache: Sendable {
         let starts = found
         guard reader.offset == body.upperBound - 8, (starts.first ?? body.lowerBound) == body.lowerBound,
             // (Room is made for `partEntries` a part: each part but the last must have the bytes.)
-            starts.indices.dropLast().allSatisfy({ starts[$0 + 1] - starts[$0] >= Self.partEntries * Self.shortestEntry })
+            starts.indices.dropLast().allSatisfy({
+                starts[$0 + 1] - starts[$0] >= Self.partEntries * Self.shortestEntry
+            })
         else {
             throw ByteReader.Malformed()
         }

@@ -92,7 +92,9 @@ final class PreviousFileCheck: @unchecked Sendable {  // `intact` is written bef
             cPath.append(contentsOf: path.lazy.map { CChar(bitPattern: $0) })
             cPath.append(0)
             guard let slash = path.firstIndex(of: UInt8(ascii: "/")) else {
-                return cPath.withUnsafeBufferPointer { PreviousFileCheck.isIntact($0.baseAddress!, size: size, in: dirFD) }
+                return cPath.withUnsafeBufferPointer {
+                    PreviousFileCheck.isIntact($0.baseAddress!, size: size, in: dirFD)
+                }
             }
             if fd < 0 || !name.elementsEqual(path[..<slash]) {
                 if fd >= 0 { close(fd) }
@@ -104,7 +106,9 @@ final class PreviousFileCheck: @unchecked Sendable {  // `intact` is written bef
                 }
             }
             return fd >= 0
-                && cPath.withUnsafeBufferPointer { PreviousFileCheck.isIntact($0.baseAddress! + slash + 1, size: size, in: fd) }
+                && cPath.withUnsafeBufferPointer {
+                    PreviousFileCheck.isIntact($0.baseAddress! + slash + 1, size: size, in: fd)
+                }
         }
 
         deinit { if fd >= 0 { close(fd) } }

@@ -74,7 +74,8 @@ struct PreviousManifest: Sendable {
         }
         if !inOrder { putInOrder() }
         // The parts' hashes are the paths' in order unless the paths were sorted again.
-        let hashes = inOrder ? parts.flatMap(\.hashes) : pathRanges.indices.map { withPath(at: $0) { StableHash.fnv1a($0) } }
+        let hashes =
+            inOrder ? parts.flatMap(\.hashes) : pathRanges.indices.map { withPath(at: $0) { StableHash.fnv1a($0) } }
         positions = PathHashTable(capacity: hashes.count)
         // (Of two paths with one hash, the first is found by it, the second by its order.)
         for (position, hash) in hashes.enumerated() { positions.insert(hash, position: Int32(position)) }
@@ -104,7 +105,9 @@ struct PreviousManifest: Sendable {
                     inOrder = inOrder && follows
                     paths.append((path, repaired))
                     entries.append(entry)
-                    hashes.append(repaired.map { StableHash.fnv1a($0) } ?? StableHash.fnv1a(UnsafeRawBufferPointer(rebasing: all[path])))
+                    hashes.append(
+                        repaired.map { StableHash.fnv1a($0) }
+                            ?? StableHash.fnv1a(UnsafeRawBufferPointer(rebasing: all[path])))
                     self.lines.append(line ?? 0..<0)
                 }
             }
@@ -140,7 +143,8 @@ struct PreviousManifest: Sendable {
         if range.lowerBound >= bytes.count {
             let offset = bytes.count
             return try repaired.withUnsafeBytes {
-                try body(UnsafeRawBufferPointer(rebasing: $0[(range.lowerBound - offset)..<(range.upperBound - offset)]))
+                try body(
+                    UnsafeRawBufferPointer(rebasing: $0[(range.lowerBound - offset)..<(range.upperBound - offset)]))
             }
         }
         return try bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[range])) }

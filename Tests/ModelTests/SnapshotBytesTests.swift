@@ -136,19 +136,23 @@ struct SnapshotBytesTests {
         var edited = snapshot
         let likes = [
             LikeChange(uid: user.uid, tweetID: tweet.id, like: Like(uid: user.uid, tweetID: tweet.id, timestamp: nil)),
-            LikeChange(uid: user.uid, tweetID: "noSuchTweet", like: Like(uid: user.uid, tweetID: "noSuchTweet", timestamp: nil)),
+            LikeChange(
+                uid: user.uid, tweetID: "noSuchTweet", like: Like(uid: user.uid, tweetID: "noSuchTweet", timestamp: nil)
+            ),
         ]
         let liked = edited.replaceLikes(likes)
         #expect(!liked)
         #expect(Self.bytes(of: edited) == before, "a refused like left part of itself")
         func document(_ caption: String, id: String) throws -> Tweet {
             let tags = tweet.hashtags.map { " #" + $0 }.joined()
-            let json = #"{"caption": "\#(caption)\#(tags)", "uid": "\#(tweet.authorUID)", "timestamp": "\#(RFC3339.format(tweet.timestamp)!)""#
+            let json =
+                #"{"caption": "\#(caption)\#(tags)", "uid": "\#(tweet.authorUID)", "timestamp": "\#(RFC3339.format(tweet.timestamp)!)""#
                 + (tweet.storedLikes.map { #", "likes": \#($0)"# } ?? "") + "}"
             guard case .object(let pairs) = try JSONParser.parse(json) else { throw ByteReader.Malformed() }
             return try #require(
                 DecodedDocument(
-                    Document(path: DocumentPath(["tweets", id]), fields: Fields(json: pairs), source: "tweets/\(id).json")
+                    Document(
+                        path: DocumentPath(["tweets", id]), fields: Fields(json: pairs), source: "tweets/\(id).json")
                 ).tweet)
         }
         let reworded = try document("reworded", id: tweet.id)

@@ -103,7 +103,9 @@ struct StoreStampTests {
         #expect(files.count == users * 3)
         let index = files.index()
         for u in 0..<users {
-            #expect(index["users/u\(u)/user-likes/s\(u).json"] == FileStamp.of(dir.path("users/u\(u)/user-likes/s\(u).json")))
+            #expect(
+                index["users/u\(u)/user-likes/s\(u).json"]
+                    == FileStamp.of(dir.path("users/u\(u)/user-likes/s\(u).json")))
         }
         #expect(try StoreStamp.of(dir.path()) == a)
         try dir.write("users/u\(users - 1)/user-likes/t\(users - 1).json", "{ }")
