@@ -37,7 +37,7 @@ package struct SiteBuild: Sendable {
         let found = Result { try StoreAddress.source(for: options.store) }
         let listings = (try? found.get()).flatMap { BuildInputs.knownListings(options, source: $0) }
         // (Thousands of folders' names: let go with the process, not one by one.)
-        defer { if options.endsProcess { Heap.keepUntilExit(listings) } }
+        defer { if options.endsProcess, let listings { Heap.keepUntilExit(listings) } }
         let pipeline = try SitePipeline(config: options.config, theme: try theme(), media: options.media)
         var source = try found.get()
         if let database = source as? FirestoreSource { source = database.reporting(observer.documentsRead) }
