@@ -331,7 +331,7 @@ struct CachedStoreRead {
     /// when nothing derived depends on what changed since but likes: each file not as the
     /// snapshot saw it is read again, and must be a tweet it has, with only content that
     /// derives nothing changed (`Snapshot.replacingContent`, as `roost serve` updates it), or
-    /// a like (`Snapshot.replacingLikes`); a file gone must be a like. Files added or gone are
+    /// a like (`Snapshot.replaceLikes`); a file gone must be a like. Files added or gone are
     /// only known against the snapshot's own files when it saw those of the document cache
     /// (or the same folders as now). Nil otherwise, or when the document cache is due to be
     /// written again (`relisted`: the files a rebuild lists again; see `init`): the store is

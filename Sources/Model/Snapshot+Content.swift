@@ -33,17 +33,10 @@ extension Snapshot {
         return (indices, replaced)
     }
 
-    /// `replacingContent(of:)` with tweet documents read again: nil unless each is a tweet
+    /// `replaceContent(of:)` with tweet documents read again: nil unless each is a tweet
     /// without problems, and the only problems the snapshot has with it are those deriving
-    /// found from what `replacingContent` keeps (author, parent, stored counter). One found
+    /// found from what `replaceContent` keeps (author, parent, stored counter). One found
     /// when its old content was decoded (an image without alt text) may not hold for the new.
-    package func replacingContent(ofDocuments documents: [DecodedDocument]) -> (Snapshot, indices: [Int])? {
-        var copy = self
-        guard let (indices, _) = copy.replaceContent(ofDocuments: documents) else { return nil }
-        return (copy, indices)
-    }
-
-    /// `replacingContent(ofDocuments:)` in place (see `replaceContent(of:)`).
     package mutating func replaceContent(ofDocuments documents: [DecodedDocument]) -> (
         indices: [Int], replaced: [Tweet]
     )? {

@@ -17,18 +17,12 @@ package struct LikeChange: Sendable {
 }
 
 extension Snapshot {
-    /// The same snapshot with some likes added, removed or changed, as deriving it again would
-    /// make it: each liked tweet's likers and counter check, each liker's list of likes. The
-    /// common edit of a store in use (a like, an unlike) then costs its own lists, not a
-    /// derivation. Nil when a like's user or tweet is not in the snapshot, or the snapshot has
-    /// a problem with that like's document (deriving again tells what it is).
-    package func replacingLikes(_ changes: [LikeChange]) -> Snapshot? {
-        var copy = self
-        return copy.replaceLikes(changes) ? copy : nil
-    }
-
-    /// `replacingLikes` in place: false, and the snapshot as it was, where that gives nil. A
-    /// snapshot no one else holds is not copied.
+    /// The snapshot with some likes added, removed or changed in place, as deriving it again
+    /// would make it: each liked tweet's likers and counter check, each liker's list of likes.
+    /// The common edit of a store in use (a like, an unlike) then costs its own lists, not a
+    /// derivation (nor, for a snapshot no one else holds, a copy). False, and the snapshot as
+    /// it was, when a like's user or tweet is not in the snapshot, or the snapshot has a
+    /// problem with that like's document (deriving again tells what it is).
     package mutating func replaceLikes(_ changes: [LikeChange]) -> Bool {
         guard !changes.isEmpty else { return true }
         let paths = Set(changes.map(\.path))

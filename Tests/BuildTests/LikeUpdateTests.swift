@@ -5,7 +5,7 @@ import Testing
 @testable import Build
 
 /// Likes through the kept snapshot: a like added, changed or removed updates the last
-/// build's snapshot (`Snapshot.replacingLikes`) instead of deriving it again, and the site
+/// build's snapshot (`Snapshot.replaceLikes`) instead of deriving it again, and the site
 /// and its problems are a clean build's. On a generated store of some 1,400 files: in the
 /// sample's 241, listing one likes folder again is due a cache rewrite (a derivation).
 extension BuildCacheTests {

@@ -81,7 +81,7 @@ struct SnapshotBytesTests {
         #expect(throws: ByteReader.Malformed.self) { try Self.decode(huge.bytes) }
     }
 
-    /// The content of tweets replaced without deriving (`replacingContent(ofDocuments:)`):
+    /// The content of tweets replaced without deriving (`replaceContent(ofDocuments:)`):
     /// only tweets without problems, whose problems in the snapshot deriving found from
     /// what is kept.
     @Test func onlyTweetsWithoutDecodingProblemsAreReplaced() throws {
@@ -106,11 +106,15 @@ struct SnapshotBytesTests {
         let tags = plain.hashtags.map { " #" + $0 }.joined()
         let fields = kept(plain)
         let reworded = try document(#"{"caption": "reworded\#(tags)", \#(fields)}"#, id: plain.id)
-        let (updated, indices) = try #require(snapshot.replacingContent(ofDocuments: [reworded]))
+        var updated = snapshot
+        let taken = updated.replaceContent(ofDocuments: [reworded])
+        let (indices, _) = try #require(taken)
         #expect(updated.tweets[indices[0]].caption == "reworded" + tags)
         // An image without alt text is a problem of the document itself: derived again.
         let image = try document(#"{"caption": "![](https://example.com/a.png)\#(tags)", \#(fields)}"#, id: plain.id)
-        #expect(snapshot.replacingContent(ofDocuments: [image]) == nil)
+        var unchanged = snapshot
+        let withImage = unchanged.replaceContent(ofDocuments: [image])
+        #expect(withImage == nil)
         // A tweet the snapshot had such a problem with: derived again too.
         let flagged = try #require(
             snapshot.diagnostics.first { $0.kind == .imageWithoutAlt && $0.path.hasPrefix("tweets/") })
@@ -118,7 +122,8 @@ struct SnapshotBytesTests {
         let mendedTags = tweet.hashtags.map { " #" + $0 }.joined()
         let mended = try document(#"{"caption": "mended\#(mendedTags)", \#(kept(tweet))}"#, id: tweet.id)
         #expect(mended.diagnostics.isEmpty && mended.tweet?.hashtags == tweet.hashtags)
-        #expect(snapshot.replacingContent(ofDocuments: [mended]) == nil)
+        let withMended = unchanged.replaceContent(ofDocuments: [mended])
+        #expect(withMended == nil)
         // (Without that problem, the same edit is taken.)
         #expect(snapshot.replacingContent(of: [try #require(mended.tweet)]) != nil)
     }
