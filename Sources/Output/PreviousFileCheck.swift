@@ -82,33 +82,22 @@ final class PreviousFileCheck: @unchecked Sendable {  // `intact` is written bef
         let dirFD: Int32
         var name: [UInt8] = []
         var fd: Int32 = -1
-        /// The path asked about, ended by a NUL, for `fstatat`.
-        var cPath: [CChar] = []
 
         init(in dirFD: Int32) { self.dirFD = dirFD }
 
         mutating func isIntact(_ path: UnsafeRawBufferPointer, size: Int) -> Bool {
-            cPath.removeAll(keepingCapacity: true)
-            cPath.append(contentsOf: path.lazy.map { CChar(bitPattern: $0) })
-            cPath.append(0)
             guard let slash = path.firstIndex(of: UInt8(ascii: "/")) else {
-                return cPath.withUnsafeBufferPointer {
-                    PreviousFileCheck.isIntact($0.baseAddress!, size: size, in: dirFD)
-                }
+                return PreviousFileCheck.isIntact(path, size: size, in: dirFD)
             }
-            if fd < 0 || !name.elementsEqual(path[..<slash]) {
+            let top = UnsafeRawBufferPointer(rebasing: path[..<slash])
+            if fd < 0 || !name.elementsEqual(top) {
                 if fd >= 0 { close(fd) }
-                name = Array(path[..<slash])
-                fd = (name + [0]).withUnsafeBufferPointer {
-                    openat(
-                        dirFD, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self),
-                        O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-                }
+                name = Array(top)
+                fd = withCPath(top) { openat(dirFD, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
             }
             return fd >= 0
-                && cPath.withUnsafeBufferPointer {
-                    PreviousFileCheck.isIntact($0.baseAddress! + slash + 1, size: size, in: fd)
-                }
+                && PreviousFileCheck.isIntact(
+                    UnsafeRawBufferPointer(rebasing: path[(slash + 1)...]), size: size, in: fd)
         }
 
         deinit { if fd >= 0 { close(fd) } }
@@ -122,16 +111,20 @@ final class PreviousFileCheck: @unchecked Sendable {  // `intact` is written bef
     func isIntact(_ position: Int) -> Bool {
         guard started.load(ordering: .relaxed) else {
             let size = previous.entries[position].size
-            return previous.path(at: position).withCString { Self.isIntact($0, size: size, in: dirFD) }
+            return previous.withPath(at: position) { Self.isIntact($0, size: size, in: dirFD) }
         }
         help()
         return intact[position]
     }
 
-    /// Whether `path` in the folder `fd` is a regular file (not followed if a link) of `size` bytes.
-    fileprivate static func isIntact(_ path: UnsafePointer<CChar>, size: Int, in fd: Int32) -> Bool {
-        var st = stat()
-        return fstatat(fd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 && isType(st, regularFileType) && st.st_size == size
+    /// Whether the path of `bytes` in the folder `fd` is a regular file (not followed if a
+    /// link) of `size` bytes.
+    fileprivate static func isIntact(_ path: UnsafeRawBufferPointer, size: Int, in fd: Int32) -> Bool {
+        withCPath(path) { cPath in
+            var st = stat()
+            return fstatat(fd, cPath, &st, AT_SYMLINK_NOFOLLOW) == 0 && isType(st, regularFileType)
+                && st.st_size == size
+        }
     }
 
     /// Waits for the check, if started.
@@ -141,5 +134,15 @@ final class PreviousFileCheck: @unchecked Sendable {  // `intact` is written bef
         done.wait()
         intact.deinitialize(count: max(previous.count, 1))
         intact.deallocate()
+    }
+}
+
+/// `body` of the path of `bytes` as a C string (NUL-ended, on the stack: no `String` is made
+/// for each of a rebuild's tens of thousands of files).
+private func withCPath<R>(_ bytes: UnsafeRawBufferPointer, _ body: (UnsafePointer<CChar>) -> R) -> R {
+    withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { buffer in
+        UnsafeMutableRawBufferPointer(buffer).copyMemory(from: bytes)
+        buffer[bytes.count] = 0
+        return body(buffer.baseAddress!)
     }
 }
