@@ -116,36 +116,27 @@ final class DocumentCache: Sendable {
         }
         // Each part on a core: its entries, up to the next part's start (the last, up to the
         // 0), decoded into their place in the one list (`partEntries` each but the last).
-        let room = starts.count * Self.partEntries
-        var parts: [(count: Int, end: Int)?] = []
-        let entries = [Entry](unsafeUninitializedCapacity: room) { buffer, initialized in
-            nonisolated(unsafe) let base = buffer.baseAddress  // (each part initializes its own entries)
-            parts = [(count: Int, end: Int)?](parallelCount: starts.count) { p in
-                var reader = file.reader(from: starts[p])
-                let end = p + 1 < starts.count ? starts[p + 1] : nil
-                let first = p * Self.partEntries
-                var k = 0
-                do throws(ByteReader.Malformed) {
-                    while end.map({ reader.offset < $0 }) ?? true {
-                        let tag = try reader.byte()
-                        if tag == 0, end == nil { break }
-                        guard tag == 1, k < Self.partEntries else { return nil }
-                        (base! + first + k).initialize(to: try entry(&reader))
-                        k += 1
-                    }
-                } catch {
-                    return nil
+        let parts = [Entry].inParts(starts.count, stride: Self.partEntries) { p, start -> (made: Int, extra: Int?) in
+            var reader = file.reader(from: starts[p])
+            let end = p + 1 < starts.count ? starts[p + 1] : nil
+            var k = 0
+            do throws(ByteReader.Malformed) {
+                while end.map({ reader.offset < $0 }) ?? true {
+                    let tag = try reader.byte()
+                    if tag == 0, end == nil { break }
+                    guard tag == 1, k < Self.partEntries else { return (k, nil) }
+                    (start + k).initialize(to: try entry(&reader))
+                    k += 1
                 }
-                // (An entry ran over the next part's start, or a part but the last is not full.)
-                if let end, reader.offset != end || k != Self.partEntries { return nil }
-                return (k, reader.offset)
+            } catch {
+                return (k, nil)
             }
-            // (Entries are plain values: those made are left as they are when any part fails.)
-            initialized = parts.allSatisfy { $0 != nil } ? parts.reduce(0) { $0 + $1!.count } : 0
+            // (An entry ran over the next part's start.)
+            if let end, reader.offset != end { return (k, nil) }
+            return (k, reader.offset)
         }
-        guard parts.allSatisfy({ $0 != nil }) else { throw ByteReader.Malformed() }
-        var folderStart = body.lowerBound + 1  // no entries: the 0 first
-        if let last = parts.last { folderStart = last!.end }
+        guard let (entries, ends) = parts else { throw ByteReader.Malformed() }
+        let folderStart = ends.last ?? body.lowerBound + 1  // no entries: the 0 first
         if starts.isEmpty {
             reader = file.reader
             guard try reader.byte() == 0 else { throw ByteReader.Malformed() }

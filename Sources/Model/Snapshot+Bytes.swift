@@ -118,36 +118,23 @@ extension ByteReader {
             left -= Swift.min(left, blockSize)
         }
         nonisolated(unsafe) let blocks = spans  // (read-only, and within the caller's bytes)
-        var whole = true
-        // Each block decoded into its place in the list (a list of blocks joined after copied
-        // every item once more, retaining all its parts).
-        let all = [T](unsafeUninitializedCapacity: count) { buffer, initialized in
-            nonisolated(unsafe) let base = buffer.baseAddress  // (each block initializes its own items)
-            // Per block: how many of its items were made, and whether it was read whole.
-            let made = [(count: Int, whole: Bool)](parallelCount: blocks.count) { b in
-                var reader = ByteReader(blocks[b])
-                let start = b * blockSize
-                let n = Swift.min(blockSize, count - start)
-                var k = 0
-                do throws(Malformed) {
-                    while k < n {
-                        (base! + start + k).initialize(to: try decode(&reader))
-                        k += 1
-                    }
-                } catch {
-                    return (k, false)
+        // Each block decoded into its place in the list.
+        let decoded = [T].inParts(blocks.count, stride: blockSize) { b, start -> (made: Int, extra: Void?) in
+            var reader = ByteReader(blocks[b])
+            let n = Swift.min(blockSize, count - b * blockSize)
+            var k = 0
+            do throws(Malformed) {
+                while k < n {
+                    (start + k).initialize(to: try decode(&reader))
+                    k += 1
                 }
-                return (k, reader.isAtEnd)
+            } catch {
+                return (k, nil)
             }
-            if made.allSatisfy(\.whole) {
-                initialized = count
-            } else {
-                for (b, block) in made.enumerated() { (base! + b * blockSize).deinitialize(count: block.count) }
-                whole = false
-            }
+            return (k, reader.isAtEnd ? () : nil)
         }
-        guard whole else { throw Malformed() }
-        return all
+        guard let decoded else { throw Malformed() }
+        return decoded.list
     }
 
     // (Indices are read as numbers, not lengths: an index may exceed its block's bytes.)
