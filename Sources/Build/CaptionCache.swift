@@ -12,32 +12,43 @@ import Support
 /// One `CacheFile` per store, `captions-<hash of its real path>.cache`; keyed by the caption's
 /// bytes, so a caption is never taken for another, not even for one that is equal to it as a
 /// Swift string (another Unicode form of the same text, which cmark renders to other bytes).
-/// Entries are found by a hash of those bytes (written with each) and decoded from the mapped
-/// file when asked for. A build matches every tweet's caption to its entry once
-/// (`entries(of:)`) and asks by entry after that.
+/// The body: the context and the count; each entry's caption bytes, render digest, render and
+/// keys; then a table of entries (`Record`: hash of the caption, where its bytes and the rest
+/// are) and a hash table of their numbers, found by where the table starts (the body's last
+/// eight bytes). So a build reads nothing of an entry until it asks for it: it matches every
+/// tweet's caption to its entry once (`entries(of:)`), through the mapped tables, and asks
+/// by entry after that.
 final class CaptionCache: Sendable {
-    static let format = "captions 4"
-
-    /// One caption's entry: where its text is in the file, and where its render's digest
-    /// (`CaptionRender.digest`), render and keys (as written) begin.
-    private struct Entry: Sendable {
-        let caption: Range<Int>
-        let rest: Int
-    }
+    static let format = "captions 5"
 
     private let file: CacheFile
     private var mapping: UnsafeRawBufferPointer { file.mapping }
     /// The context the renders were made in (`SiteRenderer.captionContext`).
     private let context: UInt64
-    private let entries: [Entry]
-    /// FNV-1a of a caption's bytes → its entry (a caption whose hash another took misses).
-    private let byHash: [UInt64: Int32]
+    let entryCount: Int
+    /// Where the entries' data ends and their records begin, in `mapping`.
+    private let records: Int
+    /// Where the hash table's slots begin, and how many there are (a power of two).
+    private let slots: Int
+    private let slotCount: Int
 
-    private init(file: CacheFile, context: UInt64, entries: [Entry], byHash: [UInt64: Int32]) {
+    /// An entry's record: the hash of its caption (`hash(_:)`), where its bytes are, and where
+    /// its render's digest (`CaptionRender.digest`), render and keys begin.
+    private struct Record {
+        let hash: UInt64
+        let caption: Range<Int>
+        let rest: Int
+    }
+
+    private static let recordSize = 32
+
+    private init(file: CacheFile, context: UInt64, entryCount: Int, records: Int, slots: Int, slotCount: Int) {
         self.file = file
         self.context = context
-        self.entries = entries
-        self.byHash = byHash
+        self.entryCount = entryCount
+        self.records = records
+        self.slots = slots
+        self.slotCount = slotCount
     }
 
     static func path(folder: String, identity: StoreIdentity) -> String {
@@ -46,35 +57,75 @@ final class CaptionCache: Sendable {
 
     static func header(identity: StoreIdentity) -> [String] { [format, CacheFile.writer, identity.path] }
 
-    /// The cache at `path` when it is whole and this binary wrote it for `identity`; nil otherwise.
+    /// A caption's hash: its bytes eight at a time (every tweet's caption is hashed at each build).
+    static func hash(_ caption: UnsafeRawBufferPointer) -> UInt64 {
+        var hasher = StableHasher()
+        hasher.combine(bytes: caption)
+        return UInt64(bitPattern: Int64(hasher.finalize()))
+    }
+
+    static func hash(_ caption: String) -> UInt64 {
+        var caption = caption
+        return caption.withUTF8 { hash(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The cache at `path` when it is whole and this binary wrote it for `identity`, its tables
+    /// where they fit; nil otherwise.
     static func load(path: String, identity: StoreIdentity) -> CaptionCache? {
         guard let file = CacheFile.open(path, header: header(identity: identity)) else { return nil }
         var reader = file.reader
+        let end = file.body.upperBound
         do throws(ByteReader.Malformed) {
             let context = try reader.uint64()
             let count = try reader.length()
-            var entries: [Entry] = []
-            var byHash: [UInt64: Int32] = [:]
-            entries.reserveCapacity(min(count, 1 << 22))
-            byHash.reserveCapacity(min(count, 1 << 22))
-            for k in 0..<count {
-                let hash = try reader.uint64()
-                let length = try reader.length()
-                let start = reader.offset
-                _ = try reader.bytes(length)
-                let rest = reader.offset
-                _ = try reader.uint64()  // the render's digest
-                try reader.skipString()  // html
-                try reader.skipString()  // excerpt
-                for _ in 0..<(try reader.length()) { try reader.skipString() }  // keys
-                entries.append(Entry(caption: start..<start + length, rest: rest))
-                if byHash[hash] == nil { byHash[hash] = Int32(k) }
-            }
-            guard reader.isAtEnd else { return nil }
-            return CaptionCache(file: file, context: context, entries: entries, byHash: byHash)
+            guard end - reader.offset >= 16 else { return nil }
+            var trailer = file.reader(from: end - 8)
+            let records = Int(truncatingIfNeeded: try trailer.uint64())
+            guard records >= reader.offset, count <= (end - 16 - records) / recordSize else { return nil }
+            var table = file.reader(from: records + count * recordSize)
+            let slotCount = Int(truncatingIfNeeded: try table.uint64())
+            let slots = table.offset
+            guard slotCount > count, slotCount.nonzeroBitCount == 1, slotCount <= (end - 8 - slots) / 4,
+                slots + slotCount * 4 == end - 8
+            else { return nil }
+            return CaptionCache(
+                file: file, context: context, entryCount: count, records: records, slots: slots, slotCount: slotCount)
         } catch {
             return nil
         }
+    }
+
+    /// Entry `k`'s record, when it points within the entries' data.
+    private func record(_ k: Int) -> Record? {
+        guard k >= 0, k < entryCount else { return nil }
+        let at = records + k * Self.recordSize
+        func word(_ i: Int) -> Int {
+            Int(
+                truncatingIfNeeded: UInt64(
+                    littleEndian: mapping.loadUnaligned(fromByteOffset: at + 8 * i, as: UInt64.self)))
+        }
+        let (start, length, rest) = (word(1), word(2), word(3))
+        let bodyStart = file.body.lowerBound
+        guard start >= bodyStart, length >= 0, length <= records - start, rest >= bodyStart, rest <= records - 8
+        else { return nil }
+        return Record(hash: UInt64(bitPattern: Int64(word(0))), caption: start..<(start + length), rest: rest)
+    }
+
+    /// The entry whose caption is `caption` (hashed `hash`), or -1.
+    private func entry(of caption: UnsafeRawBufferPointer, hash: UInt64) -> Int32 {
+        let mask = slotCount - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        for _ in 0..<slotCount {
+            let k = Int32(littleEndian: mapping.loadUnaligned(fromByteOffset: slots + slot * 4, as: Int32.self))
+            guard k >= 0 else { return -1 }
+            if let record = record(Int(k)), record.hash == hash,
+                sameBytes(UnsafeRawBufferPointer(rebasing: mapping[record.caption]), caption)
+            {
+                return k
+            }
+            slot = (slot + 1) & mask
+        }
+        return -1
     }
 
     /// The entry of each tweet's caption (the one with the same bytes), or -1; on all cores.
@@ -83,37 +134,34 @@ final class CaptionCache: Sendable {
             var caption = tweets[t].caption
             return caption.withUTF8 { utf8 -> Int32 in
                 let bytes = UnsafeRawBufferPointer(utf8)
-                guard let k = byHash[StableHash.fnv1a(bytes)] else { return -1 }
-                return sameBytes(UnsafeRawBufferPointer(rebasing: mapping[entries[Int(k)].caption]), bytes) ? k : -1
+                return entry(of: bytes, hash: Self.hash(bytes))
             }
         }
     }
 
     /// Entry `k`'s render and keys, as written (after its digest).
-    private func reader(after k: Int32) -> ByteReader {
-        var reader = ByteReader(mapping)
-        _ = try? reader.bytes(entries[Int(k)].rest + 8)
-        return reader
+    private func reader(after k: Int32) -> ByteReader? {
+        record(Int(k)).map { file.reader(from: $0.rest + 8) }
     }
 
     /// Entry `k`'s `CaptionRender.digest`.
     private func digest(entry k: Int32) -> UInt64 {
-        UInt64(littleEndian: mapping.loadUnaligned(fromByteOffset: entries[Int(k)].rest, as: UInt64.self))
+        guard let rest = record(Int(k))?.rest else { return 0 }
+        return UInt64(littleEndian: mapping.loadUnaligned(fromByteOffset: rest, as: UInt64.self))
     }
 
     /// The search keys of entry `k` (-1: none).
     func keys(entry k: Int32) -> [String]? {
-        guard k >= 0 else { return nil }
-        var reader = reader(after: k)
+        guard var reader = reader(after: k) else { return nil }
         guard (try? reader.skipString()) != nil, (try? reader.skipString()) != nil else { return nil }  // html, excerpt
         return try? reader.strings()
     }
 
     /// The render of entry `k` (-1: none).
     private func render(entry k: Int32) -> CaptionRender? {
-        guard k >= 0 else { return nil }
-        var reader = reader(after: k)
-        guard let html = try? reader.string(), let excerpt = try? reader.string() else { return nil }
+        guard var reader = reader(after: k), let html = try? reader.string(), let excerpt = try? reader.string() else {
+            return nil
+        }
         return CaptionRender(html: html, excerpt: excerpt)
     }
 
@@ -136,7 +184,7 @@ final class CaptionCache: Sendable {
                 return !entrySeen[Int(matched[t])]
             }
             let caption = tweets[t].caption
-            let hash = StableHash.fnv1a(caption)
+            let hash = hash(caption)
             if let earlier = seen[hash], earlier.contains(where: { sameBytes(tweets[$0].caption, caption) }) {
                 return false
             }
@@ -151,15 +199,13 @@ final class CaptionCache: Sendable {
     /// of it serves).
     func drift(matched: [Int32], distinct: [Int], context: UInt64) -> Int? {
         guard context == self.context else { return nil }
-        var used = [Bool](repeating: false, count: entries.count)
+        var used = [Bool](repeating: false, count: entryCount)
         var missing = 0
         for t in distinct {
             if matched[t] >= 0 { used[Int(matched[t])] = true } else { missing += 1 }
         }
         return max(missing, used.count { !$0 })
     }
-
-    var entryCount: Int { entries.count }
 
     /// Writes the cache of `identity` at `path`: each of the distinct captions
     /// `captions[distinct]` with its keys (`keys(t)`) and render (`renders(t)`).
@@ -172,16 +218,46 @@ final class CaptionCache: Sendable {
                 $0.append(context)
                 $0.append(length: distinct.count)
             }
+            var records: [Record] = []
+            records.reserveCapacity(distinct.count)
             for t in distinct {
                 let render = renders(t)
+                let start = file.offset
+                let caption = Array(captions[t].utf8)
+                try file.append { $0.append(caption) }
+                let rest = file.offset
                 try file.append {
-                    $0.append(StableHash.fnv1a(captions[t]))
-                    $0.append(captions[t])
                     $0.append(CaptionRender.digest(html: render.html))
                     $0.append(render.html)
                     $0.append(render.excerpt)
                     $0.append(keys(t))
                 }
+                caption.withUnsafeBytes {
+                    records.append(Record(hash: hash($0), caption: start..<(start + caption.count), rest: rest))
+                }
+            }
+            let recordsStart = file.offset
+            for record in records {
+                try file.append {
+                    $0.append(record.hash)
+                    $0.append(UInt64(record.caption.lowerBound))
+                    $0.append(UInt64(record.caption.count))
+                    $0.append(UInt64(record.rest))
+                }
+            }
+            // Open addressing, at most half full; the first of two equal captions is found.
+            var slotCount = 1
+            while slotCount < 2 * records.count + 1 { slotCount *= 2 }
+            var slots = [Int32](repeating: -1, count: slotCount)
+            for (k, record) in records.enumerated() {
+                var slot = Int(truncatingIfNeeded: record.hash) & (slotCount - 1)
+                while slots[slot] >= 0 { slot = (slot + 1) & (slotCount - 1) }
+                slots[slot] = Int32(k)
+            }
+            try file.append { out in
+                out.append(UInt64(slotCount))
+                for k in slots { withUnsafeBytes(of: k.littleEndian) { out.append($0) } }
+                out.append(UInt64(recordsStart))
             }
         }
     }

@@ -15,7 +15,7 @@ import Support
 /// Roost binary and the store. A torn, foreign or hand-edited file fails its checksum, header
 /// or order, and the index is made from every tweet.
 enum SearchCache {
-    static let format = "search 2"
+    static let format = "search 3"
 
     /// Which postings a build can take: those of the kept snapshot it updated (by its
     /// basis), or those made of what a snapshot derived again is made of (by their digest).
@@ -47,18 +47,17 @@ enum SearchCache {
             }
             guard try reader.length() == tweetCount, try reader.length() == userCount else { return nil }
             let count = try reader.length()
-            var (keys, tweets, users) = ([String](), [[Int32]](), [[Int32]]())
+            var (keys, ends, entries) = ([String](), [Int](), [UInt8]())
             keys.reserveCapacity(count)
-            tweets.reserveCapacity(count)
-            users.reserveCapacity(count)
+            ends.reserveCapacity(count)
             for _ in 0..<count {
                 keys.append(try reader.string())
-                tweets.append(try numbers(&reader))
-                users.append(try numbers(&reader))
+                entries += try reader.bytes(try reader.length())
+                ends.append(entries.count)
             }
             guard reader.isAtEnd else { return nil }
             return SearchPostings(
-                keys: keys, tweets: tweets, users: users, tweetCount: tweetCount, userCount: userCount)
+                keys: keys, entries: entries, ends: ends, tweetCount: tweetCount, userCount: userCount)
         } catch {
             return nil
         }
@@ -77,36 +76,15 @@ enum SearchCache {
                 out.append(length: postings.userCount)
                 out.append(length: postings.keys.count)
             }
+            let postings = postings.encoded()
             for k in postings.keys.indices {
                 try writer.append { out in
+                    let entry = postings.entry(at: k)
                     out.append(postings.keys[k])
-                    append(postings.tweets[k], to: &out)
-                    append(postings.users[k], to: &out)
+                    out.append(length: entry.count)
+                    out.append(entry)
                 }
             }
         }
-    }
-
-    /// Ascending numbers as their count and gaps (the first from -1): a byte each, mostly.
-    private static func append(_ numbers: [Int32], to out: inout ByteWriter) {
-        out.append(length: numbers.count)
-        var last: Int32 = -1
-        for n in numbers {
-            out.append(length: Int(n - last))
-            last = n
-        }
-    }
-
-    private static func numbers(_ reader: inout ByteReader) throws(ByteReader.Malformed) -> [Int32] {
-        let count = try reader.length()
-        var numbers: [Int32] = []
-        numbers.reserveCapacity(count)
-        var last: Int64 = -1
-        for _ in 0..<count {
-            last += Int64(try reader.number())
-            guard last <= Int64(Int32.max) else { throw ByteReader.Malformed() }
-            numbers.append(Int32(last))
-        }
-        return numbers
     }
 }

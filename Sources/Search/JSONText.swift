@@ -18,4 +18,23 @@ package enum JSONText {
             }
         }
     }
+
+    /// The length of `text`'s literal (`append`) when `bytes` start with it; nil otherwise.
+    package static func length(of text: String, startOf bytes: ArraySlice<UInt8>) -> Int? {
+        let quote = UInt8(ascii: "\"")
+        let plain = text.utf8.allSatisfy {
+            $0 >= 0x20 && $0 != quote && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "<") && $0 != UInt8(ascii: ">")
+        }
+        guard plain else {
+            var literal: [UInt8] = []
+            append(text, to: &literal)
+            return bytes.starts(with: literal) ? literal.count : nil
+        }
+        // (Written as it is, between quotes: no allocation for the many plain keys.)
+        let end = bytes.startIndex + text.utf8.count + 1
+        guard end < bytes.endIndex, bytes.first == quote, bytes[end] == quote,
+            bytes[(bytes.startIndex + 1)..<end].elementsEqual(text.utf8)
+        else { return nil }
+        return text.utf8.count + 2
+    }
 }

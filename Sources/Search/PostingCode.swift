@@ -35,29 +35,78 @@ package enum PostingCode {
         return [UInt8(ascii: "~")] + bits.map { alphabet[Int($0)] }
     }
 
-    /// The numbers of `code` (either form): what the browser does, for tests.
-    package static func decode(_ code: [UInt8]) -> [Int32] {
+    /// The numbers of `code` (either form), as the browser reads them.
+    package static func decode(_ code: some Collection<UInt8>) -> [Int32] {
         var numbers: [Int32] = []
-        if code.first == UInt8(ascii: "~") {
-            for (k, char) in code.dropFirst().enumerated() {
-                let bits = alphabet.firstIndex(of: char)!
-                for j in 0..<6 where bits & (1 << j) != 0 { numbers.append(Int32(k * 6 + j)) }
-            }
-            return numbers
-        }
-        var previous: Int32 = -1
-        var value = 0
-        for char in code {
-            let digit = alphabet.firstIndex(of: char)!
-            if digit >= 32 {
-                value = value * 32 + digit - 32
-            } else {
-                value = value * 32 + digit
-                previous += Int32(value) + 1
-                numbers.append(previous)
-                value = 0
-            }
-        }
+        let count = code.first == UInt8(ascii: "~") ? (code.count - 1) * 6 : Int(Int32.max)
+        _ = forEachNumber(in: code, count: count) { numbers.append($0) }
         return numbers
     }
+
+    /// The numbers of `code` when it is a list `encode` can have written for `count`: either
+    /// form, its numbers ascending and below `count`; nil otherwise.
+    package static func numbers(_ code: some Collection<UInt8>, count: Int) -> [Int32]? {
+        var numbers: [Int32] = []
+        return forEachNumber(in: code, count: count) { numbers.append($0) } ? numbers : nil
+    }
+
+    /// Whether `code` is such a list (`numbers(_:count:)`), read without keeping its numbers.
+    package static func isValid(_ code: some Collection<UInt8>, count: Int) -> Bool {
+        forEachNumber(in: code, count: count) { _ in }
+    }
+
+    /// Calls `body` with each number of `code` in order, until one is not as `encode` writes
+    /// them; false then.
+    @inline(__always)
+    private static func forEachNumber(
+        in code: some Collection<UInt8>, count: Int, _ body: (Int32) -> Void
+    ) -> Bool {
+        let read = code.withContiguousStorageIfAvailable { forEachNumber(in: $0, count: count, body) }
+        return read ?? Array(code).withUnsafeBufferPointer { forEachNumber(in: $0, count: count, body) }
+    }
+
+    @inline(__always)
+    private static func forEachNumber(in code: UnsafeBufferPointer<UInt8>, count: Int, _ body: (Int32) -> Void)
+        -> Bool
+    {
+        digits.withUnsafeBufferPointer { digits in
+            if code.first == UInt8(ascii: "~") {
+                guard code.count - 1 == (count + 5) / 6 else { return false }
+                for k in 0..<(code.count - 1) {
+                    let bits = Int(digits[Int(code[k + 1])])
+                    guard bits >= 0, k * 6 + (Int.bitWidth - bits.leadingZeroBitCount) <= count else { return false }
+                    var left = bits
+                    while left != 0 {
+                        body(Int32(k * 6 + left.trailingZeroBitCount))
+                        left &= left - 1
+                    }
+                }
+                return true
+            }
+            var previous = -1
+            var value = 0
+            var inNumber = false
+            for char in code {
+                let digit = Int(digits[Int(char)])
+                guard digit >= 0 else { return false }
+                value = value * 32 + (digit & 31)
+                // (A value past the count is refused before it can overflow.)
+                guard previous + value + 1 < count else { return false }
+                inNumber = digit >= 32
+                if !inNumber {
+                    previous += value + 1
+                    body(Int32(previous))
+                    value = 0
+                }
+            }
+            return !inNumber
+        }
+    }
+
+    /// Each byte's digit in `alphabet`, or -1.
+    private static let digits: [Int8] = {
+        var digits = [Int8](repeating: -1, count: 256)
+        for (k, char) in alphabet.enumerated() { digits[Int(char)] = Int8(k) }
+        return digits
+    }()
 }

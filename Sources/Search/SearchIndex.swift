@@ -82,6 +82,7 @@ package struct SearchIndex: Sendable {
     /// The index cut from `postings`, which are `snapshot`'s (kept from an earlier index and
     /// updated: `SearchPostings.replacingCaptions`).
     package init(postings: SearchPostings, snapshot: Snapshot) {
+        let postings = postings.encoded()
         let shards = Self.shards(postings)
         self.shards = shards
         self.tweetCount = postings.tweetCount
@@ -203,8 +204,7 @@ package struct SearchIndex: Sendable {
 
     /// The term shards of the keys of `postings`, in their order (JavaScript's).
     private static func shards(_ postings: SearchPostings) -> [Shard] {
-        let (keys, tweets, users) = (postings.keys, postings.tweets, postings.users)
-        let (tweetCount, userCount) = (postings.tweetCount, postings.userCount)
+        let keys = postings.keys
 
         var shards: [Shard] = []
         var names: Set<String> = []
@@ -223,23 +223,15 @@ package struct SearchIndex: Sendable {
             body = []
             first = nil
         }
-        // Each key's entry, and whether a shard may be cut before it, made on all cores; the
-        // shards cut from them in order.
-        let items = [(bytes: [UInt8], mayCut: Bool)](parallelCount: keys.count, chunk: 256) { i in
-            var item: [UInt8] = []
-            JSONText.append(keys[i], to: &item)
-            item.append(contentsOf: ",\"".utf8)
-            item += PostingCode.encode(tweets[i], count: tweetCount)
-            item.append(contentsOf: "\",\"".utf8)
-            item += PostingCode.encode(users[i], count: userCount)
-            item.append(UInt8(ascii: "\""))
-            return (item, StableHash.splitMix64Finalize(StableHash.fnv1a(keys[i])) & 3 == 0)
+        // Whether a shard may be cut before each key, on all cores; the shards cut in order.
+        let mayCut = [Bool](parallelCount: keys.count, chunk: 1024) { i in
+            StableHash.splitMix64Finalize(StableHash.fnv1a(keys[i])) & 3 == 0
         }
         for i in keys.indices {
-            let item = items[i].bytes
+            let item = postings.entry(at: i)
             let cut =
                 body.count + item.count > Self.maximumShardBytes
-                || (body.count >= Self.minimumShardBytes && items[i].mayCut)
+                || (body.count >= Self.minimumShardBytes && mayCut[i])
             if cut, !body.isEmpty { close() }
             if first == nil {
                 // The first shard starts at the empty key, so every key has a shard.

@@ -5,22 +5,44 @@ import Support
 /// JavaScript's order of strings (UTF-16 code units), numbers ascending: what the term shards
 /// are cut from. Kept between builds (a build cache) and in a live preview, it is updated per
 /// tweet whose caption changed (`replacingCaptions`) instead of being made from every tweet.
-package struct SearchPostings: Sendable, Equatable {
+///
+/// A key's numbers are held as lists, or as its entry in a term shard (`entry(at:)`): postings
+/// read back from a cache stay in that form, and only the keys an edit changes are decoded
+/// and written again.
+package struct SearchPostings: Sendable {
     package private(set) var keys: [String]
-    package private(set) var tweets: [[Int32]]
-    package private(set) var users: [[Int32]]
+    /// Each key's numbers, in the order of `keys`.
+    private var numbers: [Numbers]
+    /// The entries of the keys held as such (`Numbers.entry`), one after another.
+    private var entries: [UInt8]
     package let tweetCount: Int
     package let userCount: Int
 
-    /// Postings as a cache holds them; nil unless the keys are strictly in order and each
-    /// key's numbers ascend within the counts (a cache that passed its checksum, checked again).
-    package init?(keys: [String], tweets: [[Int32]], users: [[Int32]], tweetCount: Int, userCount: Int) {
-        guard keys.count == tweets.count, keys.count == users.count,
-            zip(keys, keys.dropFirst()).allSatisfy({ Self.precedes($0, $1) }),
-            tweets.allSatisfy({ Self.ascend($0, below: tweetCount) }),
-            users.allSatisfy({ Self.ascend($0, below: userCount) })
+    private enum Numbers: Sendable {
+        case lists(tweets: [Int32], users: [Int32])
+        /// Where the key's entry is in `entries`.
+        case entry(Range<Int>)
+    }
+
+    /// Postings as a cache holds them: each key with its entry, `entries[ends[k - 1]..<ends[k]]`.
+    /// Nil unless the keys are strictly in order and each entry is the one `entry(at:)` writes
+    /// for its key, its numbers ascending within the counts (a cache that passed its checksum,
+    /// checked again).
+    package init?(keys: [String], entries: [UInt8], ends: [Int], tweetCount: Int, userCount: Int) {
+        guard keys.count == ends.count, ends.last ?? 0 == entries.count,
+            zip(keys, keys.dropFirst()).allSatisfy({ Self.precedes($0, $1) })
         else { return nil }
-        (self.keys, self.tweets, self.users) = (keys, tweets, users)
+        var numbers: [Numbers] = []
+        numbers.reserveCapacity(keys.count)
+        var start = 0
+        for (key, end) in zip(keys, ends) {
+            guard start <= end,
+                Self.codes(of: entries[start..<end], key: key, tweetCount: tweetCount, userCount: userCount) != nil
+            else { return nil }
+            numbers.append(.entry(start..<end))
+            start = end
+        }
+        (self.keys, self.numbers, self.entries) = (keys, numbers, entries)
         (self.tweetCount, self.userCount) = (tweetCount, userCount)
     }
 
@@ -28,8 +50,8 @@ package struct SearchPostings: Sendable, Equatable {
         let utf16 = table.keys.map { Array($0.utf16) }
         let order = table.keys.indices.sorted { utf16[$0].lexicographicallyPrecedes(utf16[$1]) }
         keys = order.map { table.keys[$0] }
-        tweets = order.map { table.tweets[$0] }
-        users = order.map { table.users[$0] }
+        numbers = order.map { .lists(tweets: table.tweets[$0], users: table.users[$0]) }
+        entries = []
         self.tweetCount = tweetCount
         self.userCount = userCount
     }
@@ -37,9 +59,79 @@ package struct SearchPostings: Sendable, Equatable {
     /// JavaScript's order of strings: by UTF-16 code units.
     static func precedes(_ a: String, _ b: String) -> Bool { a.utf16.lexicographicallyPrecedes(b.utf16) }
 
-    private static func ascend(_ numbers: [Int32], below count: Int) -> Bool {
-        guard let first = numbers.first else { return true }
-        return first >= 0 && Int(numbers.last!) < count && zip(numbers, numbers.dropFirst()).allSatisfy { $0 < $1 }
+    /// The tweets (by number) and users that key `k` matches.
+    package func lists(at k: Int) -> (tweets: [Int32], users: [Int32]) {
+        switch numbers[k] {
+        case .lists(let tweets, let users): return (tweets, users)
+        case .entry(let range):
+            // (Checked when read: `init(keys:entries:ends:tweetCount:userCount:)`.)
+            guard let codes = Self.codes(of: entries[range], key: keys[k], tweetCount: tweetCount, userCount: userCount)
+            else { return ([], []) }
+            return (PostingCode.decode(codes.tweets), PostingCode.decode(codes.users))
+        }
+    }
+
+    /// Key `k`'s entry in a term shard: its key as a JSON string, then its tweets' and its
+    /// users' `PostingCode` as strings, comma-separated.
+    package func entry(at k: Int) -> ArraySlice<UInt8> {
+        switch numbers[k] {
+        case .entry(let range): return entries[range]
+        case .lists(let tweets, let users):
+            return ArraySlice(Self.entry(key: keys[k], tweets: tweets, users: users, tweetCount, userCount))
+        }
+    }
+
+    /// These postings with every key's entry made (on all cores) and held as such: what the
+    /// shards are cut from and a cache writes.
+    package func encoded() -> SearchPostings {
+        guard numbers.contains(where: { if case .lists = $0 { true } else { false } }) else { return self }
+        let made = [[UInt8]?](parallelCount: keys.count, chunk: 256) { k in
+            guard case .lists(let tweets, let users) = numbers[k] else { return nil }
+            return Self.entry(key: keys[k], tweets: tweets, users: users, tweetCount, userCount)
+        }
+        var encoded = self
+        encoded.entries = []
+        encoded.entries.reserveCapacity(keys.indices.reduce(0) { $0 + (made[$1]?.count ?? entry(at: $1).count) })
+        for k in keys.indices {
+            let start = encoded.entries.count
+            if let entry = made[k] { encoded.entries += entry } else { encoded.entries += entry(at: k) }
+            encoded.numbers[k] = .entry(start..<encoded.entries.count)
+        }
+        return encoded
+    }
+
+    private static func entry(key: String, tweets: [Int32], users: [Int32], _ tweetCount: Int, _ userCount: Int)
+        -> [UInt8]
+    {
+        var entry: [UInt8] = []
+        JSONText.append(key, to: &entry)
+        entry.append(contentsOf: ",\"".utf8)
+        entry += PostingCode.encode(tweets, count: tweetCount)
+        entry.append(contentsOf: "\",\"".utf8)
+        entry += PostingCode.encode(users, count: userCount)
+        entry.append(UInt8(ascii: "\""))
+        return entry
+    }
+
+    /// The tweets' and users' codes in `entry` when it is the entry of `key` (`entry(at:)`)
+    /// with codes valid for the counts; nil otherwise.
+    private static func codes(of entry: ArraySlice<UInt8>, key: String, tweetCount: Int, userCount: Int) -> (
+        tweets: ArraySlice<UInt8>, users: ArraySlice<UInt8>
+    )? {
+        guard let keyLength = JSONText.length(of: key, startOf: entry) else { return nil }
+        // The rest is `,"<tweets>","<users>"`; neither code holds a quote.
+        let rest = entry.dropFirst(keyLength)
+        let quote = UInt8(ascii: "\"")
+        guard rest.count >= 6, rest.starts(with: [UInt8(ascii: ","), quote]), rest.last == quote,
+            let split = rest.dropFirst(2).firstIndex(of: quote),
+            rest[split...].starts(with: [quote, UInt8(ascii: ","), quote]), split + 3 < rest.endIndex
+        else { return nil }
+        let tweets = rest[(rest.startIndex + 2)..<split]
+        let users = rest[(split + 3)..<(rest.endIndex - 1)]
+        guard PostingCode.isValid(tweets, count: tweetCount), PostingCode.isValid(users, count: userCount) else {
+            return nil
+        }
+        return (tweets, users)
     }
 
     /// These postings after the captions of the tweets at `changed` (indices in `snapshot`,
@@ -72,25 +164,37 @@ package struct SearchPostings: Sendable, Equatable {
 
     private mutating func remove(_ number: Int32, from key: String) {
         let i = position(of: key)
-        guard i < keys.count, keys[i] == key, let at = tweets[i].firstIndex(of: number) else { return }
-        tweets[i].remove(at: at)
+        guard i < keys.count, keys[i] == key else { return }
+        var (tweets, users) = lists(at: i)
+        guard let at = tweets.firstIndex(of: number) else { return }
+        tweets.remove(at: at)
         // A key is in the index only while something has it (as a clean build makes it).
-        if tweets[i].isEmpty && users[i].isEmpty {
+        if tweets.isEmpty && users.isEmpty {
             keys.remove(at: i)
-            tweets.remove(at: i)
-            users.remove(at: i)
+            numbers.remove(at: i)
+        } else {
+            numbers[i] = .lists(tweets: tweets, users: users)
         }
     }
 
     private mutating func add(_ number: Int32, to key: String) {
         let i = position(of: key)
         if i < keys.count, keys[i] == key {
-            let at = tweets[i].firstIndex { $0 >= number } ?? tweets[i].count
-            if at == tweets[i].count || tweets[i][at] != number { tweets[i].insert(number, at: at) }
+            var (tweets, users) = lists(at: i)
+            let at = tweets.firstIndex { $0 >= number } ?? tweets.count
+            if at == tweets.count || tweets[at] != number { tweets.insert(number, at: at) }
+            numbers[i] = .lists(tweets: tweets, users: users)
         } else {
             keys.insert(key, at: i)
-            tweets.insert([number], at: i)
-            users.insert([], at: i)
+            numbers.insert(.lists(tweets: [number], users: []), at: i)
         }
+    }
+}
+
+extension SearchPostings: Equatable {
+    /// The same keys with the same numbers, however each is held.
+    package static func == (a: SearchPostings, b: SearchPostings) -> Bool {
+        a.keys == b.keys && a.tweetCount == b.tweetCount && a.userCount == b.userCount
+            && a.keys.indices.allSatisfy { a.lists(at: $0) == b.lists(at: $0) }
     }
 }
