@@ -130,8 +130,8 @@ package struct Theme: Sendable {
 
     private static func isPlainFile(_ relative: String, at path: String) -> Bool {
         guard !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { return false }
-        let values = try? URL(fileURLWithPath: path).resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey])
-        return values?.isRegularFile == true && values?.isSymbolicLink != true
+        var st = stat()
+        return lstat(path, &st) == 0 && FileKind(mode: st.st_mode) == .regular
     }
 }
 

@@ -10,7 +10,19 @@ import Support
 /// (`TemplateSalts`): an edited template re-renders the pages that can include it.
 extension SiteContext {
     /// Everything `partials/card` can show of a tweet (docs/templates.md, "A tweet").
-    func cardFingerprint(_ t: Int) -> Int {
+    func cardFingerprint(_ t: Int) -> Int { cardFingerprint(t, identity: identity(of:)) }
+
+    /// Every tweet's `cardFingerprint`, on all cores: each user's identity hashed once, not
+    /// once per card that shows it.
+    func cardFingerprints() -> [Int] {
+        let identities = snapshot.users.indices.map { identity(of: $0) }
+        let none = identity(of: nil)
+        return [Int](parallelCount: snapshot.tweets.count, chunk: 256) { t in
+            cardFingerprint(t) { $0.map { identities[$0] } ?? none }
+        }
+    }
+
+    private func cardFingerprint(_ t: Int, identity: (Int?) -> UInt64) -> Int {
         // Field by field: a copy of the tweet and its relations retained every one of their parts.
         var h = StableHasher()
         h.combine(snapshot.tweets[t].id)
@@ -23,11 +35,11 @@ extension SiteContext {
         h.combine(snapshot.tweetRelations[t].likers.count)
         h.combine(viewerLiked[t])
         h.combine(snapshot.tweetRelations[t].replies.count)
-        combineIdentity(of: snapshot.tweetRelations[t].author, into: &h)
+        h.combine(identity(snapshot.tweetRelations[t].author))
         if isReply {
             let parent = snapshot.tweetRelations[t].parent
             h.combine(parent.map { snapshot.tweets[$0].id })
-            combineIdentity(of: parent.flatMap { snapshot.tweetRelations[$0].author }, into: &h)
+            h.combine(identity(parent.flatMap { snapshot.tweetRelations[$0].author }))
         }
         return h.finalize()
     }
@@ -35,7 +47,7 @@ extension SiteContext {
     /// Everything a profile header shows of a user.
     func userFingerprint(_ u: Int) -> Int {
         var h = StableHasher()
-        combineIdentity(of: u, into: &h)
+        h.combine(identity(of: u))
         h.combine(bios[u])
         let activity = snapshot.userActivity[u]
         h.combine(activity.tweets.count)
@@ -45,14 +57,19 @@ extension SiteContext {
         return h.finalize()
     }
 
-    /// What a card shows of a user: name, username, handle (its links), picture.
-    private func combineIdentity(of user: Int?, into h: inout StableHasher) {
-        guard let user else { return h.combine(false) }
+    /// What a card shows of a user (none: nil), hashed: name, username, handle (its links), picture.
+    private func identity(of user: Int?) -> UInt64 {
+        var h = StableHasher()
+        guard let user else {
+            h.combine(false)
+            return UInt64(bitPattern: Int64(h.finalize()))
+        }
         h.combine(true)
         h.combine(snapshot.users[user].fullname)
         h.combine(snapshot.users[user].username)
         h.combine(snapshot.users[user].handle)
         h.combine(avatars[user])  // a mirrored picture's path changes with its bytes
+        return UInt64(bitPattern: Int64(h.finalize()))
     }
 }
 

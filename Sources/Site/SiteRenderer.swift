@@ -83,7 +83,7 @@ package final class SiteRenderer: Sendable {
         self.search = search
         self.plan = SitePlan(
             snapshot: snapshot, paths: site.paths, archive: site.archive, config: config, search: search)
-        let fingerprints = Array(snapshot.tweets.indices).parallelMap(site.cardFingerprint)
+        let fingerprints = site.cardFingerprints()
         self.cardFingerprints = fingerprints
         var seeds = [String?](repeating: nil, count: snapshot.tweets.count)
         if let previous {
