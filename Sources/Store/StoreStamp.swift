@@ -81,30 +81,37 @@ package struct StoreStamp: Equatable, Sendable {
 
         // The root's entries and the collections' listings on this thread; then, on all cores,
         // the collections' entries in chunks (`tweets/` may hold a million files) and each
-        // folder below them (a user's subcollections, say) as a subtree.
-        var collections: [String] = []
-        // Folders below the root are opened from it: a path walk of their own few names, not of
-        // the store's whole path again, for each of the store's thousands of folders.
-        let rootFD = try openFolder(path, relative: "", in: AT_FDCWD).release()
-        defer { close(rootFD) }
-        try walk(path, relative: "", in: AT_FDCWD, into: &total, subfolders: &collections)
+        // folder below them (a user's subcollections, say) as a subtree. Each folder is opened
+        // from its parent's (a path walk of one name), and counted from its own `fstat`, not
+        // by a `fstatat` from its parent's listing as the files are.
+        let root = try openRoot(path)
+        let rootNames = try total.names(of: root.raw, stamp: st, full: path, relative: "")
+        addEntries(rootNames, 0..<rootNames.count, in: root.raw, relative: "", into: &total)
         var units: [Unit] = []
-        var subtrees: [String] = []
-        var collectionFDs: [Int32] = []  // the collections' folders, shared by their chunks (fstatat is thread-safe)
+        var subtrees: [Subtree] = []
+        var collectionFDs: [Int32] = []  // the collections' folders, shared by their units (fstatat is thread-safe)
         defer { for fd in collectionFDs { close(fd) } }
-        for collection in collections {
+        var failure: StoreError?
+        rootNames.forEach(in: 0..<rootNames.count) { k, cName, _, kind in
+            guard kind == .directory, failure == nil else { return }
+            let collection = rootNames.name(k)
             let full = joinPath(path, collection)
-            let folder = try openFolder(full, relative: collection, in: rootFD)
-            let names = try total.names(of: folder.raw, full: full, relative: collection)
-            let fd = folder.release()
-            collectionFDs.append(fd)
-            for lo in stride(from: 0, to: names.count, by: 2048) {
-                units.append(.entries(fd: fd, folder: collection, names: names, lo..<min(names.count, lo + 2048)))
-            }
-            names.forEach(in: 0..<names.count) { k, _, _, kind in
-                if kind == .directory { subtrees.append(collection + "/" + names.name(k)) }
+            do throws(StoreError) {
+                let folder = try openFolder(full, cName, in: root.raw)
+                let names = try total.names(of: folder.raw, counting: collection, full: full)
+                let fd = folder.release()
+                collectionFDs.append(fd)
+                for lo in stride(from: 0, to: names.count, by: 2048) {
+                    units.append(.entries(fd: fd, folder: collection, names: names, lo..<min(names.count, lo + 2048)))
+                }
+                names.forEach(in: 0..<names.count) { k, _, _, kind in
+                    if kind == .directory { subtrees.append(Subtree(parent: fd, name: names.name(k), in: collection)) }
+                }
+            } catch {
+                failure = error
             }
         }
+        if let failure { throw failure }
         // Folders below the collections (a user's, say) go by the batch: one each made as many
         // tallies, each with lists of its own, as the store has users.
         for lo in stride(from: 0, to: subtrees.count, by: Self.subtreeBatch) {
@@ -118,12 +125,10 @@ package struct StoreStamp: Equatable, Sendable {
                 case .entries(let fd, let folder, let names, let range):
                     addEntries(names, range, in: fd, relative: folder, into: &tally)
                 case .subtrees(let folders):
-                    var stack: [String] = []
                     for folder in folders {
-                        stack.append(folder)
-                        while let next = stack.popLast() {
-                            try walk(joinPath(path, next), relative: next, in: rootFD, into: &tally, subfolders: &stack)
-                        }
+                        let full = joinPath(path, folder.relative)
+                        let opened = try openFolder(full, named: folder.name, in: folder.parent)
+                        try walk(opened, full: full, relative: folder.relative, into: &tally)
                     }
                 }
             } catch {
@@ -144,8 +149,21 @@ package struct StoreStamp: Equatable, Sendable {
     private enum Unit {
         /// Some entries of one open folder, by their indices in its names.
         case entries(fd: Int32, folder: String, names: FolderNames, Range<Int>)
-        /// Everything below some folders (their own entries are counted by their parent's unit).
-        case subtrees(ArraySlice<String>)
+        /// Some folders and everything below them.
+        case subtrees(ArraySlice<Subtree>)
+    }
+
+    /// A folder below a collection: its name in its parent (open) and its path in the store.
+    private struct Subtree {
+        let parent: Int32
+        let name: String
+        let relative: String
+
+        init(parent: Int32, name: String, in folder: String) {
+            self.parent = parent
+            self.name = name
+            relative = folder + "/" + name
+        }
     }
 
     /// Folders below the collections walked by one unit.
@@ -157,30 +175,52 @@ package struct StoreStamp: Equatable, Sendable {
         let settledBefore: Int64
     }
 
-    /// Adds every entry of the folder `full` (at `relative` in the store) to `tally`;
-    /// appends its subfolders' relative paths.
+    /// Adds the open folder `folder` (`full`, at `relative` in the store) and everything below
+    /// it to `tally`; its subfolders are opened from it.
     private static func walk(
-        _ full: String, relative: String, in rootFD: Int32, into tally: inout Tally,
-        subfolders: inout [String]
+        _ folder: borrowing FileDescriptor, full: String, relative: String, into tally: inout Tally
     ) throws(StoreError) {
-        let folder = try openFolder(full, relative: relative, in: rootFD)
-        let names = try tally.names(of: folder.raw, full: full, relative: relative)
+        let names = try tally.names(of: folder.raw, counting: relative, full: full)
         addEntries(names, 0..<names.count, in: folder.raw, relative: relative, into: &tally)
-        names.forEach(in: 0..<names.count) { k, _, _, kind in
-            guard kind == .directory else { return }
-            subfolders.append(relative.isEmpty ? names.name(k) : relative + "/" + names.name(k))
+        var failure: StoreError?
+        names.forEach(in: 0..<names.count) { k, cName, _, kind in
+            guard kind == .directory, failure == nil else { return }
+            let name = names.name(k)
+            let path = joinPath(full, name)
+            do throws(StoreError) {
+                try walk(
+                    try openFolder(path, cName, in: folder.raw), full: path, relative: relative + "/" + name,
+                    into: &tally)
+            } catch {
+                failure = error
+            }
         }
+        if let failure { throw failure }
     }
 
-    /// The folder `full` (at `relative` in the store), open: the root by its path, a folder
-    /// below it by its relative path from `rootFD` (the root, open), not through a link.
-    private static func openFolder(_ full: String, relative: String, in rootFD: Int32) throws(StoreError)
+    /// The store's root folder at `path`, open.
+    private static func openRoot(_ path: String) throws(StoreError) -> FileDescriptor {
+        guard let folder = FileDescriptor(open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) else {
+            throw .unreadable(path: path, reason: errnoText())
+        }
+        return folder
+    }
+
+    /// The folder `full`, by its name in its parent `parentFD` (open), not through a link.
+    private static func openFolder(_ full: String, named name: String, in parentFD: Int32) throws(StoreError)
         -> FileDescriptor
     {
-        let flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC
-        guard
-            let folder = FileDescriptor(
-                relative.isEmpty ? open(full, flags) : openat(rootFD, relative, flags | O_NOFOLLOW))
+        guard let folder = FileDescriptor(openat(parentFD, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW))
+        else {
+            throw .unreadable(path: full, reason: errnoText())
+        }
+        return folder
+    }
+
+    private static func openFolder(_ full: String, _ cName: UnsafePointer<CChar>, in parentFD: Int32)
+        throws(StoreError) -> FileDescriptor
+    {
+        guard let folder = FileDescriptor(openat(parentFD, cName, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW))
         else {
             throw .unreadable(path: full, reason: errnoText())
         }
@@ -211,7 +251,9 @@ package struct StoreStamp: Equatable, Sendable {
         _ names: FolderNames, _ range: Range<Int>, in fd: Int32, relative: String, into tally: inout Tally
     ) {
         let prefixHash = StoreLayout.prefixHash(ofFolder: relative)
-        names.forEach(in: range) { _, cName, bytes, _ in
+        names.forEach(in: range) { _, cName, bytes, kind in
+            // (A folder is counted when it is walked, from its own `fstat`.)
+            guard kind != .directory else { return }
             var st = stat()
             // Gone since it was listed: leave it out; the reader will not see it either.
             guard fstatat(fd, cName, &st, Int32(AT_SYMLINK_NOFOLLOW)) == 0 else { return }
@@ -253,11 +295,20 @@ package struct StoreStamp: Equatable, Sendable {
         /// The names in the open folder `fd` (at `full`, and `relative` in the store): those
         /// the known listings hold for it when its stamp has not moved, else listed. Records its
         /// layout (when recording) and keeps its listing when it has settled.
-        mutating func names(of fd: Int32, full: String, relative: String) throws(StoreError) -> FolderNames {
+        /// The names in the open folder `fd` (at `full`, and `relative` in the store), which is
+        /// counted as an entry of its parent (its own `fstat`).
+        mutating func names(of fd: Int32, counting relative: String, full: String) throws(StoreError) -> FolderNames {
+            var st = stat()
+            guard fstat(fd, &st) == 0 else { throw .unreadable(path: full, reason: errnoText()) }
+            add(name: relative, st)
+            return try names(of: fd, stamp: st, full: full, relative: relative)
+        }
+
+        mutating func names(of fd: Int32, stamp st: stat, full: String, relative: String) throws(StoreError)
+            -> FolderNames
+        {
             var names: FolderNames
             if let reuse {
-                var st = stat()
-                guard fstat(fd, &st) == 0 else { throw .unreadable(path: full, reason: errnoText()) }
                 let stamp = FileStamp(st)
                 let wasTaken: Bool
                 if let known = reuse.known?.folders[relative], known.stamp == stamp {
