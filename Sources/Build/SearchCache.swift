@@ -50,6 +50,7 @@ enum SearchCache {
             var (keys, ends, entries) = ([String](), [Int](), [UInt8]())
             keys.reserveCapacity(count)
             ends.reserveCapacity(count)
+            entries.reserveCapacity(file.body.count)
             for _ in 0..<count {
                 keys.append(try reader.string())
                 entries += try reader.bytes(try reader.length())

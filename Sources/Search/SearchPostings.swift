@@ -30,18 +30,21 @@ package struct SearchPostings: Sendable {
     /// checked again).
     package init?(keys: [String], entries: [UInt8], ends: [Int], tweetCount: Int, userCount: Int) {
         guard keys.count == ends.count, ends.last ?? 0 == entries.count,
-            zip(keys, keys.dropFirst()).allSatisfy({ Self.precedes($0, $1) })
+            zip(ends, ends.dropFirst()).allSatisfy({ $0 <= $1 }), ends.first ?? 0 >= 0
         else { return nil }
-        var numbers: [Numbers] = []
-        numbers.reserveCapacity(keys.count)
-        var start = 0
-        for (key, end) in zip(keys, ends) {
-            guard start <= end,
-                Self.codes(of: entries[start..<end], key: key, tweetCount: tweetCount, userCount: userCount) != nil
-            else { return nil }
-            numbers.append(.entry(start..<end))
-            start = end
+        // Each key after the one before and its entry as written, checked in parts on all cores.
+        let part = 1024
+        let checked = [Bool](parallelCount: (keys.count + part - 1) / part) { p in
+            (p * part..<min(keys.count, (p + 1) * part)).allSatisfy { k in
+                let start = k == 0 ? 0 : ends[k - 1]
+                return (k == 0 || Self.precedes(keys[k - 1], keys[k]))
+                    && Self.codes(
+                        of: entries[start..<ends[k]], key: keys[k], tweetCount: tweetCount, userCount: userCount)
+                        != nil
+            }
         }
+        guard !checked.contains(false) else { return nil }
+        let numbers = keys.indices.map { k in Numbers.entry((k == 0 ? 0 : ends[k - 1])..<ends[k]) }
         (self.keys, self.numbers, self.entries) = (keys, numbers, entries)
         (self.tweetCount, self.userCount) = (tweetCount, userCount)
     }
@@ -118,20 +121,30 @@ package struct SearchPostings: Sendable {
     private static func codes(of entry: ArraySlice<UInt8>, key: String, tweetCount: Int, userCount: Int) -> (
         tweets: ArraySlice<UInt8>, users: ArraySlice<UInt8>
     )? {
-        guard let keyLength = JSONText.length(of: key, startOf: entry) else { return nil }
-        // The rest is `,"<tweets>","<users>"`; neither code holds a quote.
-        let rest = entry.dropFirst(keyLength)
-        let quote = UInt8(ascii: "\"")
-        guard rest.count >= 6, rest.starts(with: [UInt8(ascii: ","), quote]), rest.last == quote,
-            let split = rest.dropFirst(2).firstIndex(of: quote),
-            rest[split...].starts(with: [quote, UInt8(ascii: ","), quote]), split + 3 < rest.endIndex
-        else { return nil }
-        let tweets = rest[(rest.startIndex + 2)..<split]
-        let users = rest[(split + 3)..<(rest.endIndex - 1)]
-        guard PostingCode.isValid(tweets, count: tweetCount), PostingCode.isValid(users, count: userCount) else {
-            return nil
+        let found = entry.withUnsafeBufferPointer { bytes -> (Range<Int>, Range<Int>)? in
+            guard let keyLength = JSONText.length(of: key, startOf: bytes) else { return nil }
+            // The rest is `,"<tweets>","<users>"`; neither code holds a quote.
+            let quote = UInt8(ascii: "\"")
+            let comma = UInt8(ascii: ",")
+            let end = bytes.count
+            guard end - keyLength >= 6, bytes[keyLength] == comma, bytes[keyLength + 1] == quote,
+                bytes[end - 1] == quote
+            else { return nil }
+            var split = keyLength + 2
+            while split < end - 1, bytes[split] != quote { split += 1 }
+            guard split + 3 < end, bytes[split + 1] == comma, bytes[split + 2] == quote else { return nil }
+            let (tweets, users) = ((keyLength + 2)..<split, (split + 3)..<(end - 1))
+            guard PostingCode.isValid(UnsafeBufferPointer(rebasing: bytes[tweets]), count: tweetCount),
+                PostingCode.isValid(UnsafeBufferPointer(rebasing: bytes[users]), count: userCount)
+            else { return nil }
+            return (tweets, users)
         }
-        return (tweets, users)
+        guard let (tweets, users) = found else { return nil }
+        let start = entry.startIndex
+        return (
+            entry[(start + tweets.lowerBound)..<(start + tweets.upperBound)],
+            entry[(start + users.lowerBound)..<(start + users.upperBound)]
+        )
     }
 
     /// These postings after the captions of the tweets at `changed` (indices in `snapshot`,
