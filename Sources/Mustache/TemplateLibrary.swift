@@ -42,20 +42,27 @@ package struct TemplateLibrary: Sendable {
     package init(sources: [(name: String, file: String, bytes: [UInt8])], missingPartials: MissingPartials = .fail)
         throws
     {
+        try self.init(parsed: try Self.parse(sources), missingPartials: missingPartials)
+    }
+
+    /// Templates parsed (`parse(_:)`), their partials linked now: what some templates shared by
+    /// several libraries (a theme's, with each language's texts) are parsed into once.
+    package init(parsed: [Template], missingPartials: MissingPartials = .fail) throws {
         var index: [String: Int] = [:]
-        for (i, s) in sources.enumerated() { index[s.name] = i }
-        var templates: [Template] = []
-        templates.reserveCapacity(sources.count)
-        for s in sources {
-            let nodes = try Parser.parse(s.bytes, file: s.file)
-            templates.append(Template(name: s.name, file: s.file, nodes: nodes, source: s.bytes))
-        }
-        templates = try templates.map {
+        for (i, t) in parsed.enumerated() { index[t.name] = i }
+        let templates = try parsed.map {
             Template(
                 name: $0.name, file: $0.file, nodes: try Linker.link($0.nodes, index: index, missing: missingPartials),
                 source: $0.source)
         }
         storage = LibraryStorage(templates: templates, missingPartials: missingPartials)
+    }
+
+    /// `sources` parsed, in order, their partials not linked yet (see `init(parsed:)`).
+    package static func parse(_ sources: [(name: String, file: String, bytes: [UInt8])]) throws -> [Template] {
+        try sources.map {
+            Template(name: $0.name, file: $0.file, nodes: try Parser.parse($0.bytes, file: $0.file), source: $0.bytes)
+        }
     }
 
     /// The names of all templates, sorted.

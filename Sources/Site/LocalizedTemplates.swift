@@ -53,9 +53,11 @@ package struct LocalizedTemplates: Sendable {
                 file: "\(origin)/\(Self.tableFolder)\(Self.fallbackLanguage)\(Self.tableSuffix)",
                 problem: "not found (every theme needs its English texts: the other languages fall back to them)")
         }
+        // The templates parsed once; each language's library adds its texts and links them.
+        let parsed = try TemplateLibrary.parse(templates)
         var libraries: [String: TemplateLibrary] = [:]
         for (language, table) in tables {
-            var sources = templates
+            var sources: [(name: String, file: String, bytes: [UInt8])] = []
             for key in Set(fallback.keys).union(table.keys).sorted() {
                 let (text, from) = table[key].map { ($0, language) } ?? (fallback[key]!, Self.fallbackLanguage)
                 sources.append(
@@ -64,7 +66,7 @@ package struct LocalizedTemplates: Sendable {
                         Array(text.utf8)
                     ))
             }
-            libraries[language] = try TemplateLibrary(sources: sources)
+            libraries[language] = try TemplateLibrary(parsed: parsed + TemplateLibrary.parse(sources))
         }
         self.languages = tables.keys.sorted()
         self.origin = origin
