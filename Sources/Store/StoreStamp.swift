@@ -91,27 +91,19 @@ package struct StoreStamp: Equatable, Sendable {
         var subtrees: [Subtree] = []
         var collectionFDs: [Int32] = []  // the collections' folders, shared by their units (fstatat is thread-safe)
         defer { for fd in collectionFDs { close(fd) } }
-        var failure: StoreError?
-        rootNames.forEach(in: 0..<rootNames.count) { k, cName, _, kind in
-            guard kind == .directory, failure == nil else { return }
-            let collection = rootNames.name(k)
+        try forEachFolder(of: rootNames) { cName, collection throws(StoreError) in
             let full = joinPath(path, collection)
-            do throws(StoreError) {
-                let folder = try openFolder(full, cName, in: root.raw)
-                let names = try total.names(of: folder.raw, counting: collection, full: full)
-                let fd = folder.release()
-                collectionFDs.append(fd)
-                for lo in stride(from: 0, to: names.count, by: 2048) {
-                    units.append(.entries(fd: fd, folder: collection, names: names, lo..<min(names.count, lo + 2048)))
-                }
-                names.forEach(in: 0..<names.count) { k, _, _, kind in
-                    if kind == .directory { subtrees.append(Subtree(parent: fd, name: names.name(k), in: collection)) }
-                }
-            } catch {
-                failure = error
+            let folder = try openFolder(full, cName, in: root.raw)
+            let names = try total.names(of: folder.raw, counting: collection, full: full)
+            let fd = folder.release()
+            collectionFDs.append(fd)
+            for lo in stride(from: 0, to: names.count, by: 2048) {
+                units.append(.entries(fd: fd, folder: collection, names: names, lo..<min(names.count, lo + 2048)))
+            }
+            names.forEach(in: 0..<names.count) { k, _, _, kind in
+                if kind == .directory { subtrees.append(Subtree(parent: fd, name: names.name(k), in: collection)) }
             }
         }
-        if let failure { throw failure }
         // Folders below the collections (a user's, say) go by the batch: one each made as many
         // tallies, each with lists of its own, as the store has users.
         for lo in stride(from: 0, to: subtrees.count, by: Self.subtreeBatch) {
@@ -182,18 +174,22 @@ package struct StoreStamp: Equatable, Sendable {
     ) throws(StoreError) {
         let names = try tally.names(of: folder.raw, counting: relative, full: full)
         addEntries(names, 0..<names.count, in: folder.raw, relative: relative, into: &tally)
+        try forEachFolder(of: names) { cName, name throws(StoreError) in
+            let path = joinPath(full, name)
+            try walk(
+                try openFolder(path, cName, in: folder.raw), full: path, relative: relative + "/" + name, into: &tally)
+        }
+    }
+
+    /// Calls `body` with each folder of `names` (its name as a C string and as text), until
+    /// one call throws.
+    private static func forEachFolder(
+        of names: FolderNames, _ body: (UnsafePointer<CChar>, String) throws(StoreError) -> Void
+    ) throws(StoreError) {
         var failure: StoreError?
         names.forEach(in: 0..<names.count) { k, cName, _, kind in
             guard kind == .directory, failure == nil else { return }
-            let name = names.name(k)
-            let path = joinPath(full, name)
-            do throws(StoreError) {
-                try walk(
-                    try openFolder(path, cName, in: folder.raw), full: path, relative: relative + "/" + name,
-                    into: &tally)
-            } catch {
-                failure = error
-            }
+            do throws(StoreError) { try body(cName, names.name(k)) } catch { failure = error }
         }
         if let failure { throw failure }
     }

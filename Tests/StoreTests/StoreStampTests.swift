@@ -51,6 +51,12 @@ struct StoreStampTests {
         try expectNew("a file renamed")
         try dir.mkdir("tweets/t9")
         try expectNew("an empty folder added")
+        // A folder is counted from its own stamp (taken once it is open): its times alone moved.
+        var folderTimes = [timespec(tv_sec: 1_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000, tv_nsec: 0)]
+        utimensat(AT_FDCWD, dir.path("favorites/u1/favorites"), &folderTimes, 0)
+        try expectNew("a folder's times changed deep down")
+        utimensat(AT_FDCWD, dir.path("users"), &folderTimes, 0)
+        try expectNew("a collection's times changed")
     }
 
     /// A cached read takes each file's stamp from the walk: it must be the one `FileStamp`
