@@ -100,4 +100,36 @@ struct CaptionCacheTests {
         #expect(cache.entries(of: tweets) == [Int32](repeating: -1, count: tweets.count))
         #expect(cache.keys(entry: 0) == nil)
     }
+
+    /// Tables of any bytes (a file that passed its checksum, written by no Roost) never make a
+    /// read go outside the file: whatever they say, each question gets an answer or none.
+    @Test func tablesOfAnyBytesAreReadSafely() throws {
+        let tweets = tweets(Self.captions)
+        var random = SeededGenerator(seed: 30)
+        for round in 0..<60 {
+            try write(Self.captions)
+            try rewrite { body in
+                let start = body.withUnsafeBytes {
+                    Int($0.loadUnaligned(fromByteOffset: body.count - 8, as: UInt64.self))
+                }
+                let headerLength = try! #require(CacheFile.open(path, header: CaptionCache.header(identity: identity)))
+                    .body.lowerBound
+                let tables = (start - headerLength)..<body.count
+                for _ in 0..<(1 + round % 8) {
+                    body[Int.random(in: tables, using: &random)] = UInt8.random(in: 0...255, using: &random)
+                }
+            }
+            guard let cache = CaptionCache.load(path: path, identity: identity) else { continue }
+            let matched = cache.entries(of: tweets)
+            let renders = cache.renders(matched: matched)
+            for t in tweets.indices {
+                _ = cache.keys(entry: matched[t])
+                _ = cache.keys(entry: Int32(t))
+                if renders.has(t) {
+                    _ = renders.render(t)
+                    _ = renders.digest(t)
+                }
+            }
+        }
+    }
 }
