@@ -119,7 +119,7 @@ package struct StoreStamp: Equatable, Sendable {
                 case .subtrees(let folders):
                     for folder in folders {
                         let full = joinPath(path, folder.relative)
-                        let opened = try openFolder(full, named: folder.name, in: folder.parent)
+                        let opened = try openFolder(full, folder.name, in: folder.parent)
                         try walk(opened, full: full, relative: folder.relative, into: &tally)
                     }
                 }
@@ -202,17 +202,7 @@ package struct StoreStamp: Equatable, Sendable {
         return folder
     }
 
-    /// The folder `full`, by its name in its parent `parentFD` (open), not through a link.
-    private static func openFolder(_ full: String, named name: String, in parentFD: Int32) throws(StoreError)
-        -> FileDescriptor
-    {
-        guard let folder = FileDescriptor(openat(parentFD, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW))
-        else {
-            throw .unreadable(path: full, reason: errnoText())
-        }
-        return folder
-    }
-
+    /// The folder `full`, by its name `cName` in its parent `parentFD` (open), not through a link.
     private static func openFolder(_ full: String, _ cName: UnsafePointer<CChar>, in parentFD: Int32)
         throws(StoreError) -> FileDescriptor
     {
@@ -288,9 +278,6 @@ package struct StoreStamp: Equatable, Sendable {
             self.reuse = reuse
         }
 
-        /// The names in the open folder `fd` (at `full`, and `relative` in the store): those
-        /// the known listings hold for it when its stamp has not moved, else listed. Records its
-        /// layout (when recording) and keeps its listing when it has settled.
         /// The names in the open folder `fd` (at `full`, and `relative` in the store), which is
         /// counted as an entry of its parent (its own `fstat`).
         mutating func names(of fd: Int32, counting relative: String, full: String) throws(StoreError) -> FolderNames {
@@ -300,6 +287,9 @@ package struct StoreStamp: Equatable, Sendable {
             return try names(of: fd, stamp: st, full: full, relative: relative)
         }
 
+        /// The names in the open folder `fd` (stamped `st`; at `full`, and `relative` in the
+        /// store): those the known listings hold for it when its stamp has not moved, else
+        /// listed. Records its layout (when recording) and keeps its listing when it has settled.
         mutating func names(of fd: Int32, stamp st: stat, full: String, relative: String) throws(StoreError)
             -> FolderNames
         {
