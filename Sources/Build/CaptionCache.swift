@@ -223,8 +223,7 @@ final class CaptionCache: Sendable {
             for t in distinct {
                 let render = renders(t)
                 let start = file.offset
-                let caption = Array(captions[t].utf8)
-                try file.append { $0.append(caption) }
+                try file.append { $0.append(captions[t].utf8) }
                 let rest = file.offset
                 try file.append {
                     $0.append(CaptionRender.digest(html: render.html))
@@ -232,9 +231,7 @@ final class CaptionCache: Sendable {
                     $0.append(render.excerpt)
                     $0.append(keys(t))
                 }
-                caption.withUnsafeBytes {
-                    records.append(Record(hash: hash($0), caption: start..<(start + caption.count), rest: rest))
-                }
+                records.append(Record(hash: hash(captions[t]), caption: start..<rest, rest: rest))
             }
             let recordsStart = file.offset
             for record in records {

@@ -22,18 +22,17 @@ package enum JSONText {
     /// The length of `text`'s literal (`append`) when `bytes` start with it; nil otherwise.
     package static func length(of text: String, startOf bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         let quote = UInt8(ascii: "\"")
+        let plain = text.utf8.allSatisfy {
+            $0 >= 0x20 && $0 != quote && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "<") && $0 != UInt8(ascii: ">")
+        }
+        guard plain else {
+            var literal: [UInt8] = []
+            append(text, to: &literal)
+            return bytes.starts(with: literal) ? literal.count : nil
+        }
+        // (Written as it is, between quotes: no allocation for the many plain keys.)
         var text = text
         return text.withUTF8 { utf8 -> Int? in
-            let plain = utf8.allSatisfy {
-                $0 >= 0x20 && $0 != quote && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "<")
-                    && $0 != UInt8(ascii: ">")
-            }
-            guard plain else {
-                var literal: [UInt8] = []
-                append(String(decoding: utf8, as: UTF8.self), to: &literal)
-                return bytes.starts(with: literal) ? literal.count : nil
-            }
-            // (Written as it is, between quotes: no allocation for the many plain keys.)
             guard utf8.count + 2 <= bytes.count, bytes[0] == quote, bytes[utf8.count + 1] == quote,
                 UnsafeBufferPointer(rebasing: bytes[1..<(utf8.count + 1)]).elementsEqual(utf8)
             else { return nil }

@@ -43,14 +43,8 @@ package enum PostingCode {
         return numbers
     }
 
-    /// The numbers of `code` when it is a list `encode` can have written for `count`: either
-    /// form, its numbers ascending and below `count`; nil otherwise.
-    package static func numbers(_ code: some Collection<UInt8>, count: Int) -> [Int32]? {
-        var numbers: [Int32] = []
-        return forEachNumber(in: code, count: count) { numbers.append($0) } ? numbers : nil
-    }
-
-    /// Whether `code` is such a list (`numbers(_:count:)`), read without keeping its numbers.
+    /// Whether `code` is a list `encode` can have written for `count`: either form, its
+    /// numbers ascending and below `count`.
     package static func isValid(_ code: some Collection<UInt8>, count: Int) -> Bool {
         forEachNumber(in: code, count: count) { _ in }
     }
