@@ -92,8 +92,9 @@ struct BuildInputs {
             listingPath == nil
             ? try source.stamp(recording: recording)
             : try source.stamp(recording: recording, listings: (known, stampedAt - Self.racyWindow))
-        if let listingPath, let listings = stamp.listings, ListingCache.isWorthWriting(stamp, over: known) {
+        if let listingPath, ListingCache.isWorthWriting(stamp, over: known) {
             listingWrite = CacheWrite { () throws(BuildError) in
+                guard let listings = stamp.listings else { return }
                 try ListingCache.write(path: listingPath, identity: identity, listings: listings)
             }
         } else {

@@ -39,7 +39,7 @@ enum ListingCache {
     /// The walk counted them as it went: the folders whose names it took from `known` are
     /// those `known` holds as they are, and no others are.
     static func isWorthWriting(_ stamp: StoreStamp, over known: FolderListings?) -> Bool {
-        guard stamp.listings != nil else { return false }
+        guard stamp.keepsListings else { return false }
         let (kept, taken) = stamp.listingWeights
         let drift = (kept - taken) + ((known?.weight ?? 0) - taken)
         return CacheFile.isWorthRewriting(drift: drift, live: kept)

@@ -44,6 +44,10 @@ extension Snapshot {
         let users = try reader.blocks { (r: inout ByteReader) throws(Malformed) in try User(from: &r) }
         let tweets = try reader.blocks { (r: inout ByteReader) throws(Malformed) in try Tweet(from: &r) }
         let (userCount, tweetCount) = (users.count, tweets.count)
+        // The look-ups made on other threads while the other lists are decoded (one core each:
+        // made in turn at the end, they left the other core idle).
+        let userLookups = Background { Snapshot.userLookups(users) }
+        let tweetLookup = Background { Snapshot.tweetLookup(tweets) }
         let likes = try reader.blocks { (r: inout ByteReader) throws(Malformed) in
             let user = try r.index(below: userCount)
             let tweet = try r.index(below: tweetCount)
@@ -69,9 +73,9 @@ extension Snapshot {
         let diagnostics = try Diagnostic.decode(from: &reader)
         (self.users, self.tweets, self.countedLikes) = (users, tweets, likes)
         (self.tweetRelations, self.userActivity, self.tags, self.diagnostics) = (relations, activity, tags, diagnostics)
-        (userByUID, userByHandle, userByUsername, userByFoldedUsername) = Snapshot.userLookups(users)
-        tweetByID = Snapshot.tweetLookup(tweets)
         tagByName = Snapshot.tagLookup(tags)
+        (userByUID, userByHandle, userByUsername, userByFoldedUsername) = userLookups.value
+        tweetByID = tweetLookup.value
     }
 }
 

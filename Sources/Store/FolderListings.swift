@@ -52,27 +52,50 @@ package struct FolderListings: Sendable, Equatable {
         }
     }
 
-    /// The listings `encode` wrote, read from `reader`.
+    /// The listings `encode` wrote, read from `reader`: each folder's bytes found in one pass
+    /// (lengths only), then decoded on all cores (a build waits for them before its walk).
     package init(from reader: inout ByteReader) throws(ByteReader.Malformed) {
         let count = try reader.length()
+        var spans: [UnsafeRawBufferPointer] = []
+        spans.reserveCapacity(min(count, 1 << 20))
+        for _ in 0..<count {
+            spans.append(
+                try reader.bytes { (r: inout ByteReader) throws(ByteReader.Malformed) in
+                    try r.skipString()
+                    _ = try r.bytes(4 * 8)  // the stamp
+                    let (names, byteCount) = (try r.length(), try r.length())
+                    _ = try r.bytes(byteCount + names)
+                })
+        }
+        nonisolated(unsafe) let records = spans  // (read-only, and within the reader's bytes)
+        let decoded = [(relative: String, listing: Listing)?](parallelCount: records.count, chunk: 64) { k in
+            var one = ByteReader(records[k])
+            return try? Self.folder(from: &one)
+        }
         var folders: [String: Listing] = [:]
         folders.reserveCapacity(count)
-        for _ in 0..<count {
-            let relative = try reader.string()
-            let stamp = FileStamp(
-                size: try reader.int64(), modified: try reader.int64(), changed: try reader.int64(),
-                inode: try reader.uint64())
-            let (names, byteCount) = (try reader.length(), try reader.length())
-            let bytes = [UInt8](try reader.bytes(byteCount))
-            let codes = try reader.bytes(names)
-            var kinds: [FileKind] = []
-            kinds.reserveCapacity(names)
-            for code in codes { kinds.append(try Self.kind(code: code)) }
-            guard let packed = FolderNames(bytes: bytes, kinds: kinds),
-                folders.updateValue(Listing(stamp: stamp, names: packed), forKey: relative) == nil
-            else { throw ByteReader.Malformed() }
+        for folder in decoded {
+            guard let folder, folders.updateValue(folder.listing, forKey: folder.relative) == nil else {
+                throw ByteReader.Malformed()
+            }
         }
         self.init(folders)
+    }
+
+    /// One folder's path and listing, from its bytes.
+    private static func folder(from reader: inout ByteReader) throws(ByteReader.Malformed) -> (String, Listing) {
+        let relative = try reader.string()
+        let stamp = FileStamp(
+            size: try reader.int64(), modified: try reader.int64(), changed: try reader.int64(),
+            inode: try reader.uint64())
+        let (names, byteCount) = (try reader.length(), try reader.length())
+        let bytes = [UInt8](try reader.bytes(byteCount))
+        let codes = try reader.bytes(names)
+        var kinds: [FileKind] = []
+        kinds.reserveCapacity(names)
+        for code in codes { kinds.append(try Self.kind(code: code)) }
+        guard reader.isAtEnd, let packed = FolderNames(bytes: bytes, kinds: kinds) else { throw ByteReader.Malformed() }
+        return (relative, Listing(stamp: stamp, names: packed))
     }
 
     private static func code(of kind: FileKind) -> UInt8 {

@@ -31,8 +31,22 @@ package struct StoreStamp: Equatable, Sendable {
     /// nil for a single-file store, or when two folders' paths share a hash.
     package let folders: FolderLayouts?
     /// The folders walked whose listings a next walk may take (`of`'s `listings`); nil when
-    /// the walk was not asked to keep them.
-    package internal(set) var listings: FolderListings?
+    /// the walk was not asked to keep them. Made when asked for (a rebuild seldom writes them:
+    /// some thousands of folders put in a dictionary after the walk, on one core, for nothing).
+    package var listings: FolderListings? {
+        keptListings.map { parts in
+            var listings: [String: FolderListings.Listing] = [:]
+            listings.reserveCapacity(parts.reduce(0) { $0 + $1.count })
+            for part in parts {
+                for (relative, listing) in part { listings[relative] = listing }
+            }
+            return FolderListings(listings)
+        }
+    }
+    /// Whether the walk was asked to keep listings (`listings` is not nil).
+    package var keepsListings: Bool { keptListings != nil }
+    /// `listings` as each part of the walk kept them.
+    var keptListings: [[(relative: String, listing: FolderListings.Listing)]]?
     /// Folders the walk listed, and those whose names it took from the known listings.
     package internal(set) var foldersListed = 0
     package internal(set) var foldersTaken = 0
@@ -355,13 +369,7 @@ package struct StoreStamp: Equatable, Sendable {
                 digest: digest.value, newest: newest, entries: digest.count, files: files, folders: folders)
             stamp.foldersListed = listed
             if reuse != nil {
-                var listings: [String: FolderListings.Listing] = [:]
-                listings.reserveCapacity(others.reduce(kept.count) { $0 + $1.kept.count })
-                for (relative, listing) in kept { listings[relative] = listing }
-                for other in others {
-                    for (relative, listing) in other.kept { listings[relative] = listing }
-                }
-                stamp.listings = FolderListings(listings)
+                stamp.keptListings = [kept] + others.map(\.kept)
                 stamp.foldersTaken = taken
                 stamp.listingWeights = (keptWeight, keptTakenWeight)
             }

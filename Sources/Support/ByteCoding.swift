@@ -151,6 +151,16 @@ package struct ByteReader {
         return texts
     }
 
+    /// The bytes `read` steps over (reading them as it likes): a record found, to be decoded
+    /// later or elsewhere.
+    package mutating func bytes(readBy read: (inout ByteReader) throws(Malformed) -> Void) throws(Malformed)
+        -> UnsafeRawBufferPointer
+    {
+        let start = offset
+        try read(&self)
+        return UnsafeRawBufferPointer(rebasing: base[start..<offset])
+    }
+
     /// The next `count` bytes, unread.
     package mutating func bytes(_ count: Int) throws(Malformed) -> UnsafeRawBufferPointer {
         guard count >= 0, base.count - offset >= count else { throw Malformed() }
