@@ -15,8 +15,9 @@ import TestSupport
 ///     /hop/K/NAME        a redirect to /hop/K-1/NAME, and /hop/0/NAME is /img/NAME
 ///     /to-file           a redirect to file:///etc/passwd
 ///     /endless           a body with no end and no length
-///     /big               20 MB, announced by Content-Length
-///     /big-unannounced   20 MB, no Content-Length (the end is the connection's)
+///     /big               200 MB, announced by Content-Length
+///     /big-unannounced   200 MB, no Content-Length (the end is the connection's); far more
+///                        than the socket buffers hold (a client's grows to 32 MiB under load)
 ///     /script.svg        an SVG with a script, as image/svg+xml
 ///     /fake.png          an HTML page, as image/png
 ///     /drop              the connection closed without an answer
@@ -50,8 +51,8 @@ final class Routes: Sendable {
             return k == 0 ? fixture(parts[2]) : .redirect("/hop/\(k - 1)/\(parts[2])")
         case "to-file": return .redirect("file:///etc/passwd")
         case "endless": return .stream(total: nil, announced: false)
-        case "big": return .stream(total: 20_000_000, announced: true)
-        case "big-unannounced": return .stream(total: 20_000_000, announced: false)
+        case "big": return .stream(total: 200_000_000, announced: true)
+        case "big-unannounced": return .stream(total: 200_000_000, announced: false)
         case "script.svg": return .ok(try! Fixtures.bytes("script.svg"), type: "image/svg+xml")
         case "fake.png":
             return .ok(
