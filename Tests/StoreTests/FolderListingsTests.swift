@@ -121,4 +121,31 @@ struct FolderListingsTests {
         #expect(FolderNames(bytes: Array("a\0b".utf8), kinds: [.regular, .regular]) == nil, "no last NUL")
         #expect(FolderNames(bytes: Array("a\0b\0".utf8), kinds: [.regular, .directory])?.count == 2)
     }
+
+    @Test func listingsCutShortOrNamingAFolderTwiceAreRefused() throws {
+        let dir = try sample()
+        let listings = try #require(try StoreStamp.of(dir.path(), listings: (nil, settled)).listings)
+        // The count, then each folder, as `encode` emits them.
+        var parts: [[UInt8]] = []
+        listings.encode { body in
+            var out = ByteWriter()
+            body(&out)
+            parts.append(out.bytes)
+        }
+        #expect(parts.count == listings.folders.count + 1)
+        func decodes(_ bytes: [UInt8]) -> Bool {
+            bytes.withUnsafeBytes { raw in
+                var reader = ByteReader(raw)
+                return (try? FolderListings(from: &reader)) != nil
+            }
+        }
+        let whole = parts.flatMap { $0 }
+        #expect(decodes(whole))
+        for cut in stride(from: 0, to: whole.count, by: max(1, whole.count / 97)) {
+            #expect(!decodes(Array(whole[..<cut])), "cut at \(cut) of \(whole.count) bytes")
+        }
+        var count = ByteWriter()
+        count.append(length: listings.folders.count + 1)
+        #expect(!decodes(count.bytes + parts[1] + parts.dropFirst().flatMap { $0 }), "a folder twice")
+    }
 }
