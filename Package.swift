@@ -53,19 +53,23 @@ let package = Package(
                 "Support",
             ]),
         // An HTTP server on Debian's libmicrohttpd, live reload: knows no site.
-        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // libmicrohttpd, libcurl and libcrypto are opened on first use, not at start-up (a build of
+        // a folder store calls none of them): their headers here, the functions Roost calls
+        // defined in C as calls through dlsym (CSharedLibrary).
+        .target(name: "CSharedLibrary", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CMicroHTTPD", dependencies: ["CSharedLibrary"]),
         .target(name: "Preview", dependencies: ["CMicroHTTPD", "Support"]),
         // `roost serve`: stores kept live document by document, served and reloaded.
         .target(
             name: "Live", dependencies: ["Store", "Firestore", "Model", "Site", "Build", "Preview", "Watch", "Support"]),
         // Remote images mirrored into a content-addressed cache: downloads through Debian's libcurl
         // (its multi interface), type by magic bytes, size from the header. Knows no site.
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "CCurl", dependencies: ["CSharedLibrary"]),
         .target(name: "Media", dependencies: ["CCurl", "JSON", "Support"]),
         // Stage 1 too: the database itself (Cloud Firestore and its emulator) as a document source,
         // over Debian's libcurl, with OpenSSL's libcrypto signing service-account tokens; and
         // `StoreAddress`, which opens any store as named (a path, an export folder or `firestore://…`).
-        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .target(name: "CCrypto", dependencies: ["CSharedLibrary"]),
         .target(
             name: "Firestore",
             dependencies: ["CCurl", "CCrypto", "JSON", "Store", "FirestoreExport", "FirestoreListen", "Support"]),
@@ -84,6 +88,7 @@ let package = Package(
             name: "TestSupport", dependencies: ["JSON", "Store", "Model", "Mustache", "Site"], path: "Tests/TestSupport"
         ),
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
+        .testTarget(name: "SharedLibraryTests", dependencies: ["CSharedLibrary"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "ProtobufTests", dependencies: ["Protobuf"]),
         .testTarget(
