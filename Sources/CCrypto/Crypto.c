@@ -4,6 +4,9 @@
 
 #include <CSharedLibrary.h>
 
+// The soname is the ABI the headers describe: libcrypto.so.3 for OpenSSL 3.x.
+_Static_assert(OPENSSL_VERSION_MAJOR == 3, "the headers are not OpenSSL 3: check the soname below (libcrypto.so.3)");
+
 static roost_shared_library crypto =
     ROOST_SHARED_LIBRARY("libcrypto.so.3", "signing a service account's token (a Firestore database)");
 

@@ -4,6 +4,10 @@
 
 #include <CSharedLibrary.h>
 
+// The soname is the ABI the headers describe: libcurl.so.4 since libcurl 7.16, through 8.x.
+_Static_assert(LIBCURL_VERSION_MAJOR == 7 || LIBCURL_VERSION_MAJOR == 8,
+               "curl.h is not libcurl 7 or 8: check the soname below (libcurl.so.4)");
+
 static roost_shared_library curl =
     ROOST_SHARED_LIBRARY("libcurl.so.4", "reaching the network (mirroring images, a Firestore database)");
 

@@ -4,6 +4,10 @@
 
 #include <CSharedLibrary.h>
 
+// The soname is the ABI the header describes: libmicrohttpd.so.12 for the 0.9.x releases Roost uses.
+_Static_assert(MHD_VERSION >= 0x00095000 && MHD_VERSION < 0x01000000,
+               "microhttpd.h is not 0.9.50 or later 0.9.x: check the soname below (libmicrohttpd.so.12)");
+
 static roost_shared_library microhttpd =
     ROOST_SHARED_LIBRARY("libmicrohttpd.so.12", "the preview server (roost serve)");
 
