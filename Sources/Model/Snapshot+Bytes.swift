@@ -3,7 +3,8 @@ import Support
 
 /// A derived snapshot in the build cache's binary form: loading it costs a rebuild less than
 /// decoding every document and deriving again (`Build`'s `SnapshotCache`). Look-ups by
-/// string are not stored: they are made again from the lists, as deriving makes them.
+/// string are not stored: they are made again from the lists, as deriving makes them (by
+/// tweet ID, only once asked often: `TweetLookup`).
 extension Snapshot {
     /// Encodes the snapshot a part at a time: `emit` is given each part's encoder, so that a
     /// caller streaming to a file never holds a million tweets' bytes at once. Each list is
@@ -44,10 +45,9 @@ extension Snapshot {
         let users = try reader.blocks { (r: inout ByteReader) throws(Malformed) in try User(from: &r) }
         let tweets = try reader.blocks { (r: inout ByteReader) throws(Malformed) in try Tweet(from: &r) }
         let (userCount, tweetCount) = (users.count, tweets.count)
-        // The look-ups made on other threads while the other lists are decoded (one core each:
-        // made in turn at the end, they left the other core idle).
+        // The users' look-ups made on another thread while the other lists are decoded (made
+        // at the end, they left the other core idle).
         let userLookups = Background { Snapshot.userLookups(users) }
-        let tweetLookup = Background { Snapshot.tweetLookup(tweets) }
         let likes = try reader.blocks { (r: inout ByteReader) throws(Malformed) in
             let user = try r.index(below: userCount)
             let tweet = try r.index(below: tweetCount)
@@ -75,7 +75,7 @@ extension Snapshot {
         (self.tweetRelations, self.userActivity, self.tags, self.diagnostics) = (relations, activity, tags, diagnostics)
         tagByName = Snapshot.tagLookup(tags)
         (userByUID, userByHandle, userByUsername, userByFoldedUsername) = userLookups.value
-        tweetByID = tweetLookup.value
+        tweetByID = TweetLookup()
     }
 }
 

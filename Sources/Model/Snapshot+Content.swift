@@ -20,7 +20,7 @@ extension Snapshot {
         var indices: [Int] = []
         indices.reserveCapacity(changed.count)
         for tweet in changed {
-            guard let i = tweetByID[tweet.id] else { return nil }
+            guard let i = self.tweet(id: tweet.id) else { return nil }
             let old = tweets[i]
             guard old.timestamp == tweet.timestamp, sameBytes(old.authorUID, tweet.authorUID),
                 sameBytes(old.replyTo, tweet.replyTo), old.hashtags.elementsEqual(tweet.hashtags, by: sameBytes),

@@ -57,7 +57,7 @@ extension Snapshot {
         self.diagnostics = derivation.diagnostics.sorted()
         self.userByUID = derivation.userByUID
         self.userByHandle = derivation.userByHandle
-        self.tweetByID = derivation.tweetByID
+        self.tweetByID = TweetLookup(table: derivation.tweetByID)
         self.tagByName = Snapshot.tagLookup(derivation.tags)
         self.userByUsername = derivation.userByUsername
         self.userByFoldedUsername = derivation.userByFoldedUsername

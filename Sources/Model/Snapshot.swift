@@ -35,7 +35,7 @@ package struct Snapshot: Sendable {
 
     let userByUID: [String: Int]
     let userByHandle: [String: Int]
-    let tweetByID: [String: Int]
+    let tweetByID: TweetLookup
     let tagByName: [String: Int]
     /// Exact username → user, for mentions.
     let userByUsername: [String: Int]
@@ -44,7 +44,7 @@ package struct Snapshot: Sendable {
 
     package func user(uid: String) -> Int? { userByUID[uid] }
     package func user(handle: String) -> Int? { userByHandle[handle] }
-    package func tweet(id: String) -> Int? { tweetByID[id] }
+    package func tweet(id: String) -> Int? { tweetByID.index(of: id, in: tweets) }
     /// The index in `tags` of a lowercased hashtag.
     package func tag(named tag: String) -> Int? { tagByName[tag] }
 

@@ -43,6 +43,26 @@ struct SnapshotBytesTests {
         #expect(Self.bytes(of: loaded) == bytes, "encoded again, the same bytes")
     }
 
+    /// A loaded snapshot finds tweets by ID with a scan at first and with a table once asked
+    /// often (`TweetLookup`): both answer as the derived snapshot's table does, an unknown ID
+    /// included, and so do many threads asking at once of a snapshot not yet asked.
+    @Test func aLoadedSnapshotFindsTweetsByIDAsTheDerivedOne() throws {
+        let snapshot = try Self.derived()
+        let bytes = Self.bytes(of: snapshot)
+        let ids = snapshot.tweets.map(\.id) + ["no-such-tweet", ""]
+        let loaded = try Self.decode(bytes)
+        for id in ids.prefix(3) + ids.suffix(3) + ids {
+            #expect(loaded.tweet(id: id) == snapshot.tweet(id: id), "\(id)")
+        }
+        let fresh = try Self.decode(bytes)
+        let answers = [[Int?]](parallelCount: 16) { k in
+            ids.indices.filter { $0 % 16 == k }.map { fresh.tweet(id: ids[$0]) }
+        }
+        for k in 0..<16 {
+            #expect(answers[k] == ids.indices.filter { $0 % 16 == k }.map { snapshot.tweet(id: ids[$0]) })
+        }
+    }
+
     /// Indices are numbers, not lengths: a few likes of the last of many tweets make a block
     /// of likes far shorter than the indices in it (a bug once refused every such snapshot).
     @Test func indicesLargerThanTheirBlockLoad() throws {
