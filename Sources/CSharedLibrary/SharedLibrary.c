@@ -27,8 +27,7 @@ void *roost_shared_library_function(roost_shared_library *library, const char *n
   if (!roost_shared_library_open(library)) {
     fprintf(stderr,
             "roost: %s needs %s, which could not be loaded: %s\n"
-            "Install the package that provides %s (on Debian, `apt-get install roost` "
-            "installs it with Roost).\n",
+            "Install the package that provides %s (Roost's own package depends on it).\n",
             library->purpose, library->soname, library->error, library->soname);
     exit(127);
   }
