@@ -12,7 +12,7 @@ final class TweetLookup: @unchecked Sendable {  // `table` is written once, befo
     private let scans = Mutex(0)
 
     /// Scans answered before the table is made.
-    static let scansBeforeTable = 8
+    private static let scansBeforeTable = 8
 
     /// The table, made already.
     init(table: [String: Int]) {
@@ -28,17 +28,16 @@ final class TweetLookup: @unchecked Sendable {  // `table` is written once, befo
     /// has it: the last tweet with that ID.
     func index(of id: String, in tweets: [Tweet]) -> Int? {
         if isMade.load(ordering: .acquiring) { return table[id] }
-        let scanned: Int?? = scans.withLock { count in
-            guard !isMade.load(ordering: .acquiring) else { return .none }
-            if count < Self.scansBeforeTable {
-                count += 1
-                return .some(tweets.lastIndex { $0.id == id })
+        return scans.withLock { count in
+            if !isMade.load(ordering: .relaxed) {
+                if count < Self.scansBeforeTable {
+                    count += 1
+                    return tweets.lastIndex { $0.id == id }
+                }
+                table = Snapshot.tweetLookup(tweets)
+                isMade.store(true, ordering: .releasing)
             }
-            table = Snapshot.tweetLookup(tweets)
-            isMade.store(true, ordering: .releasing)
-            return .none
+            return table[id]
         }
-        if let scanned { return scanned }
-        return table[id]
     }
 }
