@@ -44,11 +44,21 @@ package struct SiteBuild: Sendable {
         let inputs = try BuildInputs(options, source: source, theme: pipeline.theme, listings: listings, clock: clock)
         defer { _ = inputs.listingWrite?.finish() }
         observer.phaseEnded(.stampInputs)
+        let hasOutput = isDirectory(options.output)
+        // A build whose inputs moved since the last one (as the manifest's head tells) starts
+        // reading the build cache now, beside the manifest's parse, rather than after it.
+        let cachesFiles = BuildInputs.cachesFiles(options, source: source)
+        let startPrefetch = { CachePrefetch(folder: options.media.cache, identity: StoreIdentity(source)) }
+        var prefetch: CachePrefetch? =
+            cachesFiles
+                && (!hasOutput || refreshesMedia
+                    || !inputs.match(previous: SiteWriter.recordedInputs(outputDirectory: options.output)))
+            ? startPrefetch() : nil
         // With an output folder already there, take it (and its lock) now: if the last build
         // was made from the same inputs and its files are intact, there is nothing to do.
         // Without one, it is created only once the store has been read without errors.
         var openedWriter: SiteWriter?
-        if isDirectory(options.output) {
+        if hasOutput {
             let writer = try SiteWriter(outputDirectory: options.output)
             // (`--refresh-media` asks every image's server again, whatever the store.)
             if !refreshesMedia, inputs.match(previous: writer.previousInputs), writer.previousOutputIsIntact() {
@@ -65,11 +75,9 @@ package struct SiteBuild: Sendable {
             openedWriter = writer
         }
         // The build cache's files, read on other threads at once (and let go with the read).
-        let read = try readStore(
-            source, inputs,
-            prefetch: BuildInputs.cachesFiles(options, source: source)
-                ? CachePrefetch(folder: options.media.cache, identity: StoreIdentity(source)) : nil,
-            observer: observer)
+        if cachesFiles, prefetch == nil { prefetch = startPrefetch() }
+        // (What the read does not take is let go with it: the kept snapshot, decoded, is big.)
+        let read = try readStore(source, inputs, prefetch: prefetch.take(), observer: observer)
         // The last build's files are checked while the renderer is made (mostly on one core),
         // for the render to keep them: when the snapshot was brought up to date, as after an
         // edit of a few documents. One derived again (a user renamed, say) has many pages

@@ -145,6 +145,17 @@ package final class SiteWriter: Sendable {
         previousFiles = PreviousFileCheck(ready.manifest, in: dirFD)
     }
 
+    /// The inputs token the manifest in `outputDirectory` records, read from its head alone and
+    /// without the lock: a hint for a build deciding early whether it has work to do (the
+    /// writer's `previousInputs`, read under the lock, is the answer).
+    package static func recordedInputs(outputDirectory: String) -> String? {
+        let path = outputDirectory + "/" + Manifest.fileName
+        guard let file = FileDescriptor(open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) else { return nil }
+        var head = [UInt8](repeating: 0, count: 256)
+        let count = head.withUnsafeMutableBytes { read(file.raw, $0.baseAddress, $0.count) }
+        return count > 0 ? Manifest.inputs(of: Array(head[..<count])) : nil
+    }
+
     /// Takes the lock of the output folder `dirFD`: flock on `.roost-lock`, removed again on
     /// release (while still held). A lock taken on a file that its holder removed in the
     /// meantime does not count: try again.
