@@ -72,4 +72,5 @@ enum Roost {
     }
 }
 
+Heap.padGrowth()
 exit(Roost.run(Array(CommandLine.arguments.dropFirst())))
