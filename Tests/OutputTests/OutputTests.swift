@@ -702,6 +702,21 @@ struct InputsTokenTests {
         #expect(try SiteWriter(outputDirectory: t.output).previousInputs == "ffff 43")
     }
 
+    @Test func theManifestsHeadTellsTheTokenWithoutTheLock() throws {
+        let t = try TemporaryFolder()
+        #expect(SiteWriter.recordedInputs(outputDirectory: t.output) == nil)  // no folder yet
+        let first = try SiteWriter(outputDirectory: t.output)
+        #expect(SiteWriter.recordedInputs(outputDirectory: t.output) == nil)  // no manifest yet
+        for k in 0..<500 { _ = try first.write("p\(k)/index.html", Array("page \(k)".utf8)) }
+        _ = try first.commit(inputs: "0123abcd 42")
+        // Read while another build holds the lock, as a build deciding early does.
+        let second = try SiteWriter(outputDirectory: t.output)
+        #expect(SiteWriter.recordedInputs(outputDirectory: t.output) == "0123abcd 42")
+        _ = try second.write("p0/index.html", Array("page 0".utf8))
+        _ = try second.commit()
+        #expect(SiteWriter.recordedInputs(outputDirectory: t.output) == nil)
+    }
+
     @Test func aCommitWithoutATokenForgetsTheOldOne() throws {
         let t = try TemporaryFolder()
         let first = try SiteWriter(outputDirectory: t.output)
