@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// Dropping it waits for the work to end, so that nothing it made outlives the caller's
 /// scope unseen (a value not taken is freed with it, not later on another thread).
-package final class Background<Value: Sendable>: Sendable {
+public final class Background<Value: Sendable>: Sendable {
     private let done = DispatchGroup()
     private let result = Slot()
 
@@ -15,7 +15,7 @@ package final class Background<Value: Sendable>: Sendable {
         let value = Mutex<Value?>(nil)
     }
 
-    package init(_ make: @escaping @Sendable () -> Value) {
+    public init(_ make: @escaping @Sendable () -> Value) {
         DispatchQueue.global(qos: .userInitiated).async(group: done) { [result] in
             let value = make()
             result.value.withLock { $0 = value }
@@ -23,7 +23,7 @@ package final class Background<Value: Sendable>: Sendable {
     }
 
     /// The value, once made (waits for it).
-    package var value: Value {
+    public var value: Value {
         done.wait()
         return result.value.withLock { $0! }
     }

@@ -1,8 +1,8 @@
 /// Base64 (RFC 4648): the standard alphabet with `=` padding (section 4), as REST JSON and
 /// export files give a bytes value; base64url without padding (section 5), as JWTs use it
 /// (RFC 7515 section 2).
-package enum Base64 {
-    package enum Form: Sendable {
+public enum Base64 {
+    public enum Form: Sendable {
         case standard, url
     }
 
@@ -10,7 +10,7 @@ package enum Base64 {
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
     private static let urlAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
-    package static func encode(_ bytes: some Collection<UInt8>, _ form: Form = .standard) -> String {
+    public static func encode(_ bytes: some Collection<UInt8>, _ form: Form = .standard) -> String {
         let alphabet = form == .standard ? standardAlphabet : urlAlphabet
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count + 2) / 3 * 4)

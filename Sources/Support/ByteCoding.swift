@@ -1,17 +1,17 @@
 /// A compact binary form for caches that a later run reads back: little-endian integers,
 /// LEB128 lengths, UTF-8 strings. Written and read by the same Roost binary only (a cache
 /// records which one wrote it), so there is no schema evolution to care about.
-package struct ByteWriter: Sendable {
-    package private(set) var bytes: [UInt8] = []
+public struct ByteWriter: Sendable {
+    public private(set) var bytes: [UInt8] = []
 
-    package init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+    public init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
 
-    package mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+    public mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
 
-    package mutating func append(_ byte: UInt8) { bytes.append(byte) }
+    public mutating func append(_ byte: UInt8) { bytes.append(byte) }
 
     /// An unsigned LEB128 number: one byte below 128.
-    package mutating func append(length: Int) {
+    public mutating func append(length: Int) {
         var v = UInt64(max(0, length))
         while v >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
@@ -20,19 +20,19 @@ package struct ByteWriter: Sendable {
         bytes.append(UInt8(v))
     }
 
-    package mutating func append(_ value: Int64) {
+    public mutating func append(_ value: Int64) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
-    package mutating func append(_ value: UInt64) {
+    public mutating func append(_ value: UInt64) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
-    package mutating func append(_ value: Double) { append(value.bitPattern) }
+    public mutating func append(_ value: Double) { append(value.bitPattern) }
 
-    package mutating func append(_ value: Bool) { bytes.append(value ? 1 : 0) }
+    public mutating func append(_ value: Bool) { bytes.append(value ? 1 : 0) }
 
-    package mutating func append(_ text: String) {
+    public mutating func append(_ text: String) {
         var text = text
         text.withUTF8 { utf8 in
             append(length: utf8.count)
@@ -41,55 +41,55 @@ package struct ByteWriter: Sendable {
     }
 
     /// A presence byte, then the string.
-    package mutating func append(_ text: String?) {
+    public mutating func append(_ text: String?) {
         append(text != nil)
         if let text { append(text) }
     }
 
-    package mutating func append(_ texts: [String]) {
+    public mutating func append(_ texts: [String]) {
         append(length: texts.count)
         for text in texts { append(text) }
     }
 
-    package mutating func append(_ other: some Collection<UInt8>) { bytes.append(contentsOf: other) }
+    public mutating func append(_ other: some Collection<UInt8>) { bytes.append(contentsOf: other) }
 }
 
 /// Reads what `ByteWriter` wrote. Every read checks its bounds and throws `ByteReader.Malformed`
 /// past the end, so damaged bytes give an error, never a crash.
-package struct ByteReader {
-    package struct Malformed: Error {
-        package init() {}
+public struct ByteReader {
+    public struct Malformed: Error {
+        public init() {}
     }
 
     private let base: UnsafeRawBufferPointer
-    package private(set) var offset: Int
+    public private(set) var offset: Int
 
     /// `bytes` must outlive the reader.
-    package init(_ bytes: UnsafeRawBufferPointer, offset: Int = 0) {
+    public init(_ bytes: UnsafeRawBufferPointer, offset: Int = 0) {
         base = bytes
         self.offset = offset
     }
 
-    package var isAtEnd: Bool { offset == base.count }
+    public var isAtEnd: Bool { offset == base.count }
 
     /// The bytes not read yet.
-    package var remaining: Int { base.count - offset }
+    public var remaining: Int { base.count - offset }
 
-    package mutating func byte() throws(Malformed) -> UInt8 {
+    public mutating func byte() throws(Malformed) -> UInt8 {
         guard offset < base.count else { throw Malformed() }
         defer { offset += 1 }
         return base[offset]
     }
 
     /// A length `append(length:)` wrote: no more than the bytes there are.
-    package mutating func length() throws(Malformed) -> Int {
+    public mutating func length() throws(Malformed) -> Int {
         let value = try number()
         guard value <= UInt64(base.count) else { throw Malformed() }  // no length exceeds the data
         return Int(value)
     }
 
     /// Any number `append(length:)` wrote (an index, say), below 2^63.
-    package mutating func number() throws(Malformed) -> UInt64 {
+    public mutating func number() throws(Malformed) -> UInt64 {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -102,7 +102,7 @@ package struct ByteReader {
         return value
     }
 
-    package mutating func uint64() throws(Malformed) -> UInt64 {
+    public mutating func uint64() throws(Malformed) -> UInt64 {
         guard base.count - offset >= 8 else { throw Malformed() }
         var value: UInt64 = 0
         withUnsafeMutableBytes(of: &value) {
@@ -112,11 +112,11 @@ package struct ByteReader {
         return UInt64(littleEndian: value)
     }
 
-    package mutating func int64() throws(Malformed) -> Int64 { Int64(bitPattern: try uint64()) }
+    public mutating func int64() throws(Malformed) -> Int64 { Int64(bitPattern: try uint64()) }
 
-    package mutating func double() throws(Malformed) -> Double { Double(bitPattern: try uint64()) }
+    public mutating func double() throws(Malformed) -> Double { Double(bitPattern: try uint64()) }
 
-    package mutating func bool() throws(Malformed) -> Bool {
+    public mutating func bool() throws(Malformed) -> Bool {
         switch try byte() {
         case 0: false
         case 1: true
@@ -124,7 +124,7 @@ package struct ByteReader {
         }
     }
 
-    package mutating func string() throws(Malformed) -> String {
+    public mutating func string() throws(Malformed) -> String {
         let count = try length()
         guard base.count - offset >= count else { throw Malformed() }
         let utf8 = UnsafeRawBufferPointer(rebasing: base[offset..<offset + count])
@@ -135,15 +135,15 @@ package struct ByteReader {
     }
 
     /// Steps over a string without decoding it.
-    package mutating func skipString() throws(Malformed) {
+    public mutating func skipString() throws(Malformed) {
         _ = try bytes(try length())
     }
 
-    package mutating func optionalString() throws(Malformed) -> String? {
+    public mutating func optionalString() throws(Malformed) -> String? {
         try bool() ? try string() : nil
     }
 
-    package mutating func strings() throws(Malformed) -> [String] {
+    public mutating func strings() throws(Malformed) -> [String] {
         let count = try length()
         var texts: [String] = []
         texts.reserveCapacity(min(count, 1024))
@@ -153,7 +153,7 @@ package struct ByteReader {
 
     /// The bytes `read` steps over (reading them as it likes): a record found, to be decoded
     /// later or elsewhere.
-    package mutating func bytes(readBy read: (inout ByteReader) throws(Malformed) -> Void) throws(Malformed)
+    public mutating func bytes(readBy read: (inout ByteReader) throws(Malformed) -> Void) throws(Malformed)
         -> UnsafeRawBufferPointer
     {
         let start = offset
@@ -162,7 +162,7 @@ package struct ByteReader {
     }
 
     /// The next `count` bytes, unread.
-    package mutating func bytes(_ count: Int) throws(Malformed) -> UnsafeRawBufferPointer {
+    public mutating func bytes(_ count: Int) throws(Malformed) -> UnsafeRawBufferPointer {
         guard count >= 0, base.count - offset >= count else { throw Malformed() }
         defer { offset += count }
         return UnsafeRawBufferPointer(rebasing: base[offset..<offset + count])

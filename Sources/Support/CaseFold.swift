@@ -1,10 +1,10 @@
 /// Names that a case-insensitive file system (macOS, Windows, a zip opened there) would take
 /// for one: equal once case is folded (and, as Swift compares strings, canonically
 /// equivalent), but not the same string. Pages named by them would overwrite each other.
-package enum CaseFold {
+public enum CaseFold {
     /// Groups of positions in `names` whose names clash that way, each sorted; names that
     /// clash with none are in no group. Identical names are not a clash.
-    package static func clashes(in names: [String]) -> [[Int]] {
+    public static func clashes(in names: [String]) -> [[Int]] {
         // ASCII names (nearly all: IDs, handles) by a hash of their lowercased bytes, checked
         // exactly on a hit; others by their folded text. A hash seen once holds its first
         // name only (not a list per name: tens of thousands of them, nearly all alone).

@@ -12,7 +12,7 @@ import Darwin
 /// no way to wait): whoever changes the state calls `notify()` after it; a waiter says what
 /// it waits for. No change made after a waiter looked at the state can be missed.
 // Unchecked: the pthread pair is used only through its calls, which are thread-safe.
-package final class ChangeSignal: @unchecked Sendable {
+public final class ChangeSignal: @unchecked Sendable {
     /// Counts `notify()` calls: a waiter sleeps only while it is unchanged.
     private let changes = Atomic<UInt64>(0)
     // A condition variable and the pthread mutex it needs (a Swift `Mutex` cannot serve),
@@ -20,7 +20,7 @@ package final class ChangeSignal: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 
-    package init() {
+    public init() {
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
         condition = .allocate(capacity: 1)
@@ -39,7 +39,7 @@ package final class ChangeSignal: @unchecked Sendable {
     }
 
     /// Wakes every waiter to look at the state again. Call after each change.
-    package func notify() {
+    public func notify() {
         changes.add(1, ordering: .sequentiallyConsistent)
         pthread_mutex_lock(mutex)  // a waiter between its look and its sleep holds it: it then sees the new count
         pthread_cond_broadcast(condition)
@@ -48,7 +48,7 @@ package final class ChangeSignal: @unchecked Sendable {
 
     /// Returns true as soon as `isSatisfied()` is, looking again after each `notify()`; false
     /// when `timeout` (if any) passes first.
-    package func wait(timeout: Duration? = nil, until isSatisfied: () -> Bool) -> Bool {
+    public func wait(timeout: Duration? = nil, until isSatisfied: () -> Bool) -> Bool {
         let deadline = timeout.map(Self.monotonicDeadline)
         while true {
             let seen = changes.load(ordering: .sequentiallyConsistent)

@@ -2,14 +2,14 @@
 /// algorithms: 400-year cycles of 146,097 days counted from 0000-03-01, so that February
 /// ends a year). One copy for the stores' timestamps, the archive, `roost generate` and
 /// the media cache's dates.
-package enum CivilDate {
+public enum CivilDate {
     /// The UTC day of `seconds` since the epoch (rounded down, also before 1970).
-    package static func day(ofSeconds seconds: Int64) -> Int {
+    public static func day(ofSeconds seconds: Int64) -> Int {
         Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
     }
 
     /// Days since 1970-01-01 of `year`-`month`-`day`.
-    package static func days(year: Int, month: Int, day: Int) -> Int {
+    public static func days(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -19,7 +19,7 @@ package enum CivilDate {
     }
 
     /// The date of `days` since 1970-01-01.
-    package static func date(days: Int) -> (year: Int, month: Int, day: Int) {
+    public static func date(days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

@@ -3,7 +3,7 @@
 /// IDs, of files listed for a hash. Compares the strings' UTF-8 in place where they have it
 /// (native strings): walking `String.UTF8View` byte by byte costs several times more.
 @inline(__always)
-package func codePointOrder(_ a: String, _ b: String) -> Bool {
+public func codePointOrder(_ a: String, _ b: String) -> Bool {
     let inPlace = a.utf8.withContiguousStorageIfAvailable { a in
         b.utf8.withContiguousStorageIfAvailable { b in a.lexicographicallyPrecedes(b) }
     }

@@ -9,12 +9,12 @@ import Darwin
 /// Listing a folder with `readdir`: the one loop over `d_name` and `d_type` that reading a
 /// store, stamping it and writing a site share. It runs over folders of a million files, so
 /// names come as bytes (decoded only when asked) and types from the listing itself.
-package enum DirectoryListing {
+public enum DirectoryListing {
     /// Calls `body` with each entry of the open folder `fd`, from its start, in `readdir`
     /// order; `fd` stays open (the listing reads a duplicate). `.` and `..` are left out, and
     /// other names starting with `.` unless `dotNames`. Returns 0, or the errno when the
     /// folder cannot be listed.
-    package static func forEach(in fd: Int32, dotNames: Bool, _ body: (DirectoryEntry) -> Void) -> Int32 {
+    public static func forEach(in fd: Int32, dotNames: Bool, _ body: (DirectoryEntry) -> Void) -> Int32 {
         let copy = dup(fd)
         guard copy >= 0 else { return errno }
         guard let dir = fdopendir(copy) else {
@@ -42,7 +42,7 @@ package enum DirectoryListing {
 
     /// The names in the open folder `fd` (bytes that are not UTF-8 replaced with U+FFFD), or
     /// nil with the errno when it cannot be listed.
-    package static func names(in fd: Int32, dotNames: Bool) -> Result<[String], ErrnoCode> {
+    public static func names(in fd: Int32, dotNames: Bool) -> Result<[String], ErrnoCode> {
         var names: [String] = []
         let code = forEach(in: fd, dotNames: dotNames) { names.append($0.name) }
         return code == 0 ? .success(names) : .failure(ErrnoCode(code))
@@ -50,7 +50,7 @@ package enum DirectoryListing {
 }
 
 /// One entry of a `DirectoryListing`, valid during the call it is given to.
-package struct DirectoryEntry {
+public struct DirectoryEntry {
     /// The listed folder.
     private let folder: Int32
     // Into readdir's buffer: no copy per name (hence valid during the call only).
@@ -66,17 +66,17 @@ package struct DirectoryEntry {
     }
 
     /// The name's bytes, without the terminating NUL.
-    package var nameBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: cName, count: count) }
+    public var nameBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: cName, count: count) }
 
     /// The name, with bytes that are not UTF-8 replaced with U+FFFD.
-    package var name: String { String(decoding: nameBytes, as: UTF8.self) }
+    public var name: String { String(decoding: nameBytes, as: UTF8.self) }
 
     /// The name, or nil when it is not valid UTF-8.
-    package var validName: String? { String(validating: nameBytes, as: UTF8.self) }
+    public var validName: String? { String(validating: nameBytes, as: UTF8.self) }
 
     /// What it is: from the listing, or where the file system does not say, from `fstatat`
     /// (links not followed); `.missing` when it is gone since it was listed.
-    package var kind: FileKind {
+    public var kind: FileKind {
         switch Int32(type) {
         case Int32(DT_DIR): return .directory
         case Int32(DT_REG): return .regular

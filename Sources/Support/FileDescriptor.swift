@@ -8,12 +8,12 @@ import Darwin
 
 /// An open file descriptor that closes itself when its owner is done with it, so code with
 /// several ways out (each error of a set-up) need not close by hand on each.
-package struct FileDescriptor: ~Copyable {
-    package let raw: Int32
+public struct FileDescriptor: ~Copyable {
+    public let raw: Int32
 
     /// Takes ownership of `raw`, the result of `open`, `openat`, `dup`, …: nil when it is
     /// negative (the call failed, and `errno` says why).
-    package init?(_ raw: Int32) {
+    public init?(_ raw: Int32) {
         guard raw >= 0 else { return nil }
         self.raw = raw
     }
@@ -21,7 +21,7 @@ package struct FileDescriptor: ~Copyable {
     deinit { close(raw) }
 
     /// Hands the descriptor on: the caller closes it.
-    package consuming func release() -> Int32 {
+    public consuming func release() -> Int32 {
         let raw = raw
         discard self
         return raw

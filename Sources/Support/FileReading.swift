@@ -10,7 +10,7 @@ import Darwin
 /// path), read to its end through short reads and interruptions; or the errno. `flags` are
 /// added to `O_RDONLY | O_CLOEXEC` (`O_NOFOLLOW`: not through a symbolic link);
 /// `regularOnly`: anything but a regular file is refused (EINVAL), a FIFO is never waited on.
-package func readWholeFile(
+public func readWholeFile(
     in dirFD: Int32 = AT_FDCWD, _ name: String, flags: Int32 = 0, regularOnly: Bool = false
 ) -> Result<[UInt8], ErrnoCode> {
     guard let file = FileDescriptor(openat(dirFD, name, O_RDONLY | O_CLOEXEC | flags)) else {

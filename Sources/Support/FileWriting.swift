@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// Writes all of `bytes` to `fd`, through short writes and interruptions; 0 or the errno.
-package func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
     guard var pointer = bytes.baseAddress else { return 0 }
     var remaining = bytes.count
     while remaining > 0 {
@@ -24,7 +24,7 @@ package func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
 }
 
 /// `mkdir -p`: 0, or the errno of the first failure (ENOTDIR when something else is in the way).
-package func makeDirectories(_ path: String) -> Int32 {
+public func makeDirectories(_ path: String) -> Int32 {
     if mkdir(path, 0o755) == 0 { return 0 }
     var error = errno
     if error == ENOENT, let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), slash != path.utf8.startIndex {
@@ -44,7 +44,7 @@ package func makeDirectories(_ path: String) -> Int32 {
 /// removed, not followed. It goes on past a failure, removing what it can: 0, or the errno of
 /// the first failure.
 @discardableResult
-package func removeTree(_ dirFD: Int32, _ name: String) -> Int32 {
+public func removeTree(_ dirFD: Int32, _ name: String) -> Int32 {
     if unlinkat(dirFD, name, 0) == 0 || errno == ENOENT { return 0 }
     // Linux says EISDIR of a folder, macOS EPERM; any other failure is the answer.
     let unlinkError = errno

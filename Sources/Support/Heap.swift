@@ -5,12 +5,12 @@ import Glibc
 #endif
 
 /// The process's heap.
-package enum Heap {
+public enum Heap {
     /// Returns the allocator's free memory to the system: glibc keeps what was freed, scattered
     /// between live blocks, and a phase that freed much (a store's decoded documents) would
     /// otherwise leave it under everything allocated after. (`malloc_trim` is looked up at run
     /// time: the Glibc module does not declare it.)
-    package static func trim() {
+    public static func trim() {
         #if canImport(Glibc)
         typealias MallocTrim = @convention(c) (Int) -> Int32
         if let symbol = mallocTrim { _ = unsafeBitCast(symbol, to: MallocTrim.self)(0) }
@@ -22,7 +22,7 @@ package enum Heap {
     /// first tenth of a second, each step a system call, and memory given back by `trim`
     /// is taken again by the next phase, a page fault per page. Pages of the pad that are
     /// never touched cost nothing.
-    package static func padGrowth() {
+    public static func padGrowth() {
         #if canImport(Glibc)
         typealias MallocOption = @convention(c) (Int32, Int32) -> Int32
         if let symbol = mallocOption { _ = unsafeBitCast(symbol, to: MallocOption.self)(topPadOption, growthPad) }
@@ -30,20 +30,20 @@ package enum Heap {
     }
 
     /// The heap's growth pad (`padGrowth`).
-    package static let growthPad: Int32 = 32 << 20
+    public static let growthPad: Int32 = 32 << 20
 
     /// Keeps `value` (and all it holds) alive until the process exits. For a command about to
     /// exit (`roost check`): the system takes the memory back at once, while freeing a store's
     /// worth of objects one by one takes a single thread tens of milliseconds at 100,000
     /// tweets, and seconds at a million.
-    package static func keepUntilExit(_ value: Any) {
+    public static func keepUntilExit(_ value: Any) {
         _ = Unmanaged.passRetained(Kept(value))
     }
 
     /// Drops this reference to `value` on another thread, in `group`: given the last one, its
     /// memory is freed there while this thread goes on (freeing a store's worth of objects is
     /// work for one core that the other can take).
-    package static func release<T: Sendable>(_ value: consuming T, in group: DispatchGroup) {
+    public static func release<T: Sendable>(_ value: consuming T, in group: DispatchGroup) {
         DispatchQueue.global(qos: .userInitiated).async(group: group) { [value] in withExtendedLifetime(value) {} }
     }
 

@@ -6,20 +6,20 @@ import Musl
 
 /// An IPv4 or IPv6 address, as bytes in network order: what a socket connects to, a URL's
 /// host literal, a network's base. Written in the usual forms (`127.0.0.1`, `::1`).
-package struct IPAddress: Sendable, Hashable, CustomStringConvertible {
+public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     /// 4 bytes (IPv4) or 16 (IPv6).
-    package let bytes: [UInt8]
+    public let bytes: [UInt8]
 
-    package init?(bytes: [UInt8]) {
+    public init?(bytes: [UInt8]) {
         guard bytes.count == 4 || bytes.count == 16 else { return nil }
         self.bytes = bytes
     }
 
-    package var isIPv4: Bool { bytes.count == 4 }
+    public var isIPv4: Bool { bytes.count == 4 }
 
     /// The dotted quad or the IPv6 text of `inet_pton`: nothing else (no brackets, no zone,
     /// no shortened IPv4).
-    package init?(_ text: String) {
+    public init?(_ text: String) {
         if let v4 = Self.presentation(text, family: AF_INET, count: 4) {
             bytes = v4
         } else if let v6 = Self.presentation(text, family: AF_INET6, count: 16) {
@@ -33,7 +33,7 @@ package struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     /// IPv4 as browsers and `inet_aton` read it: one to four parts, each decimal, octal
     /// (`0177`) or hex (`0x7f`), the last filling the bytes left (`127.1`, `2130706433`,
     /// `0x7f.1`). A name, or a number out of range, is nil: it is not an address.
-    package init?(urlHost host: String) {
+    public init?(urlHost host: String) {
         if host.hasPrefix("[") && host.hasSuffix("]") {
             var inner = host.dropFirst().dropLast()
             if let zone = inner.firstIndex(of: "%") { inner = inner[..<zone] }
@@ -46,7 +46,7 @@ package struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The address of a socket address (`sockaddr_in` or `sockaddr_in6`); nil for another family.
-    package init?(socketAddress: UnsafeRawPointer, length: Int) {
+    public init?(socketAddress: UnsafeRawPointer, length: Int) {
         guard length >= MemoryLayout<sa_family_t>.size else { return nil }
         let family = Int32(socketAddress.loadUnaligned(as: sockaddr.self).sa_family)
         if family == AF_INET, length >= MemoryLayout<sockaddr_in>.size {
@@ -61,7 +61,7 @@ package struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The IPv4 address of an IPv4-mapped IPv6 one (`::ffff:127.0.0.1`).
-    package var mappedIPv4: IPAddress? {
+    public var mappedIPv4: IPAddress? {
         guard bytes.count == 16, bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF else {
             return nil
         }
@@ -69,7 +69,7 @@ package struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `127.0.0.1`, `::1`, `::ffff:127.0.0.1` (as `inet_ntop` writes them).
-    package var description: String {
+    public var description: String {
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         let family = isIPv4 ? AF_INET : AF_INET6
         let written = bytes.withUnsafeBytes { inet_ntop(family, $0.baseAddress, &text, socklen_t(text.count)) }
@@ -78,7 +78,7 @@ package struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The address in URL form: IPv6 in brackets.
-    package var urlHost: String { isIPv4 ? description : "[\(description)]" }
+    public var urlHost: String { isIPv4 ? description : "[\(description)]" }
 
     private static func presentation(_ text: String, family: Int32, count: Int) -> [UInt8]? {
         var out = [UInt8](repeating: 0, count: count)

@@ -1,18 +1,18 @@
 /// A block of addresses in CIDR form (`192.168.1.0/24`, `127.0.0.1/32`, `fc00::/7`); an
 /// address alone is a block of one.
-package struct IPNetwork: Sendable, Hashable, CustomStringConvertible {
+public struct IPNetwork: Sendable, Hashable, CustomStringConvertible {
     /// The first address (the bits past the prefix cleared).
-    package let base: IPAddress
-    package let prefixLength: Int
+    public let base: IPAddress
+    public let prefixLength: Int
 
-    package init(_ address: IPAddress, prefixLength: Int) {
+    public init(_ address: IPAddress, prefixLength: Int) {
         let length = max(0, min(prefixLength, address.bytes.count * 8))
         self.prefixLength = length
         base = IPAddress(bytes: Self.masked(address.bytes, length))!
     }
 
     /// `ADDRESS/LENGTH` or `ADDRESS`; nil when either part is not one (`10.0.0.0/33`, `10/8`).
-    package init?(_ text: String) {
+    public init?(_ text: String) {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard let address = IPAddress(String(parts[0])) else { return nil }
         var length = address.bytes.count * 8
@@ -25,7 +25,7 @@ package struct IPNetwork: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether `address` is in the block. An IPv4-mapped IPv6 address is its IPv4 address,
     /// for IPv4 blocks and IPv4-mapped ones alike.
-    package func contains(_ address: IPAddress) -> Bool {
+    public func contains(_ address: IPAddress) -> Bool {
         if base.isIPv4, !address.isIPv4 {
             guard let v4 = address.mappedIPv4 else { return false }
             return contains(v4)
@@ -37,7 +37,7 @@ package struct IPNetwork: Sendable, Hashable, CustomStringConvertible {
         return Self.masked(address.bytes, prefixLength) == base.bytes
     }
 
-    package var description: String { "\(base)/\(prefixLength)" }
+    public var description: String { "\(base)/\(prefixLength)" }
 
     private static func masked(_ bytes: [UInt8], _ length: Int) -> [UInt8] {
         bytes.enumerated().map { i, byte in

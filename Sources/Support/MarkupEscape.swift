@@ -5,11 +5,11 @@
 /// document (C0 controls but tab, line feed and carriage return; DEL and C1 controls;
 /// U+FFFE, U+FFFF) become U+FFFD, so a value from the store cannot make a page invalid or a
 /// feed ill-formed.
-package enum MarkupEscape {
+public enum MarkupEscape {
     /// Appends `bytes` (UTF-8), escaped. On the hot path of rendering: inlinable, byte by byte,
     /// copying the runs between special bytes whole.
     @inlinable @inline(__always)
-    package static func append(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    public static func append(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         var runStart = 0
         var i = 0
         let n = bytes.count
@@ -42,7 +42,7 @@ package enum MarkupEscape {
 
     /// Appends `text`, escaped.
     @inlinable @inline(__always)
-    package static func append(_ text: String, to out: inout [UInt8]) {
+    public static func append(_ text: String, to out: inout [UInt8]) {
         let done: Void? = text.utf8.withContiguousStorageIfAvailable { append($0, to: &out) }
         if done == nil {
             var copy = text
@@ -51,7 +51,7 @@ package enum MarkupEscape {
     }
 
     /// `text`, escaped.
-    package static func escaped(_ text: String) -> String {
+    public static func escaped(_ text: String) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
         append(text, to: &out)

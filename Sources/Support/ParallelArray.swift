@@ -4,7 +4,7 @@ extension Array {
     /// `(0..<count).map(element)` on all cores, in order: each element is made by one
     /// iteration of `DispatchQueue.concurrentPerform` (`chunk` neighbours per iteration,
     /// for cheap elements), and the array is complete when this returns.
-    package init(parallelCount count: Int, chunk: Int = 1, _ element: @Sendable (Int) -> Element) {
+    public init(parallelCount count: Int, chunk: Int = 1, _ element: @Sendable (Int) -> Element) {
         precondition(count >= 0 && chunk > 0)
         let iterations = (count + chunk - 1) / chunk
         self.init(unsafeUninitializedCapacity: count) { buffer, initialized in
@@ -22,7 +22,7 @@ extension Array {
 
 extension Array where Element: Sendable {
     /// `map` on all cores, in order. For work of a few microseconds per element or more.
-    package func parallelMap<R>(_ transform: @Sendable (Element) -> R) -> [R] {
+    public func parallelMap<R>(_ transform: @Sendable (Element) -> R) -> [R] {
         guard count > 256 else { return map(transform) }
         return [R](parallelCount: count, chunk: Swift.max(64, count / 32)) { [self] i in transform(self[i]) }
     }
@@ -35,7 +35,7 @@ extension Array {
     /// make its part whole. Every part but the last makes `stride` elements. Nil, and what the
     /// parts made let go, when one did not; else the list and each part's `extra`. (Into their
     /// place in one list: a list per part, joined after, copies every element once more.)
-    package static func inParts<Extra: Sendable>(
+    public static func inParts<Extra: Sendable>(
         _ parts: Int, stride: Int,
         _ fill: @Sendable (_ part: Int, _ start: UnsafeMutablePointer<Element>) -> (made: Int, extra: Extra?)
     ) -> (list: [Element], extras: [Extra])? {

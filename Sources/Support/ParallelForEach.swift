@@ -6,7 +6,7 @@ import Synchronization
 /// the chunks after its own stop before their next index, and the error is rethrown when all
 /// have ended. "First" is in index order, not in time (of two chunks that throw, the earlier
 /// one's error), so which error a run reports does not depend on the threads' timing.
-package func parallelForEach<E: Error>(count: Int, chunk: Int, _ body: @Sendable (Int) throws(E) -> Void) throws(E) {
+public func parallelForEach<E: Error>(count: Int, chunk: Int, _ body: @Sendable (Int) throws(E) -> Void) throws(E) {
     precondition(count >= 0 && chunk > 0)
     // The earliest chunk that threw, and its error.
     let earliest = Atomic<Int>(Int.max)

@@ -4,7 +4,7 @@ extension Array {
     /// no second array of them is ever made (at 4.4 million decoded documents, that second
     /// array was most of a build's peak). `order` must be a permutation of the indices; it is
     /// used up (left as the identity).
-    package mutating func rearrange(takingFrom order: inout [Int]) {
+    public mutating func rearrange(takingFrom order: inout [Int]) {
         precondition(order.count == count)
         for start in order.indices where order[start] != start {
             var current = start

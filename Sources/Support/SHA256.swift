@@ -5,9 +5,9 @@
 ///
 /// Incremental (`update` any number of times, then `finalize`) or in one call (`hash`,
 /// `hex`). Runs a few hundred MB/s in release builds: far more than the downloads it hashes.
-package struct SHA256: Sendable {
+public struct SHA256: Sendable {
     /// The digest's size in bytes.
-    package static let byteCount = 32
+    public static let byteCount = 32
 
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
@@ -17,29 +17,29 @@ package struct SHA256: Sendable {
     /// Bytes hashed so far (the message length goes into the padding, in bits).
     private var length: UInt64 = 0
 
-    package init() { pending.reserveCapacity(64) }
+    public init() { pending.reserveCapacity(64) }
 
     /// The digest of `bytes`.
-    package static func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    public static func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
         var sha = SHA256()
         sha.update(bytes)
         return sha.finalize()
     }
 
     /// The digest of `bytes` as 64 lowercase hex digits.
-    package static func hex(_ bytes: some Collection<UInt8>) -> String {
+    public static func hex(_ bytes: some Collection<UInt8>) -> String {
         hexString(hash(bytes))
     }
 
     /// The digest of `text`'s UTF-8 bytes as 64 lowercase hex digits.
-    package static func hex(_ text: String) -> String { hex(Array(text.utf8)) }
+    public static func hex(_ text: String) -> String { hex(Array(text.utf8)) }
 
-    package mutating func update(_ bytes: some Collection<UInt8>) {
+    public mutating func update(_ bytes: some Collection<UInt8>) {
         let contiguous: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
         if contiguous == nil { Array(bytes).withUnsafeBytes { update($0) } }
     }
 
-    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
         length &+= UInt64(bytes.count)
         var offset = 0
         if !pending.isEmpty {
@@ -58,7 +58,7 @@ package struct SHA256: Sendable {
     }
 
     /// The digest (32 bytes). The hasher is spent: make a new one for another message.
-    package mutating func finalize() -> [UInt8] {
+    public mutating func finalize() -> [UInt8] {
         let bits = length &* 8
         var tail: [UInt8] = [0x80]
         // Pad with zeros to 56 bytes mod 64, then the length in bits, big-endian.
@@ -83,7 +83,7 @@ package struct SHA256: Sendable {
     }
 
     /// Lowercase hex digits of `bytes`.
-    package static func hexString(_ bytes: some Sequence<UInt8>) -> String {
+    public static func hexString(_ bytes: some Sequence<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         for byte in bytes {

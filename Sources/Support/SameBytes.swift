@@ -9,7 +9,7 @@ import Darwin
 /// equal as a Swift string but renders, hashes and sorts by code point differently.
 /// Compares the UTF-8 in place where the strings have it (native strings).
 @inline(__always)
-package func sameBytes(_ a: String, _ b: String) -> Bool {
+public func sameBytes(_ a: String, _ b: String) -> Bool {
     let inPlace = a.utf8.withContiguousStorageIfAvailable { a in
         b.utf8.withContiguousStorageIfAvailable { b in sameBytes(UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b)) }
     }
@@ -17,7 +17,7 @@ package func sameBytes(_ a: String, _ b: String) -> Bool {
 }
 
 /// `sameBytes` of two optional texts: both absent, or both there and the same bytes.
-package func sameBytes(_ a: String?, _ b: String?) -> Bool {
+public func sameBytes(_ a: String?, _ b: String?) -> Bool {
     switch (a, b) {
     case (nil, nil): true
     case (let a?, let b?): sameBytes(a, b)
@@ -27,6 +27,6 @@ package func sameBytes(_ a: String?, _ b: String?) -> Bool {
 
 /// Whether two buffers hold the same bytes (one `memcmp`, not a walk through two sequences).
 @inline(__always)
-package func sameBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+public func sameBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
     a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
 }

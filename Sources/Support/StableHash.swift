@@ -1,14 +1,14 @@
 /// FNV-1a, 64 bits: the same for the same text on every machine and in every run (Swift's
 /// `Hasher` is seeded per process). For names made from IDs (handles, URL slugs, shards),
 /// never for security.
-package enum StableHash {
+public enum StableHash {
     /// FNV-1a's starting value (its "offset basis").
-    package static let fnvOffset: UInt64 = 0xcbf2_9ce4_8422_2325
+    public static let fnvOffset: UInt64 = 0xcbf2_9ce4_8422_2325
 
     /// Over the string's own bytes where it has them in one buffer (byte by byte through its
     /// UTF-8 view was a fifth of the stamp walk's time outside the kernel).
     @inlinable
-    package static func fnv1a(_ text: String, offset: UInt64 = fnvOffset) -> UInt64 {
+    public static func fnv1a(_ text: String, offset: UInt64 = fnvOffset) -> UInt64 {
         text.utf8.withContiguousStorageIfAvailable { fnv1a($0, offset: offset) } ?? fnv1a(text.utf8, offset: offset)
     }
 
@@ -16,19 +16,19 @@ package enum StableHash {
     /// buffer, where the generic version below was left unspecialized at some call sites and
     /// stepped through the sequence's witnesses byte by byte.
     @inlinable
-    package static func fnv1a(_ bytes: UnsafeRawBufferPointer, offset: UInt64 = fnvOffset) -> UInt64 {
+    public static func fnv1a(_ bytes: UnsafeRawBufferPointer, offset: UInt64 = fnvOffset) -> UInt64 {
         var hash = offset
         for i in 0..<bytes.count { hash = fnv1a(hash, bytes[i]) }
         return hash
     }
 
     @inlinable
-    package static func fnv1a(_ bytes: UnsafeBufferPointer<UInt8>, offset: UInt64 = fnvOffset) -> UInt64 {
+    public static func fnv1a(_ bytes: UnsafeBufferPointer<UInt8>, offset: UInt64 = fnvOffset) -> UInt64 {
         fnv1a(UnsafeRawBufferPointer(bytes), offset: offset)
     }
 
     @inlinable
-    package static func fnv1a(_ bytes: some Sequence<UInt8>, offset: UInt64 = fnvOffset) -> UInt64 {
+    public static func fnv1a(_ bytes: some Sequence<UInt8>, offset: UInt64 = fnvOffset) -> UInt64 {
         var hash = offset
         for byte in bytes { hash = fnv1a(hash, byte) }
         return hash
@@ -36,14 +36,14 @@ package enum StableHash {
 
     /// One step of FNV-1a: `hash` continued with `byte` (for hashes built up piece by piece).
     @inlinable @inline(__always)
-    package static func fnv1a(_ hash: UInt64, _ byte: UInt8) -> UInt64 {
+    public static func fnv1a(_ hash: UInt64, _ byte: UInt8) -> UInt64 {
         (hash ^ UInt64(byte)) &* 0x100_0000_01b3
     }
 
     /// SplitMix64's finalizer: every input bit affects every output bit, so similar inputs
     /// (FNV-1a of similar names, say) give unrelated outputs.
     @inlinable @inline(__always)
-    package static func splitMix64Finalize(_ x: UInt64) -> UInt64 {
+    public static func splitMix64Finalize(_ x: UInt64) -> UInt64 {
         var z = x
         z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
         z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
@@ -51,7 +51,7 @@ package enum StableHash {
     }
 
     /// 16 lowercase hex digits.
-    package static func hex(_ value: UInt64) -> String {
+    public static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
@@ -61,10 +61,10 @@ package enum StableHash {
 /// every run (on machines of one byte order), so fingerprints can be stored and compared by a
 /// later build. Eight bytes at a time, multiply and fold: fast enough to fingerprint every
 /// caption of a large store on each build.
-package struct StableHasher {
+public struct StableHasher {
     private var state: UInt64 = 0xcbf2_9ce4_8422_2325
 
-    package init() {}
+    public init() {}
 
     @inline(__always)
     private mutating func mix(_ word: UInt64) {
@@ -72,13 +72,13 @@ package struct StableHasher {
         state ^= state >> 32
     }
 
-    package mutating func combine(_ value: UInt64) { mix(value) }
-    package mutating func combine(_ value: Int) { mix(UInt64(bitPattern: Int64(value))) }
-    package mutating func combine(_ value: Bool) { mix(value ? 1 : 0) }
-    package mutating func combine(_ value: Double) { mix(value.bitPattern) }
+    public mutating func combine(_ value: UInt64) { mix(value) }
+    public mutating func combine(_ value: Int) { mix(UInt64(bitPattern: Int64(value))) }
+    public mutating func combine(_ value: Bool) { mix(value ? 1 : 0) }
+    public mutating func combine(_ value: Double) { mix(value.bitPattern) }
 
     /// Raw bytes, then their count (so neighbouring values cannot run together).
-    package mutating func combine(bytes: UnsafeRawBufferPointer) {
+    public mutating func combine(bytes: UnsafeRawBufferPointer) {
         var i = 0
         while i + 8 <= bytes.count {
             mix(bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
@@ -95,17 +95,17 @@ package struct StableHasher {
         mix(UInt64(bytes.count))
     }
 
-    package mutating func combine(bytes: [UInt8]) {
+    public mutating func combine(bytes: [UInt8]) {
         bytes.withUnsafeBytes { combine(bytes: $0) }
     }
 
     /// The UTF-8 bytes and their count, so `"ab", "c"` and `"a", "bc"` differ.
-    package mutating func combine(_ value: String) {
+    public mutating func combine(_ value: String) {
         var value = value
         value.withUTF8 { combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 
-    package mutating func combine(_ value: String?) {
+    public mutating func combine(_ value: String?) {
         if let value {
             mix(1)
             combine(value)
@@ -114,7 +114,7 @@ package struct StableHasher {
         }
     }
 
-    package mutating func combine(_ value: Int?) {
+    public mutating func combine(_ value: Int?) {
         if let value {
             mix(1)
             combine(value)
@@ -123,7 +123,7 @@ package struct StableHasher {
         }
     }
 
-    package mutating func combine(_ value: Double?) {
+    public mutating func combine(_ value: Double?) {
         if let value {
             mix(1)
             combine(value)
@@ -132,5 +132,5 @@ package struct StableHasher {
         }
     }
 
-    package func finalize() -> Int { Int(bitPattern: UInt(state)) }
+    public func finalize() -> Int { Int(bitPattern: UInt(state)) }
 }

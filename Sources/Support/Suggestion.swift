@@ -1,7 +1,7 @@
 /// "Did you mean …?" for a mistyped command or option: the nearest of the valid names by edit
 /// distance, when it is near enough to be a typo (at most a third of the name's length).
-package enum Suggestion {
-    package static func nearest(to typed: String, among names: [String]) -> String? {
+public enum Suggestion {
+    public static func nearest(to typed: String, among names: [String]) -> String? {
         var best: (name: String, distance: Int)?
         for name in names {
             let d = distance(Array(typed.lowercased().utf8), Array(name.lowercased().utf8))
@@ -12,12 +12,12 @@ package enum Suggestion {
     }
 
     /// `"; did you mean '--store'?"`, or nothing.
-    package static func hint(for typed: String, among names: [String], prefix: String = "") -> String {
+    public static func hint(for typed: String, among names: [String], prefix: String = "") -> String {
         nearest(to: typed, among: names).map { "; did you mean '\(prefix)\($0)'?" } ?? ""
     }
 
     /// Levenshtein distance, with a swap of two neighbours counted as one edit.
-    package static func distance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+    public static func distance(_ a: [UInt8], _ b: [UInt8]) -> Int {
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
         var before = [Int](repeating: 0, count: b.count + 1)
         var previous = Array(0...b.count)
