@@ -74,9 +74,9 @@ package struct SiteBuild: Sendable {
             }
             openedWriter = writer
         }
-        // The build cache's files, read on other threads at once (and let go with the read).
+        // The build cache's files, read on other threads at once if not already, and handed to
+        // the read: what it does not take is let go with it (the kept snapshot, decoded, is big).
         if cachesFiles, prefetch == nil { prefetch = startPrefetch() }
-        // (What the read does not take is let go with it: the kept snapshot, decoded, is big.)
         let read = try readStore(source, inputs, prefetch: prefetch.take(), observer: observer)
         // The last build's files are checked while the renderer is made (mostly on one core),
         // for the render to keep them: when the snapshot was brought up to date, as after an
