@@ -47,8 +47,34 @@ package struct SitePaths: Sendable {
         Self.paged(self.user(user) + tab.folder, page)
     }
     package func favorites(_ user: Int) -> String { self.user(user) + "favorites/" }
-    package func userFeed(_ user: Int) -> String { self.user(user) + "feed.xml" }
+    package func userFeed(_ user: Int) -> String { Self.joined("u/", handles[user], "/", "feed.xml") }
     package func tag(_ index: Int, page: Int) -> String { Self.paged("tags/\(tagSlugs[index])/", page) }
+
+    // The files of the pages a plan lists by the thousand (`folder + index.html`), each made
+    // in one allocation: a folder made, then extended, was two or three per page.
+    func tweetFile(_ index: Int) -> String { Self.joined("t/", tweetSlugs[index], "/", Self.index) }
+    func profileFile(_ user: Int, _ tab: ProfileTab, page: Int) -> String {
+        Self.joined("u/", handles[user], "/", tab.folder, Self.pagedIndex(page))
+    }
+    func favoritesFile(_ user: Int) -> String { Self.joined("u/", handles[user], "/favorites/", Self.index) }
+    func tagFile(_ index: Int, page: Int) -> String {
+        Self.joined("tags/", tagSlugs[index], "/", Self.pagedIndex(page))
+    }
+
+    /// `index.html` of page `page` of a folder, from the folder.
+    private static func pagedIndex(_ page: Int) -> String { page <= 1 ? index : "page/\(page)/" + index }
+
+    /// The parts as one string, of one allocation.
+    private static func joined(_ a: String, _ b: String, _ c: String, _ d: String, _ e: String = "") -> String {
+        var s = String()
+        s.reserveCapacity(a.utf8.count + b.utf8.count + c.utf8.count + d.utf8.count + e.utf8.count)
+        s += a
+        s += b
+        s += c
+        s += d
+        s += e
+        return s
+    }
 
     // Browsing by date and by number (SPEC 7).
     package static let archive = "archive/"

@@ -27,13 +27,14 @@ package struct SitePlan: Sendable {
         pages.reserveCapacity(estimate)
         html.reserveCapacity(estimate)
         func pageCount(_ items: Int) -> Int { max(1, (items + size - 1) / size) }
-        func add(_ kind: Page.Kind, _ folder: String) {
+        func add(_ kind: Page.Kind, _ folder: String) { add(kind, file: folder + SitePaths.index) }
+        func add(_ kind: Page.Kind, file: String) {
             html.append(Int32(pages.count))
-            pages.append(Page(kind: kind, path: folder + SitePaths.index))
+            pages.append(Page(kind: kind, path: file))
         }
 
         for n in 1...pageCount(snapshot.tweets.count) { add(.feed(page: n), paths.feed(page: n)) }
-        for t in snapshot.tweets.indices { add(.tweet(TweetIndex(t)), paths.tweet(t)) }
+        for t in snapshot.tweets.indices { add(.tweet(TweetIndex(t)), file: paths.tweetFile(t)) }
         for (u, activity) in snapshot.userActivity.enumerated() {
             for tab in ProfileTab.allCases {
                 let count =
@@ -43,14 +44,16 @@ package struct SitePlan: Sendable {
                     case .likes: activity.likes.count
                     }
                 for n in 1...pageCount(count) {
-                    add(.profile(user: UserIndex(u), tab: tab, page: n), paths.profile(u, tab, page: n))
+                    add(.profile(user: UserIndex(u), tab: tab, page: n), file: paths.profileFile(u, tab, page: n))
                 }
             }
-            add(.favorites(user: UserIndex(u)), paths.favorites(u))
+            add(.favorites(user: UserIndex(u)), file: paths.favoritesFile(u))
             pages.append(Page(kind: .atom(user: UserIndex(u)), path: paths.userFeed(u)))
         }
         for (i, tag) in snapshot.tags.enumerated() {
-            for n in 1...pageCount(tag.tweets.count) { add(.tag(TagIndex(i), page: n), paths.tag(i, page: n)) }
+            for n in 1...pageCount(tag.tweets.count) {
+                add(.tag(TagIndex(i), page: n), file: paths.tagFile(i, page: n))
+            }
         }
         add(.archive, SitePaths.archive)
         for (y, year) in archive.years.enumerated() {
