@@ -101,15 +101,20 @@ package struct SiteBuild: Sendable {
             observer.phaseEnded(.mirrorImages)
         }
         let context = read.kept.map { contextInputs($0, of: read.snapshot, theme: pipeline.theme) }
+        let cachedFingerprints = read.kept.flatMap { keptFingerprints($0, tweetCount: read.snapshot.tweets.count) }
         var renderer = try renderer(
             pipeline, read.snapshot, images: media?.images ?? SiteImages(), captions: read.captionCache,
-            search: read.searchCache, kept: context?.parts, notices: &notices, observer: observer)
+            search: read.searchCache, kept: context?.parts,
+            keptCards: cachedFingerprints.flatMap { kept in read.kept?.edits.map { KeptCards(kept, changed: $0.tweets) }
+            },
+            notices: &notices, observer: observer)
         let searchWrite = read.searchCache.flatMap { Self.writeSearchCache($0, of: renderer) }
         defer { _ = searchWrite?.finish() }
         let contextWrite = context.flatMap { writeContextCache($0, of: renderer) }
         defer { _ = contextWrite?.finish() }
 
-        let (fingerprints, fingerprintWrite, fingerprintsReused) = pageFingerprints(of: renderer, kept: read.kept)
+        let (fingerprints, fingerprintWrite, fingerprintsReused) = pageFingerprints(
+            of: renderer, kept: read.kept, cached: cachedFingerprints)
         defer { _ = fingerprintWrite?.finish() }
         let writer = try openedWriter ?? SiteWriter(outputDirectory: options.output)
         let published = try publish(
@@ -281,17 +286,12 @@ package struct SiteBuild: Sendable {
     /// tweets' content alone, from the fingerprint cache where it serves (only the pages that
     /// show a changed card made again); otherwise all made, and kept for the next build
     /// (written on another thread) when the snapshot has the kept one's relations.
-    private func pageFingerprints(of renderer: SiteRenderer, kept: KeptSnapshot?) -> (
+    private func pageFingerprints(of renderer: SiteRenderer, kept: KeptSnapshot?, cached: KeptFingerprints?) -> (
         [UInt64], write: CacheWrite?, reused: Bool
     ) {
         guard let kept, kept.hasKeptRelations else { return (renderer.pageFingerprints(), nil, false) }
         let path = FingerprintCache.path(folder: options.media.cache, identity: kept.identity)
-        // (A snapshot derived now has no fingerprints kept yet.)
-        if kept.edits != nil,
-            let cached = FingerprintCache.load(
-                path: path, identity: kept.identity, basis: kept.basis, tweetCount: renderer.snapshot.tweets.count),
-            let fingerprints = renderer.pageFingerprints(taking: cached)
-        {
+        if let cached, let fingerprints = renderer.pageFingerprints(taking: cached) {
             return (fingerprints, nil, true)
         }
         let made = renderer.keptFingerprints()
@@ -299,6 +299,15 @@ package struct SiteBuild: Sendable {
             try FingerprintCache.write(path: path, identity: kept.identity, basis: kept.basis, kept: made)
         }
         return (made.pages, write, false)
+    }
+
+    /// The fingerprints kept with the snapshot `kept`, when it was updated in tweets' content
+    /// alone (a snapshot derived now has none kept yet).
+    private func keptFingerprints(_ kept: KeptSnapshot, tweetCount: Int) -> KeptFingerprints? {
+        guard kept.edits != nil, kept.hasKeptRelations else { return nil }
+        return FingerprintCache.load(
+            path: FingerprintCache.path(folder: options.media.cache, identity: kept.identity),
+            identity: kept.identity, basis: kept.basis, tweetCount: tweetCount)
     }
 
     /// The search cache of a read that kept its snapshot: with an updated snapshot, the
@@ -353,7 +362,8 @@ package struct SiteBuild: Sendable {
     /// cache written again when enough of it is new (its problem, if any, a notice).
     private func renderer(
         _ pipeline: SitePipeline, _ snapshot: Snapshot, images: SiteImages, captions: CaptionInputs?,
-        search: SearchInputs?, kept: ContextParts?, notices: inout [BuildNotice], observer: some BuildObserver
+        search: SearchInputs?, kept: ContextParts?, keptCards: KeptCards?, notices: inout [BuildNotice],
+        observer: some BuildObserver
     ) throws -> SiteRenderer {
         let known = captions?.cache
         let matched = known?.entries(of: snapshot.tweets)
@@ -367,7 +377,8 @@ package struct SiteBuild: Sendable {
         let index = search?.postings.map { SearchIndex(postings: $0, snapshot: snapshot) }
         let renderer = try pipeline.renderer(
             of: snapshot, images: images, captionKeys: captionKeys, search: index,
-            renders: matched.flatMap { known?.renders(matched: $0) }, kept: kept, phases: observer.phaseEnded)
+            renders: matched.flatMap { known?.renders(matched: $0) }, kept: kept, keptCards: keptCards,
+            phases: observer.phaseEnded)
         guard let captions else { return renderer }
         let distinct = CaptionCache.distinct(snapshot.tweets, matched: matched, entryCount: known?.entryCount ?? 0)
         // No cache, or one made in another context: none of it serves.

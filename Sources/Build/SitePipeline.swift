@@ -56,15 +56,15 @@ package struct SitePipeline: Sendable {
     /// earlier renderer of the same theme made that still holds (`roost serve`).
     package func renderer(
         of snapshot: Snapshot, images: SiteImages, captionKeys: [[String]]? = nil, search known: SearchIndex? = nil,
-        renders: CaptionRenders? = nil, kept: ContextParts? = nil, reusing previous: SiteRenderer? = nil,
-        phases: (BuildPhase) -> Void = { _ in }
+        renders: CaptionRenders? = nil, kept: ContextParts? = nil, keptCards: KeptCards? = nil,
+        reusing previous: SiteRenderer? = nil, phases: (BuildPhase) -> Void = { _ in }
     ) throws(SiteError) -> SiteRenderer {
         let search = known ?? captionKeys.map { SearchIndex(snapshot: snapshot, captionKeys: $0) }
         if search != nil { phases(.searchIndex) }
         let renderer = try SiteRenderer(
             snapshot: snapshot, config: config, templates: templates, templateFolder: theme.origin,
             stylesheet: theme.stylesheet, images: images, reusing: previous, search: search, renders: renders,
-            kept: kept)
+            kept: kept, keptCards: keptCards)
         phases(.captions)  // (cards are rendered with the first page that shows them)
         return renderer
     }

@@ -1,4 +1,5 @@
 import Model
+import Mustache
 import Search
 import Support
 
@@ -92,7 +93,12 @@ extension SiteRenderer {
         let theme: TemplateSalts
     }
 
-    func sharedInputs() -> SharedInputs {
+    /// What every page's fingerprint shares (made once, with the renderer).
+    func sharedInputs() -> SharedInputs { shared }
+
+    static func sharedInputs(
+        site: SiteContext, plan: SitePlan, templates: TemplateLibrary, inlineStyle: InlineStyle?
+    ) -> SharedInputs {
         let snapshot = site.snapshot
         var global = StableHasher()
         global.combine(RoostVersion.current)  // a new version may render differently

@@ -47,14 +47,42 @@ package struct KeptFingerprints: Sendable, Equatable {
     }
 }
 
+/// The card fingerprints a renderer takes rather than makes: those kept with every page's
+/// (`KeptFingerprints`) by a build whose snapshot this one's differs from in the content of
+/// the tweets `changed` alone (`Snapshot.replacingContent`: the same users and relations).
+package struct KeptCards: Sendable {
+    package let kept: KeptFingerprints
+    package let changed: [Int]
+
+    package init(_ kept: KeptFingerprints, changed: [Int]) {
+        self.kept = kept
+        self.changed = changed
+    }
+}
+
 extension SiteRenderer {
+    /// Every tweet's card fingerprint: `kept`'s, but the changed tweets' made again, when it
+    /// was made with the same shared inputs and caption context (each of the others shows
+    /// what it showed then); nil otherwise.
+    static func cardFingerprints(_ site: SiteContext, taking kept: KeptCards, shared: SharedInputs) -> [Int]? {
+        guard kept.kept.cards.count == site.snapshot.tweets.count,
+            kept.kept.shared == sharedDigest(shared, captionContext: site.captionContext)
+        else { return nil }
+        var fingerprints = kept.kept.cards.map { Int(Int64(bitPattern: $0)) }
+        for t in kept.changed { fingerprints[t] = site.cardFingerprint(t) }
+        return fingerprints
+    }
+
     /// Pages per task where fingerprints are made recording what each page shows.
     private static let recordingChunk = 64
 
-    /// What every page's fingerprint shares, as one value.
-    private func sharedDigest(_ shared: SharedInputs) -> UInt64 {
+    /// What every page's fingerprint shares, as one value, with the context captions are
+    /// rendered in: when that is the same, a caption that did not change rendered the same, so
+    /// its tweet's card fingerprint is the kept one (`cardFingerprints(_:taking:)`).
+    static func sharedDigest(_ shared: SharedInputs, captionContext: UInt64) -> UInt64 {
         var h = StableHasher()
         h.combine(shared.global)
+        h.combine(captionContext)
         h.combine(shared.users.count)
         for user in shared.users { h.combine(user) }
         h.combine(shared.sitemap)
@@ -120,7 +148,8 @@ extension SiteRenderer {
         }
         let terms = termShards
         return KeptFingerprints(
-            shared: sharedDigest(shared), plan: planDigest(terms: terms), terms: terms, pages: values,
+            shared: Self.sharedDigest(shared, captionContext: site.captionContext), plan: planDigest(terms: terms),
+            terms: terms, pages: values,
             cards: cardFingerprints.map { UInt64(bitPattern: Int64($0)) }, showingStarts: starts, showing: showing)
     }
 
@@ -135,7 +164,8 @@ extension SiteRenderer {
         let terms = termShards
         guard kept.cards.count == cardFingerprints.count, kept.isConsistent, kept.terms.lowerBound == terms.lowerBound,
             kept.pages.count - kept.terms.count == plan.pages.count - terms.count,
-            kept.plan == planDigest(terms: terms), kept.shared == sharedDigest(shared)
+            kept.plan == planDigest(terms: terms),
+            kept.shared == Self.sharedDigest(shared, captionContext: site.captionContext)
         else { return nil }
         // The kept pages after the term shards are as many places further on as there are more shards now.
         var fingerprints = Array(kept.pages[..<kept.terms.lowerBound])

@@ -21,6 +21,8 @@ package final class SiteRenderer: Sendable {
     let cards: CardCache
     /// What each card shows (see Fingerprints.swift).
     let cardFingerprints: [Int]
+    /// What every page's fingerprint shares.
+    let shared: SharedInputs
     /// The search index's files (SPEC 8).
     package let search: SearchIndex
     /// The theme's stylesheet for 404.html (see `InlineStyle`).
@@ -49,10 +51,14 @@ package final class SiteRenderer: Sendable {
     /// - Parameter cardBudget: bytes of rendered cards kept for the next page that shows them
     ///   (nil: `defaultCardBudget(tweets:)`); past it, cards are rendered at each use (see
     ///   `CardCache`).
+    /// - Parameter keptCards: card fingerprints kept by an earlier build, taken where they
+    ///   serve (`cardFingerprints(_:taking:shared:)`).
     package init(
         snapshot: Snapshot, config: SiteConfig, templates: TemplateLibrary, templateFolder: String = "templates",
         stylesheet: String? = nil, images: SiteImages = SiteImages(), reusing previous: SiteRenderer? = nil,
-        search: SearchIndex? = nil, renders: CaptionRenders? = nil, kept: ContextParts? = nil, cardBudget: Int? = nil
+        search: SearchIndex? = nil, renders: CaptionRenders? = nil, kept: ContextParts? = nil,
+        keptCards: KeptCards? = nil,
+        cardBudget: Int? = nil
     ) throws(SiteError) {
         for name in Self.requiredTemplates where templates.template(named: name) == nil {
             throw .missingTemplate(name: name, folder: templateFolder)
@@ -81,9 +87,13 @@ package final class SiteRenderer: Sendable {
         self.inlineStyle = stylesheet.map(InlineStyle.init(css:))
         let search = search ?? SearchIndex(snapshot: snapshot)
         self.search = search
-        self.plan = SitePlan(
+        let plan = SitePlan(
             snapshot: snapshot, paths: site.paths, archive: site.archive, config: config, search: search)
-        let fingerprints = site.cardFingerprints()
+        self.plan = plan
+        let shared = Self.sharedInputs(site: site, plan: plan, templates: templates, inlineStyle: inlineStyle)
+        self.shared = shared
+        let fingerprints =
+            keptCards.flatMap { Self.cardFingerprints(site, taking: $0, shared: shared) } ?? site.cardFingerprints()
         self.cardFingerprints = fingerprints
         var seeds = [String?](repeating: nil, count: snapshot.tweets.count)
         if let previous {
@@ -101,7 +111,7 @@ package final class SiteRenderer: Sendable {
 
     private init(
         plan: SitePlan, site: SiteContext, templates: TemplateLibrary, cards: CardCache, cardFingerprints: [Int],
-        inlineStyle: InlineStyle?, search: SearchIndex
+        inlineStyle: InlineStyle?, search: SearchIndex, shared: SharedInputs? = nil
     ) {
         self.inlineStyle = inlineStyle
         self.plan = plan
@@ -110,6 +120,8 @@ package final class SiteRenderer: Sendable {
         self.templates = templates
         self.cards = cards
         self.cardFingerprints = cardFingerprints
+        self.shared =
+            shared ?? Self.sharedInputs(site: site, plan: plan, templates: templates, inlineStyle: inlineStyle)
     }
 
     /// This renderer for `snapshot`, made from `self`'s by `Snapshot.replacingContent(of:)`:
@@ -145,7 +157,7 @@ package final class SiteRenderer: Sendable {
     package func droppingSearchTermShards() -> SiteRenderer {
         SiteRenderer(
             plan: plan, site: site, templates: templates, cards: cards, cardFingerprints: cardFingerprints,
-            inlineStyle: inlineStyle, search: search.droppingShardBytes())
+            inlineStyle: inlineStyle, search: search.droppingShardBytes(), shared: shared)
     }
 
     /// What a caption's HTML depends on besides its text (see `CaptionRenders`).

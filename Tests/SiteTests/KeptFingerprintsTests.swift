@@ -10,10 +10,19 @@ import Testing
 @Suite struct KeptFingerprintsTests {
     static let config = SiteConfig(baseURL: "https://example.com/r/", pageSize: 4, viewer: "mina")
 
-    static func renderer(_ documents: [Document], config: SiteConfig = config) throws -> SiteRenderer {
+    static func renderer(
+        _ documents: [Document], config: SiteConfig = config, images: SiteImages = SiteImages(),
+        keptCards: KeptCards? = nil
+    ) throws -> SiteRenderer {
         try SiteRenderer(
             snapshot: Snapshot(documents: documents), config: config,
-            templates: defaultTemplates(language: config.language))
+            templates: defaultTemplates(language: config.language), images: images, keptCards: keptCards)
+    }
+
+    /// The indices of these tweets in the snapshot of `documents`.
+    static func indices(_ paths: some Sequence<String>, in documents: [Document]) throws -> [Int] {
+        let snapshot = Snapshot(documents: documents)
+        return try paths.map { path in try #require(snapshot.tweet(id: String(path.dropFirst("tweets/".count)))) }
     }
 
     /// `richStore` with these tweets' captions replaced (their hashtags kept, so every
@@ -54,6 +63,31 @@ import Testing
         // (New words may cut the search index's shards elsewhere: the pages after them move.)
         #expect(renderer.pageFingerprints(taking: kept) == full)
         #expect(full != kept.pages, "the edit changes some page")
+
+        // A renderer that takes the kept cards (the reworded ones made again) has every card
+        // fingerprint, so every page's, of one that made them all.
+        let reworded = Self.reworded(captions)
+        let taking = try Self.renderer(
+            reworded, keptCards: KeptCards(kept, changed: Self.indices(captions.keys, in: reworded)))
+        #expect(taking.keptFingerprints().cards == renderer.keptFingerprints().cards)
+        #expect(taking.pageFingerprints(taking: kept) == full)
+    }
+
+    /// A caption that did not change but renders otherwise now (its image mirrored since)
+    /// changes its card: kept cards made in another caption context are not taken.
+    @Test func keptCardsOfAnotherCaptionContextAreNotTaken() throws {
+        var config = Self.config
+        config.media = .mirror
+        let url = "https://example.com/cat.png"
+        let store = Self.reworded(["tweets/a2": "A cat ![a cat](\(url)) #swift"])
+        let kept = try Self.renderer(store, config: config).keptFingerprints()
+        let images = SiteImages([url: SiteImages.Copy(path: "media/0123abcd.png", width: 40, height: 30)])
+        let made = try Self.renderer(store, config: config, images: images)
+        let taking = try Self.renderer(
+            store, config: config, images: images, keptCards: KeptCards(kept, changed: []))
+        #expect(made.keptFingerprints().cards != kept.cards, "the mirrored image changes a card")
+        #expect(taking.keptFingerprints().cards == made.keptFingerprints().cards)
+        #expect(taking.pageFingerprints(taking: kept) == nil)
     }
 
     /// So many new words that the search index has more term shards: the pages after them are
