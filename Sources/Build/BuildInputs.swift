@@ -23,6 +23,9 @@ struct BuildInputs {
     let storeFiles: StoreFileStamps?
     /// The store's folders as the walk saw them (`FolderLayouts`), for the build cache.
     let storeFolders: FolderLayouts?
+    /// What the walk saw of each store file (`StoreStamp.seen`), kept with a snapshot derived
+    /// from them.
+    let storeSeen: [UInt64]?
     /// The store's folder listings being written for the next build's walk, on another thread
     /// (`ListingCache`); nil when none is due.
     let listingWrite: CacheWrite?
@@ -81,8 +84,11 @@ struct BuildInputs {
         // reads every file anyway: it does not hold them (40 bytes a file, at its peak).
         let cached = Self.cachesFiles(options, source: source)
         let identity = StoreIdentity(source)
+        let cacheFolder = options.media.cache
         let recording =
-            cached && access(DocumentCache.path(folder: options.media.cache, identity: identity), F_OK) == 0
+            cached
+            && (access(DocumentCache.path(folder: cacheFolder, identity: identity), F_OK) == 0
+                || access(SnapshotCache.path(folder: cacheFolder, identity: identity), F_OK) == 0)
         let listingPath = Self.listingPath(options, source: source)
         let known: FolderListings? =
             if let listings { listings.value } else {
@@ -104,6 +110,7 @@ struct BuildInputs {
         newestChange = stamp.newest
         storeFiles = stamp.files
         storeFolders = stamp.folders
+        storeSeen = stamp.seen
 
         var h = StableHasher()
         h.combine(Self.binary)

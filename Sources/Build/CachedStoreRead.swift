@@ -107,6 +107,9 @@ struct CachedStoreRead {
         let path: String
         let snapshotPath: String
         let walk: (files: StoreFileStamps, folders: FolderLayouts?, startedAt: Int64)?
+        /// What the walk saw of each file (`StoreStamp.seen`), and of the folders: kept with a
+        /// snapshot derived from the folders it saw.
+        let seen: (files: [UInt64], folders: FolderLayouts)?
         /// Where the kept snapshot is being opened and decoded, if it is (`CachePrefetch`).
         let prefetch: CachePrefetch?
         /// Whether a stamp is old enough to be trusted: a file changed in the same clock tick
@@ -126,10 +129,12 @@ struct CachedStoreRead {
     }
 
     /// `walk`: the store's files and folders as the inputs' walk just saw them (files are not
-    /// stat-ed again), and when that walk started.
+    /// stat-ed again), and when that walk started; `seen`: what it kept of each file for a
+    /// snapshot derived now (`StoreStamp.seen`, made on a first build too).
     init(
         source: any DocumentSource, cacheFolder: String,
-        walk: (files: StoreFileStamps, folders: FolderLayouts?, startedAt: Int64)?, prefetch: CachePrefetch? = nil,
+        walk: (files: StoreFileStamps, folders: FolderLayouts?, startedAt: Int64)?,
+        seen: (files: [UInt64], folders: FolderLayouts)? = nil, prefetch: CachePrefetch? = nil,
         clock: BuildClock = .system, phases: (BuildPhase) -> Void
     ) throws(StoreError) {
         let isDirectory = source.layout == .documentPerEntry
@@ -139,24 +144,32 @@ struct CachedStoreRead {
         let context = Context(
             source: source, isDirectory: isDirectory, identity: identity,
             path: DocumentCache.path(folder: cacheFolder, identity: identity),
-            snapshotPath: SnapshotCache.path(folder: cacheFolder, identity: identity), walk: walk,
+            snapshotPath: SnapshotCache.path(folder: cacheFolder, identity: identity), walk: walk, seen: seen,
             prefetch: prefetch,
             settled: { stamp in stamp.map { BuildInputs.isSettled(newest: $0.newest, at: readStart) } ?? false })
-        let cache =
-            if let prefetch { prefetch.takeDocuments() } else {
-                DocumentCache.load(path: context.path, identity: identity, writer: CacheFile.writer)
-            }
+        var cache: DocumentCache?
         let stamp = isDirectory ? nil : source.stamp(ofEntry: "")
         var gathered: Gathered
-        switch Self.plan(isDirectory: isDirectory, cache: cache, stamp: stamp) {
-        case .firstRead: gathered = try Self.firstRead(context)
-        case .throughCache(let cache): gathered = try Self.readThrough(cache, context)
-        case .singleFileFromCache(let documents):
-            gathered = Gathered(decoded: documents, readCount: 0, reused: 1, documentCache: cache?.checksum)
-        case .singleFile:
-            let read = try source.read(
-                stamps: nil, reusing: nil, transform: { document, _ in DecodedDocument(document) })
-            gathered = Gathered(decoded: read.values, readCount: 1, reused: 0, documentCache: cache?.checksum)
+        if isDirectory, let update = Self.updateByWalk(context) {
+            try source.checkShape()
+            gathered = Gathered(readCount: update.read, reused: (walk?.files.count ?? 0) - update.read)
+            gathered.updated = update
+            gathered.listing = .folders(0)
+        } else {
+            cache =
+                if let prefetch { prefetch.takeDocuments() } else {
+                    DocumentCache.load(path: context.path, identity: identity, writer: CacheFile.writer)
+                }
+            switch Self.plan(isDirectory: isDirectory, cache: cache, stamp: stamp) {
+            case .firstRead: gathered = try Self.firstRead(context)
+            case .throughCache(let cache): gathered = try Self.readThrough(cache, context)
+            case .singleFileFromCache(let documents):
+                gathered = Gathered(decoded: documents, readCount: 0, reused: 1, documentCache: cache?.checksum)
+            case .singleFile:
+                let read = try source.read(
+                    stamps: nil, reusing: nil, transform: { document, _ in DecodedDocument(document) })
+                gathered = Gathered(decoded: read.values, readCount: 1, reused: 0, documentCache: cache?.checksum)
+            }
         }
         (self.identity, listing, readFiles, reusedFiles) = (
             identity, gathered.listing, gathered.readCount, gathered.reused
@@ -194,8 +207,12 @@ struct CachedStoreRead {
         hasKeptRelations = true
         if isDirectory, let documentCache = gathered.documentCache, let folders = gathered.folders {
             let basis = SnapshotCache.Basis(documents: documentCache, read: read, folders: folders.digest)
+            // What the walk saw is kept with it when the walk saw the folders the read found.
+            let walk = context.seen.flatMap { seen in
+                seen.folders == folders ? SnapshotCache.Walk(folders: folders.digest, files: seen.files) : nil
+            }
             snapshotWrite = SnapshotCache.writeInBackground(
-                path: context.snapshotPath, identity: identity, basis: basis, snapshot: snapshot)
+                path: context.snapshotPath, identity: identity, basis: basis, walk: walk, snapshot: snapshot)
             snapshotBasis = basis.digest
         } else {
             snapshotWrite = nil
@@ -275,6 +292,63 @@ struct CachedStoreRead {
             gathered.readCount = gathered.items.count - gathered.reused
         }
         return gathered
+    }
+
+    /// The kept snapshot brought up to date by its walk (`SnapshotCache.Walk`), without the
+    /// document cache: when this walk saw the folders that walk saw, the files not as it saw
+    /// them are found by their places in walk order, and each is read again and must be a
+    /// tweet or a like, as in `update`. Nil when the snapshot kept no such walk, when as many
+    /// files moved as make the document cache due, or when a file cannot update it (then
+    /// the snapshot is not kept: the read derives one).
+    private static func updateByWalk(_ context: Context) -> SnapshotUpdate? {
+        guard let walk = context.walk, let folders = walk.folders else { return nil }
+        var opened: SnapshotCache?
+        if context.prefetch == nil {
+            opened = SnapshotCache.open(path: context.snapshotPath, identity: context.identity)
+        }
+        guard let moved = context.prefetch?.moved ?? opened?.moved(since: walk.files, folders: folders),
+            !CacheFile.isWorthRewriting(drift: moved.count, live: walk.files.count)
+        else { return nil }
+        // The files are read before the snapshot is taken: one that cannot update it leaves
+        // it to `update`.
+        guard let changes = Changes(reading: moved.map(walk.files.relativePath(at:)), from: context.source),
+            changes.documents.allSatisfy({ $0.tweet != nil && $0.diagnostics.isEmpty }),
+            let saved = context.prefetch?.takeSnapshot() ?? opened
+        else { return nil }
+        return changes.update(saved, read: moved.count)
+    }
+
+    /// What an update of the kept snapshot takes from the files read again: likes, and the
+    /// other documents (which must be tweets whose content alone changed).
+    private struct Changes {
+        var documents: [DecodedDocument] = []
+        var likes: [LikeChange] = []
+
+        /// The documents of `files`; nil when one cannot be read.
+        init?(reading files: [String], from source: any DocumentSource) {
+            for file in files {
+                guard let read = try? source.documents(inEntry: file) ?? nil else { return nil }
+                for document in read.map(DecodedDocument.init) {
+                    if let like = document.like, document.diagnostics.isEmpty {
+                        likes.append(LikeChange(uid: like.uid, tweetID: like.tweetID, like: like))
+                    } else {
+                        documents.append(document)
+                    }
+                }
+            }
+        }
+
+        /// `saved`'s snapshot with these changes (`read` files read for them), when it takes them.
+        func update(_ saved: consuming SnapshotCache, read: Int) -> SnapshotUpdate? {
+            let basis = saved.basis.digest
+            // Updated in place: `saved` let go of it, nothing else holds it.
+            guard var snapshot = saved.snapshot(),
+                let (tweets, replaced) = snapshot.replaceContent(ofDocuments: documents), snapshot.replaceLikes(likes)
+            else { return nil }
+            return SnapshotUpdate(
+                snapshot: snapshot, read: read, basis: basis,
+                edits: CaptionEdits(tweets: tweets, oldCaptions: replaced.map(\.caption)), likesMoved: !likes.isEmpty)
+        }
     }
 
     /// The kept snapshot updated by `update`, when it can be; the kept one (decoded) is let go
@@ -377,29 +451,12 @@ struct CachedStoreRead {
         }
         let drift = max(changed, cache.count - (sources.count - changed), relisted)
         guard !CacheFile.isWorthRewriting(drift: drift, live: sources.count) else { return nil }
-        var (documents, likes) = ([DecodedDocument](), [LikeChange]())
-        for file in stale {
-            guard let read = try? source.documents(inEntry: file) ?? nil else { return nil }
-            for document in read.map(DecodedDocument.init) {
-                if let like = document.like, document.diagnostics.isEmpty {
-                    likes.append(LikeChange(uid: like.uid, tweetID: like.tweetID, like: like))
-                } else {
-                    documents.append(document)
-                }
-            }
-        }
+        guard var changes = Changes(reading: stale, from: source) else { return nil }
         for k in goneSince {
             guard let like = cache.document(of: k)?.like else { return nil }
-            likes.append(LikeChange(uid: like.uid, tweetID: like.tweetID, like: nil))
+            changes.likes.append(LikeChange(uid: like.uid, tweetID: like.tweetID, like: nil))
         }
-        let basis = saved.basis.digest
-        // Updated in place: `saved` let go of it, nothing else holds it.
-        guard var snapshot = saved.snapshot(), let (tweets, replaced) = snapshot.replaceContent(ofDocuments: documents),
-            snapshot.replaceLikes(likes)
-        else { return nil }
-        return SnapshotUpdate(
-            snapshot: snapshot, read: stale.count, basis: basis,
-            edits: CaptionEdits(tweets: tweets, oldCaptions: replaced.map(\.caption)), likesMoved: !likes.isEmpty)
+        return changes.update(saved, read: stale.count)
     }
 
     /// Which files a read through the cache takes (`plan(_:cache:known:walked:)`).

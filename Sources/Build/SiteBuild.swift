@@ -48,7 +48,11 @@ package struct SiteBuild: Sendable {
         // A build whose inputs moved since the last one (as the manifest's head tells) starts
         // reading the build cache now, beside the manifest's parse, rather than after it.
         let cachesFiles = BuildInputs.cachesFiles(options, source: source)
-        let startPrefetch = { CachePrefetch(folder: options.media.cache, identity: StoreIdentity(source)) }
+        let startPrefetch = {
+            CachePrefetch(
+                folder: options.media.cache, identity: StoreIdentity(source),
+                walk: inputs.storeFiles.flatMap { files in inputs.storeFolders.map { (files, $0) } })
+        }
         var prefetch: CachePrefetch? =
             cachesFiles
                 && (!hasOutput || refreshesMedia
@@ -232,7 +236,8 @@ package struct SiteBuild: Sendable {
         }
         let read = try CachedStoreRead(
             source: source, cacheFolder: options.media.cache,
-            walk: inputs.storeFiles.map { ($0, inputs.storeFolders, inputs.stampedAt) }, prefetch: prefetch,
+            walk: inputs.storeFiles.map { ($0, inputs.storeFolders, inputs.stampedAt) },
+            seen: inputs.storeSeen.flatMap { seen in inputs.storeFolders.map { (seen, $0) } }, prefetch: prefetch,
             clock: clock, phases: observer.phaseEnded)
         let path = CaptionCache.path(folder: options.media.cache, identity: read.identity)
         let captions =

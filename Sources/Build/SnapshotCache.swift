@@ -15,7 +15,7 @@ import Synchronization
 /// as the basis saw it is read again and checked (a torn, foreign or hand-edited file fails
 /// its checksum or header, and is no cache).
 struct SnapshotCache: Sendable {
-    static let format = "snapshot 1"
+    static let format = "snapshot 2"
 
     /// What a snapshot was derived from.
     struct Basis: Sendable {
@@ -44,7 +44,18 @@ struct SnapshotCache: Sendable {
         }
     }
 
+    /// Every file of the store as the walk before the snapshot's derivation saw it (its
+    /// folders, then each file in walk order: `StoreFileStamps.seen`), when that walk saw the
+    /// folders the read found: a later walk that sees the same folders finds the files that
+    /// moved since by their positions, without the document cache (`CachedStoreRead`).
+    struct Walk: Sendable {
+        /// `FolderLayouts.digest` of the walk's folders.
+        let folders: UInt64
+        let files: [UInt64]
+    }
+
     let basis: Basis
+    let walk: Walk?
     /// The file, and where the snapshot starts in it: decoded only when asked for (`snapshot()`),
     /// once the basis is found to fit, unless it was opened `decoding` it.
     private let file: CacheFile
@@ -74,13 +85,36 @@ struct SnapshotCache: Sendable {
             for _ in 0..<(try reader.length()) {
                 read[try reader.uint64()] = try reader.fileStamp()
             }
+            var walk: Walk?
+            if try reader.byte() == 1 {
+                let folders = try reader.uint64()
+                let count = try reader.length()
+                var files: [UInt64] = []
+                files.reserveCapacity(count)
+                for _ in 0..<count { files.append(try reader.uint64()) }
+                walk = Walk(folders: folders, files: files)
+            }
             let start = reader.offset
             return SnapshotCache(
-                basis: Basis(documents: documents, read: read, folders: folders), file: file, start: start,
-                decoded: decoding ? decode(file, from: start) : nil)
+                basis: Basis(documents: documents, read: read, folders: folders), walk: walk, file: file,
+                start: start, decoded: decoding ? decode(file, from: start) : nil)
         } catch {
             return nil
         }
+    }
+
+    /// This cache with its snapshot decoded now (for `snapshot()` to hand over).
+    consuming func decoding() -> SnapshotCache {
+        let decoded = decoded ?? Self.decode(file, from: start)
+        return SnapshotCache(basis: basis, walk: walk, file: file, start: start, decoded: decoded)
+    }
+
+    /// The positions (in walk order) of the store's files not as the snapshot's derivation
+    /// saw them, by `files`, this walk's, of the folders `folders`: nil when the snapshot
+    /// kept no walk, or one of other folders or another number of files.
+    func moved(since files: StoreFileStamps, folders: FolderLayouts) -> [Int]? {
+        guard let walk, walk.folders == folders.digest else { return nil }
+        return files.moved(since: walk.files)
     }
 
     /// The snapshot, decoded; nil if it does not decode. The cache is given up for it, so that
@@ -95,7 +129,9 @@ struct SnapshotCache: Sendable {
     }
 
     /// Writes `snapshot`, derived from `basis`, at `path` (over the last one, whole or not at all).
-    static func write(path: String, identity: StoreIdentity, basis: Basis, snapshot: Snapshot) throws(BuildError) {
+    static func write(
+        path: String, identity: StoreIdentity, basis: Basis, walk: Walk?, snapshot: Snapshot
+    ) throws(BuildError) {
         try CacheFileWriter.write(path: path, header: header(identity: identity)) { writer throws(BuildError) in
             try writer.append { out in
                 out.append(basis.documents)
@@ -105,6 +141,12 @@ struct SnapshotCache: Sendable {
                 for (hash, stamp) in basis.read.sorted(by: { $0.key < $1.key }) {
                     out.append(hash)
                     out.append(stamp)
+                }
+                out.append(UInt8(walk == nil ? 0 : 1))
+                if let walk {
+                    out.append(walk.folders)
+                    out.append(length: walk.files.count)
+                    for file in walk.files { out.append(file) }
                 }
             }
             try snapshot.encode { (part: (inout ByteWriter) -> Void) throws(BuildError) in try writer.append(part) }
@@ -137,11 +179,11 @@ final class CacheWrite: Sendable {
 
 extension SnapshotCache {
     /// `write`, on another thread.
-    static func writeInBackground(path: String, identity: StoreIdentity, basis: Basis, snapshot: Snapshot)
-        -> CacheWrite
-    {
+    static func writeInBackground(
+        path: String, identity: StoreIdentity, basis: Basis, walk: Walk?, snapshot: Snapshot
+    ) -> CacheWrite {
         CacheWrite { () throws(BuildError) in
-            try write(path: path, identity: identity, basis: basis, snapshot: snapshot)
+            try write(path: path, identity: identity, basis: basis, walk: walk, snapshot: snapshot)
         }
     }
 }

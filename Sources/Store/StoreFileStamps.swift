@@ -14,17 +14,84 @@ package struct StoreFileStamps: Sendable {
     /// One file as the walk saw it: the hash of its relative path, and its stamp.
     typealias Recorded = (pathHash: UInt64, stamp: FileStamp)
 
-    /// As the walk's threads recorded them; sorted on first use (`index()`), which a build
-    /// that finds nothing changed never needs.
-    private let chunks: [[Recorded]]
+    /// The files one thread of the walk recorded, in its order, and where each is: a folder
+    /// of `folders` (its path relative to the store, and its names) and a name in it.
+    struct Chunk: Sendable {
+        var recorded: [Recorded] = []
+        var folders: [(relative: String, names: FolderNames)] = []
+        /// Per file, its folder's index in `folders` (high half) and its name's (low half).
+        var places: [UInt64] = []
 
-    init(chunks: [[Recorded]]) { self.chunks = chunks }
+        /// Adds a folder whose files follow; its index.
+        mutating func add(folder relative: String, names: FolderNames) -> Int {
+            folders.append((relative, names))
+            return folders.count - 1
+        }
+
+        mutating func append(_ pathHash: UInt64, _ stamp: FileStamp, folder: Int, name: Int) {
+            recorded.append((pathHash, stamp))
+            places.append(UInt64(folder) << 32 | UInt64(name))
+        }
+    }
+
+    /// As the walk's threads recorded them, in the walk's order (the same for the same
+    /// folders listed in the same order); indexed on first use (`index()`), which a build
+    /// that finds nothing changed never needs.
+    private let chunks: [Chunk]
+
+    init(chunks: [Chunk]) { self.chunks = chunks }
 
     /// How many files were recorded.
-    package var count: Int { chunks.reduce(0) { $0 + $1.count } }
+    package var count: Int { chunks.reduce(0) { $0 + $1.recorded.count } }
 
     /// The stamps, ready to be found by path.
-    package func index() -> Index { Index(chunks) }
+    package func index() -> Index { Index(chunks.map(\.recorded)) }
+
+    /// The positions (in walk order) of the files not as `seen` (an earlier walk's
+    /// `StoreStamp.seen`) has them, the path or the stamp; nil when this walk recorded another
+    /// number of files. Files listed in another order are all found moved.
+    package func moved(since seen: [UInt64]) -> [Int]? {
+        guard seen.count == count else { return nil }
+        var moved: [Int] = []
+        var position = 0
+        seen.withUnsafeBufferPointer { seen in
+            for chunk in chunks {
+                for file in chunk.recorded {
+                    if Self.mix(file.pathHash, file.stamp) != seen[position] { moved.append(position) }
+                    position += 1
+                }
+            }
+        }
+        return moved
+    }
+
+    /// The path relative to the store of the file at `position` (in walk order).
+    package func relativePath(at position: Int) -> String {
+        var position = position
+        for chunk in chunks {
+            guard position >= chunk.places.count else {
+                let place = chunk.places[position]
+                let (relative, names) = chunk.folders[Int(place >> 32)]
+                let name = names.name(Int(place & 0xFFFF_FFFF))
+                return relative.isEmpty ? name : relative + "/" + name
+            }
+            position -= chunk.places.count
+        }
+        preconditionFailure("no file at that position")
+    }
+
+    /// The stamp `StoreStamp.seen` has for a file changed too recently to trust its stamp:
+    /// no file has a negative size, so it matches none, and the file is found moved.
+    package static let untrusted = FileStamp(size: -1, modified: 0, changed: 0, inode: 0)
+
+    /// A file's path hash and stamp as one number.
+    static func mix(_ pathHash: UInt64, _ stamp: FileStamp) -> UInt64 {
+        let mix = UnorderedDigest.mix
+        var h = mix(pathHash ^ UInt64(bitPattern: stamp.size))
+        h = mix(h ^ UInt64(bitPattern: stamp.modified))
+        h = mix(h ^ UInt64(bitPattern: stamp.changed))
+        return mix(h ^ stamp.inode)
+    }
 
     /// Open addressing over the recorded stamps: built in one pass and found in a probe or
     /// two, where sorting them (on one thread) and a binary search (a cache miss a step)

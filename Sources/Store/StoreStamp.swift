@@ -27,9 +27,14 @@ package struct StoreStamp: Equatable, Sendable {
     package let entries: Int
     /// Every regular file's stamp, when the walk was asked to record them (`recordingFiles`).
     package let files: StoreFileStamps?
-    /// Every folder's layout (names and kinds), when the walk was asked to record files;
-    /// nil for a single-file store, or when two folders' paths share a hash.
+    /// Every folder's layout (names and kinds), when the walk was asked to record files or
+    /// keep listings; nil for a single-file store, or when two folders' paths share a hash.
     package let folders: FolderLayouts?
+    /// With listings kept (`of`'s `listings`): each regular file in walk order (the order of
+    /// `files`), its path hash and stamp as one number (`StoreFileStamps.moved(since:)`), its
+    /// stamp `StoreFileStamps.untrusted` when it changed after `settledBefore`. What a build
+    /// that derives its snapshot from these files keeps of them, 8 bytes a file.
+    package internal(set) var seen: [UInt64]?
     /// The folders walked whose listings a next walk may take (`of`'s `listings`); nil when
     /// the walk was not asked to keep them. Made when asked for (a rebuild seldom writes them:
     /// some thousands of folders put in a dictionary after the walk, on one core, for nothing).
@@ -90,6 +95,7 @@ package struct StoreStamp: Equatable, Sendable {
         }
         let reuse = listings.map { Reuse(known: $0.known, settledBefore: $0.settledBefore) }
         var total = Tally(recording: recordingFiles, reuse: reuse)
+        let keepsSeen = reuse != nil
         total.add(name: "", st)
         guard (st.st_mode & S_IFMT) == S_IFDIR else { return total.stamp(files: nil, folders: nil, tallies: []) }
 
@@ -146,10 +152,12 @@ package struct StoreStamp: Equatable, Sendable {
             if let failure = tally.failure { throw failure }
             total.merge(tally)
         }
-        guard recordingFiles else { return total.stamp(files: nil, folders: nil, tallies: tallies) }
-        return total.stamp(
-            files: StoreFileStamps(chunks: [total.recorded] + tallies.map(\.recorded)),
+        guard recordingFiles || keepsSeen else { return total.stamp(files: nil, folders: nil, tallies: tallies) }
+        var stamp = total.stamp(
+            files: recordingFiles ? StoreFileStamps(chunks: [total.files] + tallies.map(\.files)) : nil,
             folders: FolderLayouts(([total.folders] + tallies.map(\.folders)).flatMap { $0 }), tallies: tallies)
+        if keepsSeen { stamp.seen = ([total.seen] + tallies.map(\.seen)).flatMap { $0 } }
+        return stamp
     }
 
     private enum Unit {
@@ -251,7 +259,8 @@ package struct StoreStamp: Equatable, Sendable {
         _ names: FolderNames, _ range: Range<Int>, in fd: Int32, relative: String, into tally: inout Tally
     ) {
         let prefixHash = StoreLayout.prefixHash(ofFolder: relative)
-        names.forEach(in: range) { _, cName, bytes, kind in
+        let folder = tally.isRecording ? tally.files.add(folder: relative, names: names) : 0
+        names.forEach(in: range) { k, cName, bytes, kind in
             // (A folder is counted when it is walked, from its own `fstat`.)
             guard kind != .directory else { return }
             var st = stat()
@@ -259,8 +268,12 @@ package struct StoreStamp: Equatable, Sendable {
             guard fstatat(fd, cName, &st, Int32(AT_SYMLINK_NOFOLLOW)) == 0 else { return }
             let pathHash = StableHash.fnv1a(bytes, offset: prefixHash)
             tally.add(nameHash: pathHash, st)
-            if tally.isRecording && (st.st_mode & S_IFMT) == S_IFREG {
-                tally.recorded.append((pathHash, FileStamp(st)))
+            guard (st.st_mode & S_IFMT) == S_IFREG else { return }
+            if tally.isRecording { tally.files.append(pathHash, FileStamp(st), folder: folder, name: k) }
+            if let reuse = tally.reuse {
+                let stamp = FileStamp(st)
+                let trusted = stamp.newest < reuse.settledBefore ? stamp : StoreFileStamps.untrusted
+                tally.seen.append(StoreFileStamps.mix(pathHash, trusted))
             }
         }
     }
@@ -272,8 +285,10 @@ package struct StoreStamp: Equatable, Sendable {
         var newest: Int64 = 0
         var failure: StoreError?
         let isRecording: Bool
-        /// With `isRecording`: each regular file's path hash and stamp.
-        var recorded: [StoreFileStamps.Recorded] = []
+        /// With `isRecording`: each regular file's path hash and stamp, and where it is.
+        var files = StoreFileStamps.Chunk()
+        /// With a `Reuse`: each regular file as `StoreStamp.seen` has it.
+        var seen: [UInt64] = []
         /// With `isRecording`: each folder listed, with its layout.
         var folders: [FolderLayouts.Folder] = []
 
@@ -329,7 +344,7 @@ package struct StoreStamp: Equatable, Sendable {
                 names = try list(fd, full: full)
                 listed += 1
             }
-            if isRecording {
+            if isRecording || reuse != nil {
                 var layout = StoreLayout(folder: relative)
                 names.forEach(in: 0..<names.count) { _, _, bytes, kind in layout.add(bytes: bytes, kind: kind) }
                 folders.append(layout.folder(relative: relative))

@@ -215,6 +215,8 @@ struct BuildCacheTests {
         try writer.add(
             file: "tweets/gone.json", stamp: FileStamp(size: 2, modified: 1, changed: 1, inode: 1), documents: [])
         try writer.finish(folders: try StoreStamp.of(work.path("store"), recordingFiles: true).folders)
+        // (Without the kept snapshot, whose walk would find the edit without this cache.)
+        try FileManager.default.removeItem(atPath: SnapshotCache.path(folder: work.path("cache"), identity: identity))
         try edit("tweets/" + (try storeFiles("tweets")[0])) { $0["caption"] = "Edited, the same files" }
         let report = try cachedBuild("site")
         #expect(report.storeListing == .whole)
@@ -401,6 +403,32 @@ struct BuildCacheTests {
             atPath: work.path("store/users/\(user)/user-likes"), withIntermediateDirectories: true)
         _ = try work.write("store/users/\(user)/user-likes/\(tweets[3])", "{}")
         #expect(try cachedBuild("site").snapshotReused == false)
+        try expectEqualsCleanBuild("site")
+    }
+
+    /// The kept snapshot keeps the walk that saw its files: a later walk of the same folders
+    /// finds the files edited since by their places, and the snapshot is updated without the
+    /// document cache (here removed: a rebuild that needed it would read the whole store).
+    @Test func aCaptionEditUpdatesTheSnapshotByItsWalk() throws {
+        let total = try #require(try cachedBuild("site").storeFiles).read
+        let tweet = try storeFiles("tweets")[2]
+        for round in 0..<2 {
+            for file in try files("cache") where file.hasPrefix("store-") {
+                try FileManager.default.removeItem(atPath: work.path("cache/" + file))
+            }
+            try edit("tweets/" + tweet) { $0["caption"] = "Reworded by the walk, round \(round)" }
+            let report = try cachedBuild("site")
+            #expect(report.snapshotReused, "round \(round)")
+            #expect(report.storeFiles?.read == 1, "round \(round)")
+            #expect(report.storeFiles.map { $0.read + $0.cached } == total, "round \(round)")
+            #expect(report.storeListing == .folders(0), "round \(round)")
+            try expectEqualsCleanBuild("site")
+        }
+        // A user edited cannot update it: the store is read (the cache is gone) and derived.
+        let user = try #require(try storeFiles("users").first)
+        try edit("users/" + user) { $0["fullname"] = "Renamed By Hand" }
+        let derived = try cachedBuild("site")
+        #expect(!derived.snapshotReused && derived.storeFiles?.read == total)
         try expectEqualsCleanBuild("site")
     }
 
