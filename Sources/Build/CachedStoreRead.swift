@@ -13,7 +13,8 @@ import Glibc
 /// cache is written again for the next build when what it lacks costs enough (see `init`).
 /// The snapshot is the one `Snapshot.read` makes: it does not depend on the order of the
 /// documents. It is kept too (`SnapshotCache`); when only tweets' content changed since, the
-/// next read updates it (`update`) instead of decoding the store and deriving one.
+/// next read updates it instead of decoding the store and deriving one: by its walk, without
+/// the document cache (`updateByWalk`), or through the document cache (`update`).
 struct CachedStoreRead {
     let snapshot: Snapshot
     /// Store files (a single-file store is one) taken from the cache, and read.

@@ -44,10 +44,10 @@ struct SnapshotCache: Sendable {
         }
     }
 
-    /// Every file of the store as the walk before the snapshot's derivation saw it (its
-    /// folders, then each file in walk order: `StoreFileStamps.seen`), when that walk saw the
-    /// folders the read found: a later walk that sees the same folders finds the files that
-    /// moved since by their positions, without the document cache (`CachedStoreRead`).
+    /// Every file of the store as the walk before the snapshot's derivation saw it (the
+    /// digest of its folders, then each file in walk order: `StoreStamp.seen`), when that walk
+    /// saw the folders the read found: a later walk that sees the same folders finds the files
+    /// that moved since by their places, without the document cache (`CachedStoreRead`).
     struct Walk: Sendable {
         /// `FolderLayouts.digest` of the walk's folders.
         let folders: UInt64
