@@ -347,7 +347,8 @@ package struct StoreStamp: Equatable, Sendable {
             if isRecording || reuse != nil {
                 var layout = StoreLayout(folder: relative)
                 names.forEach(in: 0..<names.count) { _, _, bytes, kind in layout.add(bytes: bytes, kind: kind) }
-                folders.append(layout.folder(relative: relative))
+                // (A walk that only keeps what it saw needs no folder's path: only their digest.)
+                folders.append(layout.folder(relative: isRecording ? relative : nil))
             }
             return names
         }
