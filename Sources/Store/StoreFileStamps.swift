@@ -84,8 +84,8 @@ package struct StoreFileStamps: Sendable {
     /// no file has a negative size, so it matches none, and the file is found moved.
     package static let untrusted = FileStamp(size: -1, modified: 0, changed: 0, inode: 0)
 
-    /// A file's path hash and stamp as one number.
-    static func mix(_ pathHash: UInt64, _ stamp: FileStamp) -> UInt64 {
+    /// A file's path hash and stamp as one number (the start of its part of a walk's digest).
+    @inline(__always) static func mix(_ pathHash: UInt64, _ stamp: FileStamp) -> UInt64 {
         let mix = UnorderedDigest.mix
         var h = mix(pathHash ^ UInt64(bitPattern: stamp.size))
         h = mix(h ^ UInt64(bitPattern: stamp.modified))

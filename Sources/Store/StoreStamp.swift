@@ -267,13 +267,14 @@ package struct StoreStamp: Equatable, Sendable {
             // Gone since it was listed: leave it out; the reader will not see it either.
             guard fstatat(fd, cName, &st, Int32(AT_SYMLINK_NOFOLLOW)) == 0 else { return }
             let pathHash = StableHash.fnv1a(bytes, offset: prefixHash)
-            tally.add(nameHash: pathHash, st)
+            let stamp = FileStamp(st)
+            let mixed = tally.add(nameHash: pathHash, stamp, mode: st.st_mode)
             guard (st.st_mode & S_IFMT) == S_IFREG else { return }
-            if tally.isRecording { tally.files.append(pathHash, FileStamp(st), folder: folder, name: k) }
+            if tally.isRecording { tally.files.append(pathHash, stamp, folder: folder, name: k) }
             if let reuse = tally.reuse {
-                let stamp = FileStamp(st)
-                let trusted = stamp.newest < reuse.settledBefore ? stamp : StoreFileStamps.untrusted
-                tally.seen.append(StoreFileStamps.mix(pathHash, trusted))
+                tally.seen.append(
+                    stamp.newest < reuse.settledBefore
+                        ? mixed : StoreFileStamps.mix(pathHash, StoreFileStamps.untrusted))
             }
         }
     }
@@ -359,15 +360,17 @@ package struct StoreStamp: Equatable, Sendable {
 
         /// `nameHash`: FNV-1a of the entry's path relative to the store.
         mutating func add(nameHash: UInt64, _ st: stat) {
-            let file = FileStamp(st)
-            let mix = UnorderedDigest.mix
-            var h = mix(nameHash ^ UInt64(bitPattern: file.size))
-            h = mix(h ^ UInt64(bitPattern: file.modified))
-            h = mix(h ^ UInt64(bitPattern: file.changed))
-            h = mix(h ^ file.inode)
-            h = mix(h ^ UInt64(truncatingIfNeeded: st.st_mode))
-            digest.add(h)
+            add(nameHash: nameHash, FileStamp(st), mode: st.st_mode)
+        }
+
+        /// Returns the path hash and stamp mixed (`StoreFileStamps.mix`), which the entry's
+        /// part of the digest continues from.
+        @discardableResult
+        mutating func add(nameHash: UInt64, _ file: FileStamp, mode: mode_t) -> UInt64 {
+            let mixed = StoreFileStamps.mix(nameHash, file)
+            digest.add(UnorderedDigest.mix(mixed ^ UInt64(truncatingIfNeeded: mode)))
             newest = max(newest, file.newest)
+            return mixed
         }
 
         mutating func merge(_ other: Tally) {
