@@ -22,11 +22,7 @@ struct FolderListingsTests {
     /// A small store whose folders' modification times are put back a day, so that a name added
     /// or removed by a test moves them even within the clock tick the walk ran in.
     func sample() throws -> TemporaryFolder {
-        let dir = try TemporaryFolder()
-        try dir.write("users/u1.json", #"{"username": "a"}"#)
-        try dir.write("users/u1/user-likes/t1.json", "{}")
-        for i in 0..<2100 { try dir.write("tweets/t\(i).json", #"{"caption": "hello"}"#) }
-        try dir.write("favorites/u1/favorites/p1.json", #"{"name": "x"}"#)
+        let dir = try walkedStore()
         for folder in folders { backdate(dir.path(folder)) }
         return dir
     }

@@ -48,20 +48,22 @@ struct StoreFileStampsTests {
     }
 }
 
+/// A store of 2,100 tweets (more than one part of `tweets/` in a walk), a user with a like and
+/// a favorite.
+func walkedStore() throws -> TemporaryFolder {
+    let dir = try TemporaryFolder()
+    try dir.write("users/u1.json", #"{"username": "a"}"#)
+    try dir.write("users/u1/user-likes/t1.json", "{}")
+    for i in 0..<2100 { try dir.write("tweets/t\(i).json", #"{"caption": "hello"}"#) }
+    try dir.write("favorites/u1/favorites/p1.json", #"{"placeName": "x"}"#)
+    return dir
+}
+
 /// What a walk saw of each file, in walk order (`StoreStamp.seen`), and what a later walk of
 /// the same folders finds moved since (`StoreFileStamps.moved`), by place, with each place's path.
 @Suite("StoreFileStamps: the files moved since a walk")
 struct StoreFileStampsMovedTests {
-    /// A store of 2,100 tweets (more than one part of `tweets/` in the walk), a user with a
-    /// like and a favorite.
-    func sample() throws -> TemporaryFolder {
-        let dir = try TemporaryFolder()
-        try dir.write("users/u1.json", #"{"username": "a"}"#)
-        try dir.write("users/u1/user-likes/t1.json", "{}")
-        for i in 0..<2100 { try dir.write("tweets/t\(i).json", #"{"caption": "hello"}"#) }
-        try dir.write("favorites/u1/favorites/p1.json", #"{"placeName": "x"}"#)
-        return dir
-    }
+    func sample() throws -> TemporaryFolder { try walkedStore() }
 
     /// A walk that records files and keeps what it saw, trusting the stamps of files last
     /// changed before `settledBefore`.
