@@ -24,8 +24,8 @@ final class DocumentCache: Sendable {
     static let partEntries = 4096
 
     /// The stamp of an entry kept only for its path (a file changed too recently to trust its
-    /// stamp): no file has a negative size, so it never matches and the file is read again.
-    static let unsettled = FileStamp(size: -1, modified: 0, changed: 0, inode: 0)
+    /// stamp): the one the walk keeps for such a file, which matches none, so the file is read again.
+    static let unsettled = StoreFileStamps.untrusted
 
     /// One file's documents in the cache.
     struct Entry {

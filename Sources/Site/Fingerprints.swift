@@ -93,9 +93,7 @@ extension SiteRenderer {
         let theme: TemplateSalts
     }
 
-    /// What every page's fingerprint shares (made once, with the renderer).
-    func sharedInputs() -> SharedInputs { shared }
-
+    /// What every page's fingerprint shares (`SiteRenderer.shared`, made once with the renderer).
     static func sharedInputs(
         site: SiteContext, plan: SitePlan, templates: TemplateLibrary, inlineStyle: InlineStyle?
     ) -> SharedInputs {
@@ -125,7 +123,7 @@ extension SiteRenderer {
     /// Each page's fingerprint, in plan order: what a build compares with the manifest.
     /// Each page's is its own work: on all cores.
     package func pageFingerprints() -> [UInt64] {
-        let inputs = FingerprintInputs(renderer: self, shared: sharedInputs())
+        let inputs = FingerprintInputs(renderer: self, shared: shared)
         return plan.pages.parallelMap { [self] page in
             UInt64(bitPattern: Int64(fingerprint(of: page, inputs, recordingShown: false).value))
         }
@@ -134,7 +132,7 @@ extension SiteRenderer {
     /// Every page's fingerprint by path, and which pages show each tweet: what a live preview
     /// needs to tell which pages an edit touched.
     package func pageFingerprintsByPath() -> PageFingerprints {
-        let inputs = FingerprintInputs(renderer: self, shared: sharedInputs())
+        let inputs = FingerprintInputs(renderer: self, shared: shared)
         var byPath: [String: Int] = [:]
         byPath.reserveCapacity(plan.pages.count)
         var showing = [[Int32]](repeating: [], count: site.snapshot.tweets.count)

@@ -108,7 +108,6 @@ extension SiteRenderer {
     /// Each page's fingerprint (as `pageFingerprints()`), with which pages show each tweet:
     /// what a later renderer takes them from.
     package func keptFingerprints() -> KeptFingerprints {
-        let shared = sharedInputs()
         let inputs = FingerprintInputs(renderer: self, shared: shared)
         let pages = plan.pages
         let chunk = Self.recordingChunk
@@ -160,7 +159,6 @@ extension SiteRenderer {
     /// other shared inputs or for another plan (but its term shards): then every page is
     /// fingerprinted.
     package func pageFingerprints(taking kept: KeptFingerprints) -> [UInt64]? {
-        let shared = sharedInputs()
         let terms = termShards
         guard kept.cards.count == cardFingerprints.count, kept.isConsistent, kept.terms.lowerBound == terms.lowerBound,
             kept.pages.count - kept.terms.count == plan.pages.count - terms.count,
