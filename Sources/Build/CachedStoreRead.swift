@@ -183,7 +183,7 @@ struct CachedStoreRead {
         if let updated = gathered.updated {
             snapshot = updated.snapshot
             problem = gathered.problem
-            snapshotWrite = nil
+            snapshotWrite = updated.walkWrite
             snapshotBasis = updated.basis
             captionEdits = updated.edits
             hasKeptRelations = !updated.likesMoved
@@ -363,7 +363,7 @@ struct CachedStoreRead {
             }
         guard let kept = consume opened else { return nil }
         return update(
-            consume kept, source: context.source, plan.sources, gone: plan.gone, cache: cache, stamps: stamps,
+            consume kept, context, plan.sources, gone: plan.gone, cache: cache, stamps: stamps,
             folders: plan.folders, relisted: known != plan.folders ? plan.files : 0)
     }
 
@@ -411,8 +411,12 @@ struct CachedStoreRead {
     /// (or the same folders as now). Nil otherwise, or when the document cache is due to be
     /// written again (`relisted`: the files a rebuild lists again; see `init`): the store is
     /// then read and derived as without it. Returns how many files were read.
+    ///
+    /// When the kept snapshot's walk does not serve the folders as they are now (a like was
+    /// added since, say), it is given this walk's, with the files read again seen as moved:
+    /// the next rebuild that finds only tweets and likes moved updates it by that walk.
     private static func update(
-        _ saved: consuming SnapshotCache, source: any DocumentSource, _ sources: [Source], gone: [Int],
+        _ saved: consuming SnapshotCache, _ context: Context, _ sources: [Source], gone: [Int],
         cache: DocumentCache,
         stamps: StoreFileStamps.Index, folders: FolderLayouts, relisted: Int
     ) -> SnapshotUpdate? {
@@ -431,8 +435,9 @@ struct CachedStoreRead {
         // Each part on a core: how many files are not as the document cache has them, and
         // which are not as the snapshot saw them (nil: a file the walk did not stamp).
         let chunk = 4096
-        let parts = [(changed: Int, stale: [String])?](parallelCount: (sources.count + chunk - 1) / chunk) { c in
-            var part = (changed: 0, stale: [String]())
+        typealias Part = (changed: Int, stale: [String], staleHashes: [UInt64])
+        let parts = [Part?](parallelCount: (sources.count + chunk - 1) / chunk) { c in
+            var part: Part = (0, [], [])
             for source in sources[(c * chunk)..<min(sources.count, (c + 1) * chunk)] {
                 let hash = source.pathHash(in: cache)
                 guard let stamp = stamps[pathHash: hash] else { return nil }
@@ -440,24 +445,37 @@ struct CachedStoreRead {
                 if cached != stamp { part.changed += 1 }
                 if (read.isEmpty ? cached : read[hash] ?? cached) != stamp {
                     part.stale.append(source.relative(in: cache))
+                    part.staleHashes.append(hash)
                 }
             }
             return part
         }
-        var (changed, stale) = (0, [String]())
+        var (changed, stale, staleHashes) = (0, [String](), Set<UInt64>())
         for part in parts {
             guard let part else { return nil }
             changed += part.changed
             stale += part.stale
+            staleHashes.formUnion(part.staleHashes)
         }
         let drift = max(changed, cache.count - (sources.count - changed), relisted)
         guard !CacheFile.isWorthRewriting(drift: drift, live: sources.count) else { return nil }
-        guard var changes = Changes(reading: stale, from: source) else { return nil }
+        guard var changes = Changes(reading: stale, from: context.source) else { return nil }
         for k in goneSince {
             guard let like = cache.document(of: k)?.like else { return nil }
             changes.likes.append(LikeChange(uid: like.uid, tweetID: like.tweetID, like: nil))
         }
-        return changes.update(saved, read: stale.count)
+        // (A file gone since the snapshot is in no walk of the folders now: it keeps its own.)
+        var walkWrite: (@Sendable () throws(BuildError) -> Void)?
+        if goneSince.isEmpty, saved.walk?.folders != folders.digest, let walk = context.walk,
+            let seen = context.seen, seen.folders == folders
+        {
+            let kept = SnapshotCache.Walk(
+                folders: folders.digest, files: walk.files.seen(seen.files, untrusting: staleHashes))
+            walkWrite = saved.writingWalk(kept, path: context.snapshotPath, identity: context.identity)
+        }
+        guard var update = changes.update(saved, read: stale.count) else { return nil }
+        update.walkWrite = walkWrite.map(CacheWrite.init)
+        return update
     }
 
     /// Which files a read through the cache takes (`plan(_:cache:known:walked:)`).
@@ -472,6 +490,8 @@ struct CachedStoreRead {
         let edits: CaptionEdits
         /// Likes were added or removed since the kept snapshot.
         let likesMoved: Bool
+        /// The kept snapshot being written again with this read's walk (`update`).
+        var walkWrite: CacheWrite?
     }
 
     /// Reads every entry of `source` (one document each) and writes the cache of them at

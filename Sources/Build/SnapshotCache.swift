@@ -132,6 +132,32 @@ struct SnapshotCache: Sendable {
     static func write(
         path: String, identity: StoreIdentity, basis: Basis, walk: Walk?, snapshot: Snapshot
     ) throws(BuildError) {
+        try write(path: path, identity: identity, basis: basis, walk: walk) { writer throws(BuildError) in
+            try snapshot.encode { (part: (inout ByteWriter) -> Void) throws(BuildError) in try writer.append(part) }
+        }
+    }
+
+    /// The write of this cache again with `walk` in place of its own: its basis and its
+    /// snapshot's bytes as they are (the snapshot is not decoded for it). Made now, while the
+    /// cache is at hand; run by the caller, once the snapshot is known to serve.
+    func writingWalk(_ walk: Walk, path: String, identity: StoreIdentity) -> @Sendable () throws(BuildError) -> Void {
+        let (file, start, basis) = (file, start, basis)
+        return { () throws(BuildError) in
+            try Self.write(path: path, identity: identity, basis: basis, walk: walk) { writer throws(BuildError) in
+                let bytes = UnsafeRawBufferPointer(rebasing: file.mapping[start..<file.body.upperBound])
+                for part in stride(from: 0, to: bytes.count, by: CacheFileWriter.bufferSize) {
+                    let end = min(bytes.count, part + CacheFileWriter.bufferSize)
+                    try writer.append { $0.append(UnsafeRawBufferPointer(rebasing: bytes[part..<end])) }
+                }
+            }
+        }
+    }
+
+    /// Writes the file at `path`: the basis and walk, then the snapshot's bytes from `snapshot`.
+    private static func write(
+        path: String, identity: StoreIdentity, basis: Basis, walk: Walk?,
+        snapshot: (CacheFileWriter) throws(BuildError) -> Void
+    ) throws(BuildError) {
         try CacheFileWriter.write(path: path, header: header(identity: identity)) { writer throws(BuildError) in
             try writer.append { out in
                 out.append(basis.documents)
@@ -149,7 +175,7 @@ struct SnapshotCache: Sendable {
                     for file in walk.files { out.append(file) }
                 }
             }
-            try snapshot.encode { (part: (inout ByteWriter) -> Void) throws(BuildError) in try writer.append(part) }
+            try snapshot(writer)
         }
     }
 }

@@ -65,6 +65,21 @@ package struct StoreFileStamps: Sendable {
         return moved
     }
 
+    /// `seen` (this walk's `StoreStamp.seen`), but for the files whose path hash is in
+    /// `untrusting`, seen with a stamp that matches none (so any later walk finds them moved).
+    package func seen(_ seen: [UInt64], untrusting pathHashes: Set<UInt64>) -> [UInt64] {
+        precondition(seen.count == count, "a seen list of another walk")
+        var seen = seen
+        var position = 0
+        for chunk in chunks {
+            for file in chunk.recorded {
+                if pathHashes.contains(file.pathHash) { seen[position] = Self.mix(file.pathHash, Self.untrusted) }
+                position += 1
+            }
+        }
+        return seen
+    }
+
     /// The path relative to the store of the file at `position` (in walk order).
     package func relativePath(at position: Int) -> String {
         var position = position

@@ -110,6 +110,20 @@ struct StoreFileStampsMovedTests {
         #expect(moved.allSatisfy { try! #require(index[$0]).newest >= t7.newest })
     }
 
+    /// What a walk saw with some files seen as untrusted: those, and only those, are found
+    /// moved by every later walk of the same files.
+    @Test func filesSeenUntrustedAreAlwaysMoved() throws {
+        let dir = try sample()
+        let walked = try walk(dir)
+        let (files, seen) = (try #require(walked.files), try #require(walked.seen))
+        let untrusted: Set<String> = ["tweets/t12.json", "users/u1/user-likes/t1.json"]
+        let kept = files.seen(seen, untrusting: Set(untrusted.map { StableHash.fnv1a($0) }))
+        for _ in 0..<2 {
+            let again = try #require(try walk(dir).files)
+            #expect(Set(try #require(again.moved(since: kept)).map(again.relativePath(at:))) == untrusted)
+        }
+    }
+
     /// Another number of files is no answer (the places no longer line up).
     @Test func aFileAddedGivesNoAnswer() throws {
         let dir = try sample()
