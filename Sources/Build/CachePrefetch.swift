@@ -42,14 +42,10 @@ final class CachePrefetch {
         guard let moved, let files, !CacheFile.isWorthRewriting(drift: moved.count, live: files.count) else {
             return false
         }
-        return moved.allSatisfy { isTweetOrLike(files.relativePath(at: $0)) }
-    }
-
-    /// `tweets/{id}.json` or `users/{uid}/user-likes/{tweetId}.json` (SPEC 2), by its path.
-    private static func isTweetOrLike(_ relative: String) -> Bool {
-        let segments = relative.split(separator: "/", omittingEmptySubsequences: false)
-        return (segments.count == 2 && segments[0] == "tweets")
-            || (segments.count == 4 && segments[0] == "users" && segments[2] == "user-likes")
+        return moved.allSatisfy { position in
+            let kind = DocumentKind(file: files.relativePath(at: position))
+            return kind == .tweet || kind == .like
+        }
     }
 
     private func startDocuments() {

@@ -12,15 +12,11 @@ struct DocumentEdit: Sendable {
     /// the count and (up to three) what it is; `handle` names a user by uid.
     static func summary(of edits: [DocumentEdit], handle: (String) -> String?) -> String {
         // A like's own counter update (the app's batch sets both) is part of the like.
-        let likedTweets = Set(
-            edits.lazy.map(\.path.segments).filter { $0.count == 4 && $0[0] == "users" && $0[2] == "user-likes" }
-                .map { $0[3] })
+        let likedTweets = Set(edits.lazy.map(\.path).filter { DocumentKind($0) == .like }.map(\.id))
         var groups: [(noun: String, verb: String, items: [String])] = []
         for edit in edits {
             let (noun, verb, item) = edit.described(handle: handle)
-            if verb == "changed", edit.path.segments.count == 2, edit.path.segments[0] == "tweets",
-                likedTweets.contains(edit.path.segments[1])
-            {
+            if verb == "changed", DocumentKind(edit.path) == .tweet, likedTweets.contains(edit.path.id) {
                 continue
             }
             if let k = groups.firstIndex(where: { $0.noun == noun && $0.verb == verb }) {
@@ -41,25 +37,25 @@ struct DocumentEdit: Sendable {
         let verb = old == nil ? "added" : new == nil ? "removed" : "changed"
         let segments = path.segments
         func user(_ uid: String) -> String { handle(uid).map { "@" + $0 } ?? "user \(uid)" }
-        switch (segments.count, segments[0]) {
-        case (2, "users"):
+        switch DocumentKind(path) {
+        case .user:
             if let old = old?.user, let new = new?.user, old.username != new.username {
                 return ("user", "renamed", "@\(old.username) → @\(new.username)")
             }
             return ("user", verb, (new?.user ?? old?.user).map { "@" + $0.username } ?? segments[1])
-        case (2, "tweets"):
+        case .tweet:
             let tweet = new?.tweet ?? old?.tweet
             let kind = tweet?.replyTo != nil ? "reply" : "tweet"
             if let old = old?.tweet, let new = new?.tweet, old.caption != new.caption {
                 return (kind, "edited", "\(segments[1]) by \(user(new.authorUID))")
             }
             return (kind, verb, tweet.map { "\(segments[1]) by \(user($0.authorUID))" } ?? segments[1])
-        case (4, "users") where segments[2] == "user-likes":
+        case .like:
             return ("like", verb, "tweet \(segments[3]) by \(user(segments[1]))")
-        case (4, "favorites") where segments[2] == "favorites":
+        case .favorite:
             let name = (new?.favorite ?? old?.favorite).map { " (\($0.name))" } ?? ""
             return ("favorite", verb, "\(segments[3])\(name) of \(user(segments[1]))")
-        default:
+        case nil:
             return ("document", verb, path.description)
         }
     }

@@ -44,21 +44,20 @@ package struct DecodedDocument: Sendable, Equatable {
     }
 
     package init(_ document: Document) {
-        let s = document.path.segments
-        switch (s.count, s[0], s.count == 4 ? s[2] : "") {
-        case (2, "users", _):
+        switch DocumentKind(document.path) {
+        case .user:
             let (user, diagnostics) = Snapshot.decodeUser(document)
             (entity, self.diagnostics) = (user.map(Entity.user), diagnostics)
-        case (2, "tweets", _):
+        case .tweet:
             let (tweet, diagnostics) = Snapshot.decodeTweet(document)
             (entity, self.diagnostics) = (tweet.map(Entity.tweet), diagnostics)
-        case (4, "users", "user-likes"):
+        case .like:
             let (like, diagnostics) = Snapshot.decodeLike(document)
             (entity, self.diagnostics) = (like.map(Entity.like), diagnostics)
-        case (4, "favorites", "favorites"):
+        case .favorite:
             let (place, diagnostics) = Snapshot.decodeFavorite(document)
             (entity, self.diagnostics) = (place.map(Entity.favorite), diagnostics)
-        default:
+        case nil:
             (entity, diagnostics) = (nil, [])
         }
     }
