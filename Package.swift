@@ -39,7 +39,10 @@ let package = Package(
         // Stage 3 and 4: the site plan (pages and URLs) and rendering.
         .target(name: "Site", dependencies: ["JSON", "Store", "Model", "Markdown", "Mustache", "Search", "Support"]),
         // Stage 5: writing the site: only changed files, atomically, with a manifest and a lock.
-        .target(name: "Output", dependencies: ["Support"]),
+        .target(name: "Output", dependencies: ["CRename", "Support"]),
+        // renameat2's exchange, which Swift's Glibc module does not declare (a commit's files
+        // put in place without ext4's flush of a file renamed over another).
+        .target(name: "CRename"),
         // The default theme and the sample store, compiled into the binary from templates/ and
         // content/ by a build-tool plugin (Plugins/EmbedDefaultSite says why a plugin).
         .target(name: "DefaultSite", plugins: ["EmbedDefaultSite"]),

@@ -1,3 +1,4 @@
+import Dispatch
 import Support
 
 #if canImport(Glibc)
@@ -62,6 +63,9 @@ struct CommitRun {
     var emptied = Set<String>()
     /// A stale file could not be removed: the next build must not skip its work.
     var incomplete = false
+    /// Staged names that hold the files they replaced, exchanged (`exchange`): removed with
+    /// the staging folder, on another thread while the manifest is written.
+    var exchanged: [String] = []
 
     init(writer: SiteWriter, produced: consuming [String: SiteWriter.Produced], inputs: String?) {
         self.writer = writer
@@ -145,6 +149,14 @@ struct CommitRun {
         } catch {
             failure = error
         }
+        let removal = DispatchGroup()
+        let (stagingFD, replaced) = (writer.stagingFD, exchanged)
+        if !replaced.isEmpty {
+            DispatchQueue.global(qos: .userInitiated).async(group: removal) {
+                for name in replaced { unlinkat(stagingFD, name, 0) }
+            }
+        }
+        defer { removal.wait() }
         do throws(OutputError) {
             try writeFinalManifest(finished: failure == nil)
         } catch {
@@ -253,7 +265,7 @@ struct CommitRun {
             // Someone made it meanwhile, or the folder went from the output with files staged
             // flat for it: move the file alone.
         }
-        try move(path, from: moves[k].flat ? SiteWriter.flatName(of: path) : path)
+        try move(path, from: moves[k].flat ? SiteWriter.flatName(of: path) : path, replacing: moves[k].slot >= 0)
         return 1
     }
 
@@ -275,9 +287,14 @@ struct CommitRun {
         return nil
     }
 
-    /// Renames the staged file `name` over `path`, creating parent folders as needed.
-    mutating func move(_ path: String, from name: String) throws(OutputError) {
+    /// Renames the staged file `name` over `path`, creating parent folders as needed; one
+    /// `replacing` a file of the last build is exchanged with it where it can be.
+    mutating func move(_ path: String, from name: String, replacing: Bool = false) throws(OutputError) {
         try makeParents(of: path)
+        if replacing, exchange(writer.stagingFD, name, with: dirFD, path) {
+            exchanged.append(name)
+            return
+        }
         if renameat(writer.stagingFD, name, dirFD, path) == 0 { return }
         var error = errno
         if error == EISDIR || error == ENOTEMPTY || error == EEXIST {

@@ -393,6 +393,38 @@ import Glibc
                 == WriteSummary(written: 1, unchanged: 1, removed: 0, bytesWritten: 1))
     }
 
+    /// Files replaced in place (exchanged with their staged copies where the file system can):
+    /// the new bytes at each path, the old ones gone, a reader of an old file keeping what it
+    /// opened, and nothing of the commit left beside them.
+    @Test func replacedFilesTakeTheirPlaceAtomicallyAndLeaveNothingBehind() throws {
+        let t = try TemporaryFolder()
+        let old = ["index.html": "home", "t/1/index.html": "one", "t/2/index.html": "two"]
+        try build(t.output, old)
+        let reader = open(t.outputPath("t/1/index.html"), O_RDONLY)
+        defer { close(reader) }
+        let summary = try build(t.output, ["index.html": "home", "t/1/index.html": "ONE", "t/2/index.html": "TWO!"])
+        #expect(summary.written == 2 && summary.unchanged == 1)
+        var bytes = [UInt8](repeating: 0, count: 8)
+        #expect(read(reader, &bytes, 8) == 3 && Array(bytes[..<3]) == Array("one".utf8))
+        let files = listing(t.output).filter { !$0.key.hasPrefix(".roost-manifest") && $0.value != "d" }
+        #expect(files == ["index.html": "f:home", "t/1/index.html": "f:ONE", "t/2/index.html": "f:TWO!"])
+        #expect(!listing(t.output).keys.contains { $0.hasPrefix(".roost-staging") || $0.hasSuffix(".tmp") })
+        #expect(
+            try build(t.output, ["index.html": "home", "t/1/index.html": "ONE", "t/2/index.html": "TWO!"]).written == 0)
+    }
+
+    /// A folder someone made where the last build wrote a file is not exchanged away with the
+    /// new file: the commit fails on it, and what is in it stays.
+    @Test func aFolderMadeInPlaceOfAFileIsNotTakenAway() throws {
+        let t = try TemporaryFolder()
+        try build(t.output, ["a.html": "a", "b.html": "b"])
+        try FileManager.default.removeItem(atPath: t.outputPath("a.html"))
+        put(t.outputPath("a.html/mine.txt"), "the user's file")
+        #expect(throws: OutputError.self) { try build(t.output, ["a.html": "A", "b.html": "b"]) }
+        #expect(read(t.outputPath("a.html/mine.txt")) == "the user's file")
+        #expect(!listing(t.output).keys.contains { $0.hasPrefix(".roost-staging") || $0.hasSuffix(".tmp") })
+    }
+
     @Test func aFileBecomesAFolderAndBack() throws {
         let t = try TemporaryFolder()
         try build(t.output, ["about": "old", "blog/index.html": "blog", "blog/post/index.html": "post"])
