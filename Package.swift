@@ -9,8 +9,11 @@ let package = Package(
     ],
     targets: [
         // What several stages need, written once: stable hashing, errno text, HTML escaping,
-        // listing a folder, an owned file descriptor, work on all cores. Depends on nothing.
-        .target(name: "Support"),
+        // listing a folder, an owned file descriptor, work on all cores, a file put in place
+        // of another. Depends on nothing but glibc's renameat2 (`CRename`: Swift's Glibc
+        // module does not declare it).
+        .target(name: "CRename"),
+        .target(name: "Support", dependencies: ["CRename"]),
         // Stage 0: a small JSON parser that reports line and column (Foundation's gives a byte offset only).
         .target(name: "JSON"),
         // Watching folders and files with inotify, changes in debounced batches: knows no store.
@@ -39,10 +42,7 @@ let package = Package(
         // Stage 3 and 4: the site plan (pages and URLs) and rendering.
         .target(name: "Site", dependencies: ["JSON", "Store", "Model", "Markdown", "Mustache", "Search", "Support"]),
         // Stage 5: writing the site: only changed files, atomically, with a manifest and a lock.
-        .target(name: "Output", dependencies: ["CRename", "Support"]),
-        // renameat2's exchange, which Swift's Glibc module does not declare (a commit's files
-        // put in place without ext4's flush of a file renamed over another).
-        .target(name: "CRename"),
+        .target(name: "Output", dependencies: ["Support"]),
         // The default theme and the sample store, compiled into the binary from templates/ and
         // content/ by a build-tool plugin (Plugins/EmbedDefaultSite says why a plugin).
         .target(name: "DefaultSite", plugins: ["EmbedDefaultSite"]),

@@ -270,7 +270,10 @@ final class CacheFileWriter {
     func finish() throws(BuildError) -> UInt64 {
         do throws(BuildError) {
             let sum = try flush(all: true)
-            guard rename(temporary, path) == 0 else {
+            // (Exchanged with the old file, that is then the temporary one: see `exchangeFile`.)
+            if exchangeFile(AT_FDCWD, temporary, with: AT_FDCWD, path) {
+                unlink(temporary)
+            } else if rename(temporary, path) != 0 {
                 throw .cache("cannot rename \(temporary) to \(path): \(errnoText())")
             }
             return sum

@@ -63,7 +63,7 @@ struct CommitRun {
     var emptied = Set<String>()
     /// A stale file could not be removed: the next build must not skip its work.
     var incomplete = false
-    /// Staged names that hold the files they replaced, exchanged (`exchange`): removed with
+    /// Staged names that hold the files they replaced, exchanged (`exchangeFile`): removed with
     /// the staging folder, on another thread while the manifest is written.
     var exchanged: [String] = []
 
@@ -291,7 +291,7 @@ struct CommitRun {
     /// `replacing` a file of the last build is exchanged with it where it can be.
     mutating func move(_ path: String, from name: String, replacing: Bool = false) throws(OutputError) {
         try makeParents(of: path)
-        if replacing, exchange(writer.stagingFD, name, with: dirFD, path) {
+        if replacing, exchangeFile(writer.stagingFD, name, with: dirFD, path) {
             exchanged.append(name)
             return
         }

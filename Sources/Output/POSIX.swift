@@ -1,4 +1,3 @@
-import CRename
 import Support
 
 #if canImport(Glibc)
@@ -22,17 +21,6 @@ func lstatAt(_ dirFD: Int32, _ path: String) -> (stat?, Int32) {
 }
 
 func isType(_ st: stat, _ type: mode_t) -> Bool { st.st_mode & fileTypeMask == type }
-
-/// Puts the file `name` (in the folder `fromFD`) in place of the regular file `path` (in
-/// `toFD`) by exchanging the two, atomically as a rename: the old file is then at `name`, for
-/// the caller to remove. (A rename over a file has ext4 start writing the new file's data
-/// back at once, `auto_da_alloc`, some 0.1 ms a page; an exchange does not.) False, with
-/// nothing changed, when `path` is not a regular file or the file system cannot exchange:
-/// the caller renames instead.
-func exchange(_ fromFD: Int32, _ name: String, with toFD: Int32, _ path: String) -> Bool {
-    guard let st = lstatAt(toFD, path).0, isType(st, regularFileType) else { return false }
-    return roost_rename_exchange(fromFD, name, toFD, path) == 0
-}
 
 /// The names in the directory `fd` (dot-files too, not `.` and `..`); `fd` stays open.
 func directoryEntries(_ fd: Int32) -> [String]? {

@@ -447,7 +447,7 @@ package final class SiteWriter: Sendable {
             if close(fd) != 0 && error == 0 && errno != EINTR { error = errno }
             if error == 0 {
                 // (The old manifest, exchanged, is then the temporary file.)
-                if exchange(dirFD, Self.manifestTemp, with: dirFD, Manifest.fileName)
+                if exchangeFile(dirFD, Self.manifestTemp, with: dirFD, Manifest.fileName)
                     || renameat(dirFD, Self.manifestTemp, dirFD, Manifest.fileName) == 0
                 {
                     unlinkat(dirFD, Self.manifestTemp, 0)
