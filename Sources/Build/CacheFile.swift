@@ -270,12 +270,8 @@ final class CacheFileWriter {
     func finish() throws(BuildError) -> UInt64 {
         do throws(BuildError) {
             let sum = try flush(all: true)
-            // (Exchanged with the old file, that is then the temporary one: see `exchangeFile`.)
-            if exchangeFile(AT_FDCWD, temporary, with: AT_FDCWD, path) {
-                unlink(temporary)
-            } else if rename(temporary, path) != 0 {
-                throw .cache("cannot rename \(temporary) to \(path): \(errnoText())")
-            }
+            let code = replaceFile(AT_FDCWD, temporary, with: AT_FDCWD, path)
+            guard code == 0 else { throw .cache("cannot rename \(temporary) to \(path): \(errnoText(code))") }
             return sum
         } catch {
             unlink(temporary)

@@ -445,16 +445,7 @@ package final class SiteWriter: Sendable {
             lines(&stream)
             error = stream.finish()
             if close(fd) != 0 && error == 0 && errno != EINTR { error = errno }
-            if error == 0 {
-                // (The old manifest, exchanged, is then the temporary file.)
-                if exchangeFile(dirFD, Self.manifestTemp, with: dirFD, Manifest.fileName)
-                    || renameat(dirFD, Self.manifestTemp, dirFD, Manifest.fileName) == 0
-                {
-                    unlinkat(dirFD, Self.manifestTemp, 0)
-                } else {
-                    error = errno
-                }
-            }
+            if error == 0 { error = replaceFile(dirFD, Self.manifestTemp, with: dirFD, Manifest.fileName) }
             if error != 0 { unlinkat(dirFD, Self.manifestTemp, 0) }
         }
         if error != 0 {

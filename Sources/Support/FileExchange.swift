@@ -17,3 +17,14 @@ public func exchangeFile(_ fromFD: Int32, _ name: String, with toFD: Int32, _ pa
     guard fstatat(toFD, path, &st, AT_SYMLINK_NOFOLLOW) == 0, st.st_mode & S_IFMT == S_IFREG else { return false }
     return roost_rename_exchange(fromFD, name, toFD, path) == 0
 }
+
+/// Puts the file `name` (in `fromFD`) at `path` (in `toFD`), whole or not at all: exchanged
+/// with the regular file there, which is then removed (`exchangeFile`), or else renamed over
+/// whatever is there. 0, or the rename's errno.
+public func replaceFile(_ fromFD: Int32, _ name: String, with toFD: Int32, _ path: String) -> Int32 {
+    if exchangeFile(fromFD, name, with: toFD, path) {
+        unlinkat(fromFD, name, 0)
+        return 0
+    }
+    return renameat(fromFD, name, toFD, path) == 0 ? 0 : errno
+}

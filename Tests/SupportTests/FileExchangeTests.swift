@@ -47,4 +47,20 @@ struct FileExchangeTests {
         #expect(text(root, "folder/mine.txt") == "mine")
         #expect(!FileManager.default.fileExists(atPath: root.path + "/missing"))
     }
+
+    /// Over a file (exchanged, the old one removed) or where there is none (renamed): the new
+    /// bytes in place and nothing left where they came from.
+    @Test func replaceFileLeavesOnlyTheNewFile() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        for (k, target) in ["page.html", "missing.html"].enumerated() {
+            if k == 0 { try Data("old".utf8).write(to: root.appendingPathComponent(target)) }
+            try Data("new \(k)".utf8).write(to: root.appendingPathComponent("new.tmp"))
+            #expect(replaceFile(AT_FDCWD, root.path + "/new.tmp", with: AT_FDCWD, root.path + "/" + target) == 0)
+            #expect(text(root, target) == "new \(k)")
+            #expect(!FileManager.default.fileExists(atPath: root.path + "/new.tmp"))
+        }
+        #expect(replaceFile(AT_FDCWD, root.path + "/gone.tmp", with: AT_FDCWD, root.path + "/page.html") == ENOENT)
+        #expect(text(root, "page.html") == "new 0")
+    }
 }
