@@ -19,6 +19,8 @@ final class CachePrefetch {
     private var documentsTaken = false
     /// The files moved since the kept snapshot's walk (`SnapshotCache.moved`), when it kept one.
     let moved: [Int]?
+    /// Whether a read will likely take the kept snapshot by its walk (`updatesByWalk`).
+    let updatesByWalk: Bool
 
     /// `walk`: the store's files and folders as the inputs' walk just saw them.
     init(folder: String, identity: StoreIdentity, walk: (files: StoreFileStamps, folders: FolderLayouts)? = nil) {
@@ -33,7 +35,8 @@ final class CachePrefetch {
         self.moved = moved
         snapshot = opened.map { opened in Background { opened.decoding() } }
         captions = Background { CaptionCache.load(path: captionsPath, identity: identity) }
-        if !Self.updatesByWalk(moved, files: walk?.files) { startDocuments() }
+        updatesByWalk = Self.updatesByWalk(moved, files: walk?.files)
+        if !updatesByWalk { startDocuments() }
     }
 
     /// Whether a read will likely take the kept snapshot by its walk (`moved` files, none of
@@ -59,6 +62,9 @@ final class CachePrefetch {
         documentsTaken = true
         return Self.take(&documents)
     }
+
+    /// Whether the kept snapshot is decoded, or there is none to decode (waits for nothing).
+    var snapshotIsDecoded: Bool { snapshot?.isDone ?? true }
 
     /// `SnapshotCache.open`'s result, its snapshot decoded (waits for it); once.
     func takeSnapshot() -> SnapshotCache? { Self.take(&snapshot) }

@@ -81,12 +81,19 @@ package struct SiteBuild: Sendable {
         // The build cache's files, read on other threads at once if not already, and handed to
         // the read: what it does not take is let go with it (the kept snapshot, decoded, is big).
         if cachesFiles, prefetch == nil { prefetch = startPrefetch() }
+        // A read that will likely bring the kept snapshot up to date waits for its decoding:
+        // meanwhile this core checks the last build's files, which the render will keep.
+        var checksAhead = false
+        if let writer = openedWriter, let prefetch, prefetch.updatesByWalk {
+            writer.checkPreviousFiles(while: { !prefetch.snapshotIsDecoded })
+            checksAhead = true
+        }
         let read = try readStore(source, inputs, prefetch: prefetch.take(), observer: observer)
-        // The last build's files are checked while the renderer is made (mostly on one core),
-        // for the render to keep them: when the snapshot was brought up to date, as after an
-        // edit of a few documents. One derived again (a user renamed, say) has many pages
-        // rendered anew, whose files would be checked in vain: `keep` checks what it keeps.
-        if read.snapshotReused { openedWriter?.checkPreviousFiles() }
+        // The rest of the last build's files are checked while the renderer is made (mostly on
+        // one core), for the render to keep them: when the snapshot was brought up to date, as
+        // after an edit of a few documents. One derived again (a user renamed, say) has many
+        // pages rendered anew, whose files would be checked in vain: `keep` checks what it keeps.
+        if read.snapshotReused || checksAhead { openedWriter?.checkPreviousFiles() }
         var notices = self.notices + read.notices
         if let database = source as? FirestoreSource {
             notices.append(.documentsRead(database.documentsRead, database: database.location))

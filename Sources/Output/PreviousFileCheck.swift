@@ -13,12 +13,16 @@ import Darwin
 /// keeps nearly every page would otherwise `lstat` them one by one in its render, when the
 /// cores are busy, rather than while one of them waits. Until `start()`, each file is
 /// `lstat`ed when asked about; a thread that asks before the check is done takes its part of
-/// what is left rather than wait for it.
+/// what is left rather than wait for it. A thread that waits for something else can take
+/// tasks meanwhile (`check(while:)`).
 final class PreviousFileCheck: @unchecked Sendable {  // `intact` is written before `done` is left, read after
     private let previous: PreviousManifest
     private let dirFD: Int32
     private let intact: UnsafeMutablePointer<Bool>
+    /// Results are found by tasks (taken by `start()`'s thread, `check(while:)` or a `help()`).
     private let started = Atomic<Bool>(false)
+    /// `start()` handed the tasks to another thread.
+    private let dispatched = Atomic<Bool>(false)
     /// Every task is done (and its results seen by the thread that found so).
     private let complete = Atomic<Bool>(false)
     /// The next task (`chunk` files) for a thread to take.
@@ -40,7 +44,8 @@ final class PreviousFileCheck: @unchecked Sendable {  // `intact` is written bef
     /// on with work of its own (on two cores, a check on both would take the caller's core
     /// from it half the time); with `waiting`, on all cores, for a caller that only waits.
     func start(waiting: Bool = false) {
-        guard !started.exchange(true, ordering: .relaxed) else { return }
+        started.store(true, ordering: .relaxed)
+        guard !dispatched.exchange(true, ordering: .relaxed) else { return }
         DispatchQueue.global(qos: .userInitiated).async(group: done) { [self] in
             if waiting {
                 parallelForEach(count: tasks, chunk: 1) { _ in checkWhatIsLeft() }
@@ -50,11 +55,20 @@ final class PreviousFileCheck: @unchecked Sendable {  // `intact` is written bef
         }
     }
 
-    /// Takes tasks until none is left.
-    private func checkWhatIsLeft() {
+    /// Takes tasks on this thread while `going()` says so (asked before each), and none is
+    /// left: for a thread that would otherwise wait, its core idle.
+    func check(while going: () -> Bool) {
+        started.store(true, ordering: .relaxed)
+        done.enter()
+        checkWhatIsLeft(while: going)
+        done.leave()
+    }
+
+    /// Takes tasks until none is left (or `going()` says to stop).
+    private func checkWhatIsLeft(while going: () -> Bool = { true }) {
         let (entries, count, chunk) = (previous.entries, previous.count, Self.chunk)
         var folder = TopFolder(in: dirFD)
-        while true {
+        while going() {
             let c = next.wrappingAdd(1, ordering: .relaxed).oldValue
             guard c < tasks else { return }
             for i in (c * chunk)..<min(count, (c + 1) * chunk) {

@@ -237,6 +237,10 @@ package final class SiteWriter: Sendable {
     /// called once the build knows it will render, while it still reads its inputs.
     package func checkPreviousFiles() { previousFiles.start() }
 
+    /// Checks the files the last build wrote on this thread while `going()` says so: for a
+    /// build that waits for something else and will likely keep them.
+    package func checkPreviousFiles(while going: () -> Bool) { previousFiles.check(while: going) }
+
     // MARK: Writing
 
     /// Makes room for `files` files written or kept, told before the first: growing to them

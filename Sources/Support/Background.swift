@@ -22,6 +22,9 @@ public final class Background<Value: Sendable>: Sendable {
         }
     }
 
+    /// Whether the value is made (waits for nothing).
+    public var isDone: Bool { done.wait(timeout: .now()) == .success }
+
     /// The value, once made (waits for it).
     public var value: Value {
         done.wait()

@@ -473,6 +473,19 @@ struct BuildCacheTests {
         try expectEqualsCleanBuild("site")
     }
 
+    /// A caption edit's build checks the last build's pages while the kept snapshot is
+    /// decoded: a page removed or cut by hand meanwhile is made again, as in any rebuild.
+    @Test func pagesDamagedByHandAreMadeAgainByACaptionEdit() throws {
+        try cachedBuild("site")
+        let tweets = try storeFiles("tweets").map { String($0.dropLast(5)) }
+        try edit("tweets/\(tweets[2]).json") { $0["caption"] = "Reworded while pages were lost" }
+        try FileManager.default.removeItem(atPath: work.path("site/t/\(tweets[3])/index.html"))
+        _ = try work.write("site/t/\(tweets[4])/index.html", "<p>cut")
+        let report = try cachedBuild("site")
+        #expect(report.snapshotReused && report.storeFiles?.read == 1)
+        try expectEqualsCleanBuild("site")
+    }
+
     /// A hashtag rewritten in another Unicode form is the same tag for Swift, but a
     /// derivation names the tag after its newest tweet's bytes: derived again, not updated.
     @Test func aHashtagInAnotherUnicodeFormIsDerivedAgain() throws {

@@ -698,6 +698,36 @@ struct FingerprintTests {
         second.abandon()
     }
 
+    /// A thread that waits for something else checks files meanwhile (`checkPreviousFiles(while:)`),
+    /// stopping when told: however much it took, the check's other threads, or `keep` itself,
+    /// do the rest, and every answer is still the file's.
+    @Test(arguments: [0, 1, 3])
+    func filesCheckedWhileTheCallerWaitsAnswerAsTheOthers(tasksAllowed: Int) throws {
+        let t = try TemporaryFolder()
+        let names = (0..<2100).map { "t/\($0)/index.html" }
+        let first = try SiteWriter(outputDirectory: t.output)
+        for name in names { _ = try first.write(name, Array("page".utf8), fingerprint: 1) }
+        _ = try first.commit()
+        let gone = Set(stride(from: 3, to: names.count, by: 499))
+        for k in gone { try FileManager.default.removeItem(atPath: t.outputPath(names[k])) }
+
+        for startsTheRest in [true, false] {
+            let second = try SiteWriter(outputDirectory: t.output)
+            var asked = 0
+            second.checkPreviousFiles(while: {
+                asked += 1
+                return asked <= tasksAllowed
+            })
+            #expect(asked == min(tasksAllowed + 1, 3), "asked before each of its 2 tasks, and once more to stop")
+            if startsTheRest { second.checkPreviousFiles() }
+            let wrong = names.indices.filter { k in
+                ((try? second.keep(names[k], fingerprint: 1)) ?? false) == gone.contains(k)
+            }
+            #expect(wrong.isEmpty, "started the rest: \(startsTheRest)")
+            second.abandon()
+        }
+    }
+
     @Test func sameBytesFromNewInputsRecordTheNewFingerprint() throws {
         let t = try TemporaryFolder()
         let first = try SiteWriter(outputDirectory: t.output)
