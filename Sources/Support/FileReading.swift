@@ -19,21 +19,42 @@ public func readWholeFile(
     var st = stat()
     let size = fstat(file.raw, &st) == 0 ? Int(st.st_size) : -1
     if regularOnly, size < 0 || st.st_mode & S_IFMT != S_IFREG { return .failure(ErrnoCode(EINVAL)) }
-    var result = [UInt8]()
-    // Room for the whole file at once (the manifest of a big site is megabytes).
-    if size > 0 { result.reserveCapacity(size) }
-    var chunk = [UInt8](repeating: 0, count: wholeFileChunk)
-    while true {
-        let n = chunk.withUnsafeMutableBytes { read(file.raw, $0.baseAddress, $0.count) }
-        if n < 0 {
-            if errno == EINTR { continue }
-            return .failure(ErrnoCode(errno))
+    // Read straight into the array, as many bytes as `fstat` says and one more (the read that
+    // finds the end): no buffer between, copied from (the manifest of a big site is megabytes).
+    var failure: Int32 = 0
+    var atEnd = false
+    var result = [UInt8](unsafeUninitializedCapacity: max(size, 0) + 1) { buffer, count in
+        count = 0
+        while count < buffer.count {
+            let n = read(file.raw, buffer.baseAddress! + count, buffer.count - count)
+            if n < 0 {
+                if errno == EINTR { continue }
+                failure = errno
+                return
+            }
+            if n == 0 {
+                atEnd = true
+                return
+            }
+            count += n
         }
-        if n == 0 { return .success(result) }
-        result.append(contentsOf: chunk[0..<n])
     }
+    if failure != 0 { return .failure(ErrnoCode(failure)) }
+    // A file that grew since, or whose size `fstat` does not tell (`/proc`): the rest by chunks.
+    if !atEnd {
+        var chunk = [UInt8](repeating: 0, count: wholeFileChunk)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(file.raw, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .failure(ErrnoCode(errno))
+            }
+            if n == 0 { break }
+            result.append(contentsOf: chunk[0..<n])
+        }
+    }
+    return .success(result)
 }
 
-/// The bytes `readWholeFile` asks `read` for at a time: enough that a file of megabytes
-/// takes few calls, and 64 KiB of buffer per read of a file is nothing.
+/// The bytes `readWholeFile` asks `read` for at a time past the size `fstat` told.
 private let wholeFileChunk = 1 << 16

@@ -45,5 +45,16 @@ struct FileTreeTests {
         #expect(throws: ErrnoCode(ELOOP)) { try readWholeFile(in: folder.raw, "link", flags: O_NOFOLLOW).get() }
         #expect(throws: ErrnoCode(EINVAL)) { try readWholeFile(root.path, regularOnly: true).get() }
         #expect(throws: ErrnoCode(ENOENT)) { try readWholeFile(in: folder.raw, "missing").get() }
+        try Data().write(to: root.appendingPathComponent("empty"))
+        #expect(try readWholeFile(in: folder.raw, "empty").get() == [])
+    }
+
+    /// A file whose size `fstat` does not tell (0, as `/proc` says) is read to its end all the
+    /// same, past the room made for that size.
+    @Test func readWholeFileReadsPastTheSizeItWasTold() throws {
+        let status = try readWholeFile("/proc/self/status").get()
+        #expect(status.count > 100)
+        #expect(String(decoding: status, as: UTF8.self).hasPrefix("Name:"))
+        #expect(status.last == UInt8(ascii: "\n"), "read to its end")
     }
 }
