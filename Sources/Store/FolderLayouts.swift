@@ -30,7 +30,8 @@ struct StoreLayout {
         add(pathHash: StableHash.fnv1a(bytes, offset: prefixHash), kind: kind)
     }
 
-    private mutating func add(pathHash: UInt64, kind: FileKind) {
+    /// Adds the entry whose path hash (its name's, continued from `prefixHash`) is `pathHash`.
+    mutating func add(pathHash: UInt64, kind: FileKind) {
         let code: UInt64
         switch kind {
         case .regular: code = 1

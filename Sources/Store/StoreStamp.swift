@@ -105,8 +105,9 @@ package struct StoreStamp: Equatable, Sendable {
         // from its parent's (a path walk of one name), and counted from its own `fstat`, not
         // by a `fstatat` from its parent's listing as the files are.
         let root = try openRoot(path)
-        let rootNames = try total.names(of: root.raw, stamp: st, full: path, relative: "")
-        addEntries(rootNames, 0..<rootNames.count, in: root.raw, relative: "", into: &total)
+        let rootListed = try total.names(of: root.raw, stamp: st, full: path, relative: "")
+        let rootNames = rootListed.names
+        addEntries(rootListed, 0..<rootNames.count, in: root.raw, relative: "", into: &total)
         var units: [Unit] = []
         var subtrees: [Subtree] = []
         var collectionFDs: [Int32] = []  // the collections' folders, shared by their units (fstatat is thread-safe)
@@ -114,11 +115,12 @@ package struct StoreStamp: Equatable, Sendable {
         try forEachFolder(of: rootNames) { cName, collection throws(StoreError) in
             let full = joinPath(path, collection)
             let folder = try openFolder(full, cName, in: root.raw)
-            let names = try total.names(of: folder.raw, counting: collection, full: full)
+            let listed = try total.names(of: folder.raw, counting: collection, full: full)
+            let names = listed.names
             let fd = folder.release()
             collectionFDs.append(fd)
             for lo in stride(from: 0, to: names.count, by: 2048) {
-                units.append(.entries(fd: fd, folder: collection, names: names, lo..<min(names.count, lo + 2048)))
+                units.append(.entries(fd: fd, folder: collection, listed: listed, lo..<min(names.count, lo + 2048)))
             }
             names.forEach(in: 0..<names.count) { k, _, _, kind in
                 if kind == .directory { subtrees.append(Subtree(parent: fd, name: names.name(k), in: collection)) }
@@ -134,8 +136,8 @@ package struct StoreStamp: Equatable, Sendable {
             var tally = Tally(recording: recordingFiles, reuse: reuse)
             do throws(StoreError) {
                 switch work[k] {
-                case .entries(let fd, let folder, let names, let range):
-                    addEntries(names, range, in: fd, relative: folder, into: &tally)
+                case .entries(let fd, let folder, let listed, let range):
+                    addEntries(listed, range, in: fd, relative: folder, into: &tally)
                 case .subtrees(let folders):
                     for folder in folders {
                         let full = joinPath(path, folder.relative)
@@ -162,7 +164,7 @@ package struct StoreStamp: Equatable, Sendable {
 
     private enum Unit {
         /// Some entries of one open folder, by their indices in its names.
-        case entries(fd: Int32, folder: String, names: FolderNames, Range<Int>)
+        case entries(fd: Int32, folder: String, listed: Listed, Range<Int>)
         /// Some folders and everything below them.
         case subtrees(ArraySlice<Subtree>)
     }
@@ -194,8 +196,9 @@ package struct StoreStamp: Equatable, Sendable {
     private static func walk(
         _ folder: borrowing FileDescriptor, full: String, relative: String, into tally: inout Tally
     ) throws(StoreError) {
-        let names = try tally.names(of: folder.raw, counting: relative, full: full)
-        addEntries(names, 0..<names.count, in: folder.raw, relative: relative, into: &tally)
+        let listed = try tally.names(of: folder.raw, counting: relative, full: full)
+        let names = listed.names
+        addEntries(listed, 0..<names.count, in: folder.raw, relative: relative, into: &tally)
         try forEachFolder(of: names) { cName, name throws(StoreError) in
             let path = joinPath(full, name)
             try walk(
@@ -253,11 +256,19 @@ package struct StoreStamp: Equatable, Sendable {
         return names
     }
 
-    /// Adds the entries `range` of `names`, in the open folder `fd` (at `relative`), to
-    /// `tally`; names are hashed as bytes, continuing from the folder's path.
+    /// A folder's names, and each entry's path hash when its layout was made
+    /// (`Tally.names(of:stamp:full:relative:)`).
+    private struct Listed {
+        let names: FolderNames
+        let pathHashes: [UInt64]?
+    }
+
+    /// Adds the entries `range` of `listed`, in the open folder `fd` (at `relative`), to
+    /// `tally`; names are hashed as bytes, continuing from the folder's path, unless hashed already.
     private static func addEntries(
-        _ names: FolderNames, _ range: Range<Int>, in fd: Int32, relative: String, into tally: inout Tally
+        _ listed: Listed, _ range: Range<Int>, in fd: Int32, relative: String, into tally: inout Tally
     ) {
+        let (names, pathHashes) = (listed.names, listed.pathHashes)
         let prefixHash = StoreLayout.prefixHash(ofFolder: relative)
         let folder = tally.isRecording ? tally.files.add(folder: relative, names: names) : 0
         names.forEach(in: range) { k, cName, bytes, kind in
@@ -266,7 +277,7 @@ package struct StoreStamp: Equatable, Sendable {
             var st = stat()
             // Gone since it was listed: leave it out; the reader will not see it either.
             guard fstatat(fd, cName, &st, Int32(AT_SYMLINK_NOFOLLOW)) == 0 else { return }
-            let pathHash = StableHash.fnv1a(bytes, offset: prefixHash)
+            let pathHash = pathHashes?[k] ?? StableHash.fnv1a(bytes, offset: prefixHash)
             let stamp = FileStamp(st)
             let mixed = tally.add(nameHash: pathHash, stamp, mode: st.st_mode)
             guard (st.st_mode & S_IFMT) == S_IFREG else { return }
@@ -310,7 +321,7 @@ package struct StoreStamp: Equatable, Sendable {
 
         /// The names in the open folder `fd` (at `full`, and `relative` in the store), which is
         /// counted as an entry of its parent (its own `fstat`).
-        mutating func names(of fd: Int32, counting relative: String, full: String) throws(StoreError) -> FolderNames {
+        mutating func names(of fd: Int32, counting relative: String, full: String) throws(StoreError) -> Listed {
             var st = stat()
             guard fstat(fd, &st) == 0 else { throw .unreadable(path: full, reason: errnoText()) }
             add(name: relative, st)
@@ -321,7 +332,7 @@ package struct StoreStamp: Equatable, Sendable {
         /// store): those the known listings hold for it when its stamp has not moved, else
         /// listed. Records its layout (when recording) and keeps its listing when it has settled.
         mutating func names(of fd: Int32, stamp st: stat, full: String, relative: String) throws(StoreError)
-            -> FolderNames
+            -> Listed
         {
             var names: FolderNames
             if let reuse {
@@ -345,13 +356,19 @@ package struct StoreStamp: Equatable, Sendable {
                 names = try list(fd, full: full)
                 listed += 1
             }
-            if isRecording || reuse != nil {
-                var layout = StoreLayout(folder: relative)
-                names.forEach(in: 0..<names.count) { _, _, bytes, kind in layout.add(bytes: bytes, kind: kind) }
-                // (A walk that only keeps what it saw needs no folder's path: only their digest.)
-                folders.append(layout.folder(relative: isRecording ? relative : nil))
+            guard isRecording || reuse != nil else { return Listed(names: names, pathHashes: nil) }
+            // Each entry's path hash, made once: for the layout, and for the entry's own stamp.
+            var layout = StoreLayout(folder: relative)
+            var pathHashes: [UInt64] = []
+            pathHashes.reserveCapacity(names.count)
+            names.forEach(in: 0..<names.count) { _, _, bytes, kind in
+                let pathHash = StableHash.fnv1a(bytes, offset: layout.prefixHash)
+                pathHashes.append(pathHash)
+                layout.add(pathHash: pathHash, kind: kind)
             }
-            return names
+            // (A walk that only keeps what it saw needs no folder's path: only their digest.)
+            folders.append(layout.folder(relative: isRecording ? relative : nil))
+            return Listed(names: names, pathHashes: pathHashes)
         }
 
         mutating func add(name: String, _ st: stat) {
