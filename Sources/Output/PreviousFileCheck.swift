@@ -55,8 +55,8 @@ final class PreviousFileCheck: @unchecked Sendable {  // `intact` is written bef
         }
     }
 
-    /// Takes tasks on this thread while `going()` says so (asked before each), and none is
-    /// left: for a thread that would otherwise wait, its core idle.
+    /// Takes tasks on this thread, asking `going()` before each, until it says to stop or none
+    /// is left: for a thread that would otherwise wait, its core idle.
     func check(while going: () -> Bool) {
         started.store(true, ordering: .relaxed)
         done.enter()
