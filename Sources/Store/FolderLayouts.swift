@@ -25,13 +25,16 @@ struct StoreLayout {
         add(pathHash: StableHash.fnv1a(name, offset: prefixHash), kind: kind)
     }
 
-    /// Adds the entry whose name is `bytes` (valid UTF-8: the bytes `add(_:kind:)` hashes).
-    mutating func add(bytes: UnsafeRawBufferPointer, kind: FileKind) {
-        add(pathHash: StableHash.fnv1a(bytes, offset: prefixHash), kind: kind)
+    /// Adds the entry whose name is `bytes` (valid UTF-8: the bytes `add(_:kind:)` hashes);
+    /// its path hash (the name's, continued from `prefixHash`).
+    @discardableResult
+    mutating func add(bytes: UnsafeRawBufferPointer, kind: FileKind) -> UInt64 {
+        let pathHash = StableHash.fnv1a(bytes, offset: prefixHash)
+        add(pathHash: pathHash, kind: kind)
+        return pathHash
     }
 
-    /// Adds the entry whose path hash (its name's, continued from `prefixHash`) is `pathHash`.
-    mutating func add(pathHash: UInt64, kind: FileKind) {
+    private mutating func add(pathHash: UInt64, kind: FileKind) {
         let code: UInt64
         switch kind {
         case .regular: code = 1

@@ -362,9 +362,7 @@ package struct StoreStamp: Equatable, Sendable {
             var pathHashes: [UInt64] = []
             pathHashes.reserveCapacity(names.count)
             names.forEach(in: 0..<names.count) { _, _, bytes, kind in
-                let pathHash = StableHash.fnv1a(bytes, offset: layout.prefixHash)
-                pathHashes.append(pathHash)
-                layout.add(pathHash: pathHash, kind: kind)
+                pathHashes.append(layout.add(bytes: bytes, kind: kind))
             }
             // (A walk that only keeps what it saw needs no folder's path: only their digest.)
             folders.append(layout.folder(relative: isRecording ? relative : nil))
