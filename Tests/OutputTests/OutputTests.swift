@@ -678,12 +678,7 @@ struct FingerprintTests {
     /// once, over several of its tasks, every answer is still the file's.
     @Test func filesCheckedAheadAnswerEveryThreadThatAsks() throws {
         let t = try TemporaryFolder()
-        let names = (0..<4500).map { "t/\($0)/index.html" }
-        let first = try SiteWriter(outputDirectory: t.output)
-        for name in names { _ = try first.write(name, Array("page".utf8), fingerprint: 1) }
-        _ = try first.commit()
-        let gone = Set(stride(from: 7, to: names.count, by: 611))
-        for k in gone { try FileManager.default.removeItem(atPath: t.outputPath(names[k])) }
+        let (names, gone) = try Self.pagesWithSomeRemoved(in: t, count: 4500, removingFrom: 7, every: 611)
 
         let second = try SiteWriter(outputDirectory: t.output)
         second.checkPreviousFiles()
@@ -704,12 +699,7 @@ struct FingerprintTests {
     @Test(arguments: [0, 1, 3])
     func filesCheckedWhileTheCallerWaitsAnswerAsTheOthers(tasksAllowed: Int) throws {
         let t = try TemporaryFolder()
-        let names = (0..<2100).map { "t/\($0)/index.html" }
-        let first = try SiteWriter(outputDirectory: t.output)
-        for name in names { _ = try first.write(name, Array("page".utf8), fingerprint: 1) }
-        _ = try first.commit()
-        let gone = Set(stride(from: 3, to: names.count, by: 499))
-        for k in gone { try FileManager.default.removeItem(atPath: t.outputPath(names[k])) }
+        let (names, gone) = try Self.pagesWithSomeRemoved(in: t, count: 2100, removingFrom: 3, every: 499)
 
         for startsTheRest in [true, false] {
             let second = try SiteWriter(outputDirectory: t.output)
@@ -726,6 +716,20 @@ struct FingerprintTests {
             #expect(wrong.isEmpty, "started the rest: \(startsTheRest)")
             second.abandon()
         }
+    }
+
+    /// `count` pages (`t/<k>/index.html`, fingerprint 1) written and committed in `t`'s output,
+    /// then those from `first`, `every` apart, removed by hand: the pages, and which are gone.
+    private static func pagesWithSomeRemoved(in t: TemporaryFolder, count: Int, removingFrom first: Int, every: Int)
+        throws -> (names: [String], gone: Set<Int>)
+    {
+        let names = (0..<count).map { "t/\($0)/index.html" }
+        let writer = try SiteWriter(outputDirectory: t.output)
+        for name in names { _ = try writer.write(name, Array("page".utf8), fingerprint: 1) }
+        _ = try writer.commit()
+        let gone = Set(stride(from: first, to: names.count, by: every))
+        for k in gone { try FileManager.default.removeItem(atPath: t.outputPath(names[k])) }
+        return (names, gone)
     }
 
     @Test func sameBytesFromNewInputsRecordTheNewFingerprint() throws {
