@@ -82,18 +82,20 @@ package struct SiteBuild: Sendable {
         // the read: what it does not take is let go with it (the kept snapshot, decoded, is big).
         if cachesFiles, prefetch == nil { prefetch = startPrefetch() }
         // A read that will likely bring the kept snapshot up to date waits for its decoding:
-        // meanwhile this core checks the last build's files, which the render will keep.
-        var checksAhead = false
+        // meanwhile this core checks the last build's files, which the render will keep. The
+        // rest of the check goes on on another thread at once: the read's own work after the
+        // decoding (the search cache, say) is on this thread alone.
         if let writer = openedWriter, let prefetch, prefetch.updatesByWalk {
             writer.checkPreviousFiles(while: { !prefetch.snapshotIsDecoded })
-            checksAhead = true
+            writer.checkPreviousFiles()
         }
         let read = try readStore(source, inputs, prefetch: prefetch.take(), observer: observer)
-        // The rest of the last build's files are checked while the renderer is made (mostly on
+        // Otherwise the last build's files are checked while the renderer is made (mostly on
         // one core), for the render to keep them: when the snapshot was brought up to date, as
         // after an edit of a few documents. One derived again (a user renamed, say) has many
         // pages rendered anew, whose files would be checked in vain: `keep` checks what it keeps.
-        if read.snapshotReused || checksAhead { openedWriter?.checkPreviousFiles() }
+        // (A check started above goes on whatever the read did, so that none is left half-made.)
+        if read.snapshotReused { openedWriter?.checkPreviousFiles() }
         var notices = self.notices + read.notices
         if let database = source as? FirestoreSource {
             notices.append(.documentsRead(database.documentsRead, database: database.location))

@@ -117,8 +117,9 @@ final class PreviousFileCheck: @unchecked Sendable {  // `intact` is written bef
         deinit { if fd >= 0 { close(fd) } }
     }
 
-    /// Files `lstat`ed per task: enough to pay for handing it to a core.
-    private static let chunk = 2048
+    /// Files `lstat`ed per task: enough to pay for taking it, few enough that a thread that
+    /// waits for the others' last tasks (`help()`) waits a millisecond at most.
+    private static let chunk = 512
 
     /// Whether the file at `position` is as the last build wrote it: as the check found it
     /// (waited for), or, before `start()`, as it is now.

@@ -678,7 +678,7 @@ struct FingerprintTests {
     /// once, over several of its tasks, every answer is still the file's.
     @Test func filesCheckedAheadAnswerEveryThreadThatAsks() throws {
         let t = try TemporaryFolder()
-        let (names, gone) = try Self.pagesWithSomeRemoved(in: t, count: 4500, removingFrom: 7, every: 611)
+        let (names, gone) = try Self.pagesWithSomeRemoved(in: t, count: 1500, removingFrom: 7, every: 211)
 
         let second = try SiteWriter(outputDirectory: t.output)
         second.checkPreviousFiles()
@@ -699,7 +699,7 @@ struct FingerprintTests {
     @Test(arguments: [0, 1, 3])
     func filesCheckedWhileTheCallerWaitsAnswerAsTheOthers(tasksAllowed: Int) throws {
         let t = try TemporaryFolder()
-        let (names, gone) = try Self.pagesWithSomeRemoved(in: t, count: 2100, removingFrom: 3, every: 499)
+        let (names, gone) = try Self.pagesWithSomeRemoved(in: t, count: 600, removingFrom: 3, every: 199)
 
         for startsTheRest in [true, false] {
             let second = try SiteWriter(outputDirectory: t.output)
