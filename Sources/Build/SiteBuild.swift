@@ -82,9 +82,9 @@ package struct SiteBuild: Sendable {
         // the read: what it does not take is let go with it (the kept snapshot, decoded, is big).
         if cachesFiles, prefetch == nil { prefetch = startPrefetch() }
         // A read that will likely bring the kept snapshot up to date waits for its decoding:
-        // meanwhile this core checks the last build's files, which the render will keep. The
-        // rest of the check goes on on another thread at once: the read's own work after the
-        // decoding (the search cache, say) is on this thread alone.
+        // meanwhile this core checks the last build's files, which the render will keep, then
+        // hands the rest of the check to another thread at once: the read's own work after
+        // the decoding (the search cache, say) is on this thread alone.
         if let writer = openedWriter, let prefetch, prefetch.updatesByWalk {
             writer.checkPreviousFiles(while: { !prefetch.snapshotIsDecoded })
             writer.checkPreviousFiles()
