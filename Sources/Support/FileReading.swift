@@ -26,9 +26,8 @@ public func readWholeFile(
     var result = [UInt8](unsafeUninitializedCapacity: max(size, 0) + 1) { buffer, count in
         count = 0
         while count < buffer.count {
-            let n = read(file.raw, buffer.baseAddress! + count, buffer.count - count)
+            let n = readRetrying(file.raw, buffer.baseAddress! + count, buffer.count - count)
             if n < 0 {
-                if errno == EINTR { continue }
                 failure = errno
                 return
             }
@@ -44,16 +43,22 @@ public func readWholeFile(
     if !atEnd {
         var chunk = [UInt8](repeating: 0, count: wholeFileChunk)
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(file.raw, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return .failure(ErrnoCode(errno))
-            }
+            let n = chunk.withUnsafeMutableBytes { readRetrying(file.raw, $0.baseAddress!, $0.count) }
+            if n < 0 { return .failure(ErrnoCode(errno)) }
             if n == 0 { break }
             result.append(contentsOf: chunk[0..<n])
         }
     }
     return .success(result)
+}
+
+/// `read` of up to `count` bytes into `buffer`, asked again when a signal interrupts it: the
+/// bytes read, 0 at the end, or -1 with `errno` set.
+private func readRetrying(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    while true {
+        let n = read(fd, buffer, count)
+        if n >= 0 || errno != EINTR { return n }
+    }
 }
 
 /// The bytes `readWholeFile` asks `read` for at a time past the size `fstat` told.
