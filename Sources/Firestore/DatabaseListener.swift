@@ -11,7 +11,6 @@ import Synchronization
 /// until it is caught up (`resumed`); it never gives up.
 package final class DatabaseListener: ChangeFollowing, Sendable {
     private let endpoint: FirestoreEndpoint
-    private let plan: ListenPlan
     private let onChange: @Sendable ([SourceChange]) -> Void
     /// Waits before opening the stream again: the first, and the longest.
     private let backOff: (first: Duration, longest: Duration)
@@ -29,12 +28,7 @@ package final class DatabaseListener: ChangeFollowing, Sendable {
         /// The stream gave a step since it opened (its resume tokens work).
         var stepSinceConnect = false
         var nextDelay: Duration
-        /// The plan's targets for the users as they are, by query (the `users` plan).
-        var planned: [ListenTarget.Query: Int32] = [:]
-        /// Targets no longer planned, removed once the targets that replace them are in sync
-        /// (so that no step shows their documents gone and back).
-        var retiring: [Int32] = []
-        var usersTarget: Int32?
+        var planned: PlannedTargets
     }
 
     private let state: Mutex<State>
@@ -45,15 +39,11 @@ package final class DatabaseListener: ChangeFollowing, Sendable {
         onChange: @escaping @Sendable ([SourceChange]) -> Void
     ) {
         self.endpoint = endpoint
-        self.plan = plan
         self.backOff = backOff
         self.onChange = onChange
-        var initial = State(nextDelay: backOff.first)
-        for query in plan.initialQueries {
-            let target = initial.listen.addTarget(query)
-            if query == ListenPlan.usersQuery { initial.usersTarget = target.id }
-        }
-        state = Mutex(initial)
+        var listen = ListenState()
+        let planned = PlannedTargets(plan, in: &listen)
+        state = Mutex(State(listen: listen, nextDelay: backOff.first, planned: planned))
     }
 
     /// `projects/P/databases/D`, as the requests name the database.
@@ -158,9 +148,7 @@ package final class DatabaseListener: ChangeFollowing, Sendable {
             return ([], [], nil)
         case .relisten(let id)?:
             guard let target = state.listen.relisten(id) else { return ([], [], nil) }
-            for (query, planned) in state.planned where planned == id { state.planned[query] = target.id }
-            state.retiring = state.retiring.map { $0 == id ? target.id : $0 }
-            if state.usersTarget == id { state.usersTarget = target.id }
+            state.planned.relistened(id, as: target.id)
             return (
                 [],
                 [
@@ -173,7 +161,10 @@ package final class DatabaseListener: ChangeFollowing, Sendable {
         case .step(let step)?:
             state.stepSinceConnect = true
             state.nextDelay = backOff.first
-            let requests = replan(&state)
+            let replanned = state.planned.replan(&state.listen)
+            let requests =
+                replanned.adding.map { ListenRequest.adding($0, database: databaseName) }
+                + replanned.removing.map { ListenRequest.removing(targetID: $0, database: databaseName) }
             var changes: [SourceChange] = []
             guard state.listen.isCurrent else {
                 // Steps before every target is first in sync are part of the first state.
@@ -192,33 +183,6 @@ package final class DatabaseListener: ChangeFollowing, Sendable {
             }
             return (changes, requests, nil)
         }
-    }
-
-    /// The `users` plan: the targets for the users as they now are added, those of the users
-    /// as they were removed once every target is in sync.
-    private func replan(_ state: inout State) -> [[UInt8]] {
-        guard let usersTarget = state.usersTarget else { return [] }
-        let users = ListenPlan.userIDs(in: state.listen.documents(of: usersTarget).keys)
-        let wanted = plan.queries(forUsers: users)
-        var requests: [[UInt8]] = []
-        for query in wanted where state.planned[query] == nil {
-            let target = state.listen.addTarget(query)
-            state.planned[query] = target.id
-            requests.append(ListenRequest.adding(target, database: databaseName))
-        }
-        let kept = Set(wanted)
-        for (query, id) in state.planned where !kept.contains(query) {
-            state.planned[query] = nil
-            state.retiring.append(id)
-        }
-        if state.listen.isCurrent {
-            for id in state.retiring.sorted() {
-                state.listen.removeTarget(id)
-                requests.append(ListenRequest.removing(targetID: id, database: databaseName))
-            }
-            state.retiring = []
-        }
-        return requests
     }
 
     private static func changes(in step: ListenStep) -> [SourceChange] {
