@@ -45,6 +45,12 @@ struct DatabaseFollowTests {
 
         /// Waits for the next update, up to `seconds`; false when none came.
         func waitForUpdate(seconds: Double) -> Bool { arrived.wait(timeout: .now() + seconds) == .success }
+
+        /// Waits, up to `seconds`, until some update so far is `seen`.
+        func waitForAnUpdate(seconds: Double, _ seen: (LiveSite.Update) -> Bool) {
+            let deadline = Date(timeIntervalSinceNow: seconds)
+            while !all.contains(where: seen), Date() < deadline { _ = waitForUpdate(seconds: 0.5) }
+        }
     }
 
     /// Every page of a full build of the folder.
@@ -172,10 +178,7 @@ struct DatabaseFollowTests {
         var pages = try Self.waitUntilServed(mirror, by: site, "the first state")
 
         emulator.stop()
-        let deadline = Date(timeIntervalSinceNow: 20)
-        while !site.all.contains(where: { $0.error?.contains("reconnecting") == true }), Date() < deadline {
-            _ = site.waitForUpdate(seconds: 0.5)
-        }
+        site.waitForAnUpdate(seconds: 20) { $0.error?.contains("reconnecting") == true }
         let stale = try #require(site.all.last { $0.error != nil }, "no update said the stream is down")
         #expect(stale.summary.contains("not followed") && stale.changedPages.isEmpty, "\(stale.summary)")
         #expect(try Self.fullBuild(mirror).allSatisfy { site.live.file(at: $0.key) == $0.value }, "pages kept")
@@ -194,10 +197,7 @@ struct DatabaseFollowTests {
         let tweet = String(like.dropLast(5))
         // The pages can be right before the stream is caught up: a target that holds nothing
         // new (one user's favorites, gone) may come in sync last.
-        let caughtUp = Date(timeIntervalSinceNow: 20)
-        while !site.all.contains(where: { $0.summary.contains("followed again") }), Date() < caughtUp {
-            _ = site.waitForUpdate(seconds: 0.5)
-        }
+        site.waitForAnUpdate(seconds: 20) { $0.summary.contains("followed again") }
         #expect(site.all.contains { $0.summary.contains("followed again") }, "\(site.all.map(\.summary))")
         #expect(site.all.last?.error == nil, "\(site.all.last?.error ?? "")")
 
