@@ -136,6 +136,10 @@ struct CommitRun {
         return merged
     }
 
+    /// Threads removing replaced files, one per 64 files up to this many: more were no faster
+    /// at a removal bound by discards (docs/benchmarks.md, issue 30, eighteenth round).
+    static let removingThreads = 16
+
     var dirFD: Int32 { writer.dirFD }
     func full(_ path: String) -> String { writer.displayName + path }
 
@@ -149,12 +153,12 @@ struct CommitRun {
         } catch {
             failure = error
         }
-        let removal = DispatchGroup()
+        // The files replaced are removed while the manifest is written, many at once: each
+        // may wait for its blocks' discard (`BlockingWork`).
         let (stagingFD, replaced) = (writer.stagingFD, exchanged)
-        if !replaced.isEmpty {
-            DispatchQueue.global(qos: .userInitiated).async(group: removal) {
-                for name in replaced { unlinkat(stagingFD, name, 0) }
-            }
+        let threads = min(Self.removingThreads, max(1, replaced.count / 64))
+        let removal = BlockingWork(count: replaced.count, threads: threads) { k in
+            unlinkat(stagingFD, replaced[k], 0)
         }
         defer { removal.wait() }
         do throws(OutputError) {

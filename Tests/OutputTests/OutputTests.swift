@@ -139,6 +139,19 @@ import Glibc
         #expect(!listing(t.output).keys.contains { $0.hasPrefix(".roost-staging") })
     }
 
+    /// Enough files replaced that their old copies are removed by many threads at once: each
+    /// path holds its new bytes, and nothing staged is left behind.
+    @Test func manyFilesReplacedLeaveOnlyTheirNewBytes() throws {
+        let t = try TemporaryFolder()
+        let paths = (0..<2_000).map { "t/\($0)/index.html" }
+        try build(t.output, Dictionary(uniqueKeysWithValues: paths.map { ($0, "old \($0)") }))
+        let next = Dictionary(uniqueKeysWithValues: paths.map { ($0, "new \($0)") })
+        #expect(try build(t.output, next).written == paths.count)
+        let files = listing(t.output).filter { $0.value.hasPrefix("f:") && $0.key != ".roost-manifest" }
+        #expect(files == next.mapValues { "f:" + $0 })
+        #expect(!listing(t.output).keys.contains { $0.hasPrefix(".roost-staging") })
+    }
+
     @Test func fileNoLongerProducedIsRemovedWithItsEmptyFolders() throws {
         let t = try TemporaryFolder()
         try build(t.output, site)
