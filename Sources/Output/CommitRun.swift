@@ -1,5 +1,6 @@
 import Dispatch
 import Support
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -136,9 +137,9 @@ struct CommitRun {
         return merged
     }
 
-    /// Threads removing replaced files, one per 64 files up to this many: more were no faster
-    /// at a removal bound by discards (docs/benchmarks.md, issue 30, eighteenth round).
-    static let removingThreads = 16
+    /// Threads removing `count` files: one per 64, up to 16 (more were no faster at a removal
+    /// bound by discards: docs/benchmarks.md, issue 30, eighteenth round).
+    static func removingThreads(_ count: Int) -> Int { min(16, max(1, count / 64)) }
 
     var dirFD: Int32 { writer.dirFD }
     func full(_ path: String) -> String { writer.displayName + path }
@@ -156,8 +157,7 @@ struct CommitRun {
         // The files replaced are removed while the manifest is written, many at once: each
         // may wait for its blocks' discard (`BlockingWork`).
         let (stagingFD, replaced) = (writer.stagingFD, exchanged)
-        let threads = min(Self.removingThreads, max(1, replaced.count / 64))
-        let removal = BlockingWork(count: replaced.count, threads: threads) { k in
+        let removal = BlockingWork(count: replaced.count, threads: Self.removingThreads(replaced.count)) { k in
             unlinkat(stagingFD, replaced[k], 0)
         }
         defer { removal.wait() }
@@ -200,9 +200,24 @@ struct CommitRun {
 
     /// Removes the files of the last build that this one did not produce, then the folders
     /// that left empty.
+    /// The files themselves are removed many at once (`BlockingWork`, as the replaced ones).
     mutating func removeStaleFiles() {
         if staleCount > 0 {
-            for position in fates.indices where fates[position] == .stale { removeStale(at: position) }
+            var doomed: [(position: Int, path: String)] = []
+            for position in fates.indices {
+                if let path = staleFileToRemove(at: position) { doomed.append((position, path)) }
+            }
+            let (dirFD, paths) = (dirFD, doomed.map(\.path))
+            let failures = Mutex([Int32](repeating: 0, count: paths.count))
+            BlockingWork(count: paths.count, threads: Self.removingThreads(paths.count)) { k in
+                if unlinkat(dirFD, paths[k], 0) != 0 {
+                    let error = errno
+                    failures.withLock { $0[k] = error }
+                }
+            }.wait()
+            for (k, error) in failures.withLock({ $0 }).enumerated() {
+                removedStale(at: doomed[k].position, path: doomed[k].path, error: error)
+            }
         }
         removeEmptiedFolders()
     }
@@ -363,22 +378,35 @@ struct CommitRun {
     /// A file already gone (a build killed before it removed the folders it emptied) may
     /// have left its folders empty: they are removed too.
     mutating func removeStale(at position: Int) {
-        guard fates[position] == .stale else { return }
+        guard let path = staleFileToRemove(at: position) else { return }
+        removedStale(at: position, path: path, error: unlinkat(dirFD, path, 0) == 0 ? 0 : errno)
+    }
+
+    /// The path of the stale file at `position` when it is a regular file to remove; nil when
+    /// there is nothing to remove, its fate settled here.
+    mutating func staleFileToRemove(at position: Int) -> String? {
+        guard fates[position] == .stale else { return nil }
         let path = previous.path(at: position)
         if parentsAreReal(path) {
             let (st, error) = lstatAt(dirFD, path)
-            if let st, isType(st, regularFileType) {
-                if unlinkat(dirFD, path, 0) != 0 && errno != ENOENT {
-                    incomplete = true
-                    fates[position] = .left  // kept in the manifest; the next build tries again
-                    return
-                }
-                summary.removed += 1
-                emptied.formUnion(parentFolders(of: path))
-            } else if st == nil && error == ENOENT {
-                emptied.formUnion(parentFolders(of: path))
-            }
+            if let st, isType(st, regularFileType) { return path }
+            if st == nil && error == ENOENT { emptied.formUnion(parentFolders(of: path)) }
         }
+        fates[position] = .gone
+        dropped += 1
+        return nil
+    }
+
+    /// Settles the fate of the stale file at `position` (at `path`), once `unlinkat` answered
+    /// `error` (0: removed).
+    mutating func removedStale(at position: Int, path: String, error: Int32) {
+        if error != 0 && error != ENOENT {
+            incomplete = true
+            fates[position] = .left  // kept in the manifest; the next build tries again
+            return
+        }
+        summary.removed += 1
+        emptied.formUnion(parentFolders(of: path))
         fates[position] = .gone
         dropped += 1
     }

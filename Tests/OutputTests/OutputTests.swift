@@ -152,6 +152,26 @@ import Glibc
         #expect(!listing(t.output).keys.contains { $0.hasPrefix(".roost-staging") })
     }
 
+    /// Enough files no longer produced that they are removed by many threads at once: each
+    /// is gone with its folder, counted once, and the manifest no longer lists it.
+    @Test func manyFilesNoLongerProducedAreRemovedWithTheirFolders() throws {
+        let t = try TemporaryFolder()
+        let paths = (0..<2_000).map { "t/\($0)/index.html" }
+        var first = Dictionary(uniqueKeysWithValues: paths.map { ($0, "page \($0)") })
+        first["index.html"] = "home"
+        try build(t.output, first)
+        let kept = Dictionary(uniqueKeysWithValues: paths.prefix(10).map { ($0, "page \($0)") })
+        let next = kept.merging(["index.html": "home"]) { a, _ in a }
+        #expect(try build(t.output, next) == WriteSummary(written: 0, unchanged: 11, removed: 1_990, bytesWritten: 0))
+        var expected = next.mapValues { "f:" + $0 }
+        expected["t"] = "d"
+        for k in 0..<10 { expected["t/\(k)"] = "d" }
+        #expect(listing(t.output).filter { $0.key != ".roost-manifest" } == expected)
+        let entries = read(t.outputPath(".roost-manifest"))?.split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(entries?.count == 11)
+        #expect(try build(t.output, next) == WriteSummary(written: 0, unchanged: 11, removed: 0, bytesWritten: 0))
+    }
+
     @Test func fileNoLongerProducedIsRemovedWithItsEmptyFolders() throws {
         let t = try TemporaryFolder()
         try build(t.output, site)
