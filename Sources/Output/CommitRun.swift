@@ -1,4 +1,3 @@
-import Dispatch
 import Support
 import Synchronization
 
@@ -198,9 +197,8 @@ struct CommitRun {
         moved += done
     }
 
-    /// Removes the files of the last build that this one did not produce, then the folders
-    /// that left empty.
-    /// The files themselves are removed many at once (`BlockingWork`, as the replaced ones).
+    /// Removes the files of the last build that this one did not produce, many at once (as
+    /// the replaced ones), then the folders that left empty.
     mutating func removeStaleFiles() {
         if staleCount > 0 {
             var doomed: [(position: Int, path: String)] = []
