@@ -73,19 +73,8 @@ package final class GRPCStream: Sendable {
         }
         guard first else { return }
         // The thread holds the stream until it ends.
-        let me = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let created = pthread_create(
-            &thread, nil,
-            { raw in
-                let stream = Unmanaged<GRPCStream>.fromOpaque(raw!).takeRetainedValue()
-                stream.run()
-                return nil
-            }, me)
-        if created == 0 {
-            pthread_detach(thread)
-        } else {
-            Unmanaged<GRPCStream>.fromOpaque(me).release()
+        let created = startDetachedThread { [self] in run() }
+        if created != 0 {
             finish(
                 .failed("\(endpoint.host): cannot start a thread for the gRPC call \(method): \(errnoText(created))"))
         }

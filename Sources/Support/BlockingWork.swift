@@ -1,14 +1,6 @@
 import Dispatch
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `body(i)` for every `i` in `0..<count`, on threads of its own, started at once, while the
 /// caller goes on: for calls that wait on the device rather than use a core, which a dispatch
 /// queue would run only as many at once as there are cores. (Removing a file whose blocks are
@@ -28,23 +20,15 @@ public final class BlockingWork: Sendable {
         self.body = body
         for _ in 0..<min(threads, count) {
             // Each thread holds the work until it ends.
-            let me = Unmanaged.passRetained(self).toOpaque()
             done.enter()
-            var thread = pthread_t()
-            let made = pthread_create(
-                &thread, nil,
-                { raw in
-                    let work = Unmanaged<BlockingWork>.fromOpaque(raw!).takeRetainedValue()
-                    work.run()
-                    work.done.leave()
-                    return nil
-                }, me)
+            let made = startDetachedThread { [self] in
+                run()
+                done.leave()
+            }
             guard made == 0 else {
                 done.leave()
-                Unmanaged<BlockingWork>.fromOpaque(me).release()
                 break
             }
-            pthread_detach(thread)
         }
     }
 
