@@ -12,7 +12,10 @@ N rounds: the same edit in every copy (a word appended to the first tweet's capt
 `bench_edits.py rename`; an HTML comment added to tweet.mustache, `bench_edits.py template`;
 or nothing), 1.2 s for the
 stamps to settle, then one `ROOST_TIMINGS=1 roost build --quiet` per binary, their order
-reversed every other round (a busy moment then weighs on both alike). Prints, per binary and
+reversed every other round (a busy moment then weighs on both alike), each after an untimed
+`sync`, as in `scripts/bench` (a build timed while earlier builds' files are still being
+written back to disk shares the cores with that writeback, and removes files not yet on
+disk, which on a file system mounted with `discard` is far cheaper than removing written ones). Prints, per binary and
 kind, the median wall time of the rebuilds and each phase's mean wall and CPU time.
 
 Measured this way, not with two runs of `scripts/bench`, because on a shared machine the
@@ -35,7 +38,8 @@ TIMING = re.compile(r"timing: (.+?)\s+([0-9.]+) s\s+cpu ([0-9.]+) s")
 
 
 def build(binary, work):
-    """One timed build of `work`'s store: (wall seconds, {phase: (wall, cpu)})."""
+    """One timed build of `work`'s store, on a quiet disk: (wall seconds, {phase: (wall, cpu)})."""
+    subprocess.run(["sync"], check=True)
     start = time.monotonic()
     done = subprocess.run(
         [binary, "build", "--quiet", "--store", f"{work}/store", "--templates", f"{work}/templates",
