@@ -15,8 +15,9 @@ stamps to settle, then one `ROOST_TIMINGS=1 roost build --quiet` per binary, the
 reversed every other round (a busy moment then weighs on both alike), each after an untimed
 `sync`, as in `scripts/bench` (a build timed while earlier builds' files are still being
 written back to disk shares the cores with that writeback, and removes files not yet on
-disk, which on a file system mounted with `discard` is far cheaper than removing written ones). Prints, per binary and
-kind, the median wall time of the rebuilds and each phase's mean wall and CPU time.
+disk, which on a file system mounted with `discard` is far cheaper than removing written
+ones). Prints, per binary and kind, the median wall time of the rebuilds and each phase's
+mean wall and CPU time.
 
 Measured this way, not with two runs of `scripts/bench`, because on a shared machine the
 noise between runs minutes apart is larger than what one change saves."""
