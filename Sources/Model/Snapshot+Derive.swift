@@ -337,20 +337,12 @@ private final class GroupedFavorites: @unchecked Sendable {
                         : "favorites of users/\(uid), who does not exist"))
         }
         for i in byUser.indices where byUser[i].count > 1 {
-            // Names equal as strings (canonically equivalent) fall back to the ID. `!=` normalizes
-            // non-ASCII text on every comparison; names known to be in NFC differ exactly
-            // when their bytes do, so only other names take that way.
-            let places = byUser[i]
-            let nfc = places.map { isKnownNFC($0.name) }
-            func differ(_ a: Int, _ b: Int) -> Bool {
-                if sameBytes(places[a].name, places[b].name) { return false }
-                return nfc[a] && nfc[b] ? true : places[a].name != places[b].name
+            // Code point order, ties (the same bytes) by ID: a strict order, so the sort does not
+            // depend on the order the documents came in. (Two spellings of one name, composed
+            // and decomposed, differ in code points: they are not a tie.)
+            byUser[i].sort { a, b in
+                sameBytes(a.name, b.name) ? codePointOrder(a.id, b.id) : codePointOrder(a.name, b.name)
             }
-            let order = places.indices.sorted { a, b in
-                differ(a, b)
-                    ? codePointOrder(places[a].name, places[b].name) : codePointOrder(places[a].id, places[b].id)
-            }
-            byUser[i] = order.map { places[$0] }
         }
         return (byUser, diagnostics)
     }

@@ -144,8 +144,9 @@ struct TagAndFavoriteTests {
         #expect(s.warnings.map(\.description).contains("favorites/ghost: favorites of users/ghost, who does not exist"))
     }
 
-    /// Names in code point order; names equal as strings (one composed, one decomposed) by ID.
-    @Test func favoriteNamesEqualAsStringsGoByID() {
+    /// Names in code point order, ties (the same bytes) by ID. A name composed and the same
+    /// name decomposed are not a tie: their code points differ.
+    @Test func favoritesGoByNameInCodePointOrderThenByID() {
         let s = Snapshot(documents: [
             user("u1", "one"),
             favorite("u1", "p5", "Cafe\u{301}"),
@@ -155,6 +156,20 @@ struct TagAndFavoriteTests {
             favorite("u1", "p2", "카페"),
             favorite("u1", "p0", "Caf\u{E9}"),
         ])
-        #expect(s.activity("u1").favorites.map(\.id) == ["p4", "p0", "p3", "p5", "p2", "p1"])
+        #expect(s.activity("u1").favorites.map(\.id) == ["p4", "p5", "p0", "p3", "p2", "p1"])
+    }
+
+    /// The order does not depend on the order the documents come in. (Names equal for Swift
+    /// once went by ID, and others by code point: "é" decomposed came before "Á", which came
+    /// before "é" composed, which came before "é" decomposed by ID, and each input order
+    /// gave its own list.)
+    @Test func favoritesOrderIsTheSameWhateverTheInputOrder() {
+        let places = [
+            favorite("u1", "p4", "\u{C1}"), favorite("u1", "p7", "\u{E9}"), favorite("u1", "p8", "e\u{301}"),
+        ]
+        for order in [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]] {
+            let s = Snapshot(documents: [user("u1", "one")] + order.map { places[$0] })
+            #expect(s.activity("u1").favorites.map(\.id) == ["p8", "p4", "p7"], "input order \(order)")
+        }
     }
 }
