@@ -7,7 +7,8 @@ import Model
 /// `maxReplies` replies: without a bound, a chain of n replies would put n² cards in the site
 /// (a 2,000-reply chain wrote 4.7 GB). What is left out is counted, and each tweet's own page
 /// shows its part. For the same reason the walk up stops after `maxWalk` ancestors: past
-/// that, the farthest one reached stands where the root would.
+/// that, the farthest one reached stands where the root would; and the replies left out are
+/// counted up to `maxWalk`, past which the page says "more than" that.
 struct Conversation: Equatable {
     static let maxAncestors = 24
     static let maxReplies = 100
@@ -23,12 +24,18 @@ struct Conversation: Equatable {
     let isCutShort: Bool
     /// The replies below `current`, depth first; depth 1 is a direct reply.
     let replies: [(tweet: Int, depth: Int)]
-    /// There are more replies than `maxReplies`; they are left out.
-    let hasMoreReplies: Bool
+    /// How many replies below `current` are left out (past the first `maxReplies`), counted
+    /// up to `maxWalk`.
+    let hiddenReplies: Int
+    /// There are more than `hiddenReplies` left out: the count stopped at `maxWalk`.
+    let hiddenRepliesOverCount: Bool
+
+    var hasMoreReplies: Bool { hiddenReplies > 0 }
 
     static func == (a: Conversation, b: Conversation) -> Bool {
         a.current == b.current && a.ancestors == b.ancestors && a.hiddenAncestors == b.hiddenAncestors
-            && a.isCutShort == b.isCutShort && a.hasMoreReplies == b.hasMoreReplies
+            && a.isCutShort == b.isCutShort && a.hiddenReplies == b.hiddenReplies
+            && a.hiddenRepliesOverCount == b.hiddenRepliesOverCount
             && a.replies.elementsEqual(b.replies) { $0 == $1 }
     }
 
@@ -41,7 +48,8 @@ struct Conversation: Equatable {
         // Most tweets are neither replies nor replied to: nothing to walk (every tweet page's
         // fingerprint makes its conversation on every build).
         if !snapshot.tweets[current].isReply, snapshot.tweetRelations[current].replies.isEmpty {
-            (ancestors, hiddenAncestors, isCutShort, replies, hasMoreReplies) = ([], 0, false, [], false)
+            (ancestors, hiddenAncestors, isCutShort, replies) = ([], 0, false, [])
+            (hiddenReplies, hiddenRepliesOverCount) = (0, false)
             return
         }
         // Up: parents until the root, a missing parent, or a tweet seen already (a cycle).
@@ -67,21 +75,25 @@ struct Conversation: Equatable {
         }
         isCutShort = cut
         // Down: an explicit stack, so a deep chain cannot overflow the call stack; a tweet
-        // shown already (a cycle) is not shown twice.
+        // shown already (a cycle) is not shown twice. Past `maxReplies`, the rest is counted.
         var replies: [(tweet: Int, depth: Int)] = []
-        var more = false
+        var (hidden, overCount) = (0, false)
         var stack: [(tweet: Int, depth: Int)] = snapshot.tweetRelations[current].replies.reversed().map { ($0, 1) }
         while let (tweet, depth) = stack.popLast() {
             guard seen.insert(tweet).inserted else { continue }
-            guard replies.count < Self.maxReplies else {
-                more = true
-                break
+            if replies.count < Self.maxReplies {
+                replies.append((tweet, depth))
+            } else {
+                guard hidden < Self.maxWalk else {
+                    overCount = true
+                    break
+                }
+                hidden += 1
             }
-            replies.append((tweet, depth))
             stack += snapshot.tweetRelations[tweet].replies.reversed().map { ($0, depth + 1) }
         }
         self.replies = replies
-        hasMoreReplies = more
+        (hiddenReplies, hiddenRepliesOverCount) = (hidden, overCount)
     }
 
     /// The topmost ancestor left out (the root's reply on the way down), when some are.

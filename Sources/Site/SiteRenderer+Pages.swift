@@ -79,6 +79,9 @@ struct TweetPage: HTMLPage {
             }.mustacheValue,
             "hasReplies": .bool(!conversation.replies.isEmpty),
             "hasMoreReplies": .bool(conversation.hasMoreReplies),
+            "moreReplies": .int(conversation.hiddenReplies),
+            "isOneMoreReply": .bool(conversation.hiddenReplies == 1 && !conversation.hiddenRepliesOverCount),
+            "moreRepliesOverCount": .bool(conversation.hiddenRepliesOverCount),
             "archive": r.archiveLink(of: index),
         ]
         if let parent = relations.parent {
@@ -104,7 +107,8 @@ struct TweetPage: HTMLPage {
         f.combine(conversation.isCutShort)
         f.combine(conversation.ancestors.count)
         f.combine(conversation.hiddenAncestors)
-        f.combine(conversation.hasMoreReplies)
+        f.combine(conversation.hiddenReplies)
+        f.combine(conversation.hiddenRepliesOverCount)
         if let hidden = conversation.firstHiddenAncestor(in: snapshot) { f.combine(snapshot.tweets[hidden].id) }
         f.cards(conversation.ancestors)
         f.cards(CollectionOfOne(t))

@@ -349,9 +349,20 @@ import Testing
     @Test func theFirstHundredReplies() throws {
         let html = try site.page("t/c0/index.html")
         #expect(tweetIDs(html) == (0...100).map { "c\($0)" })
-        #expect(html.contains("More replies are not shown here"))
-        #expect(try !site.page("t/c29/index.html").contains("More replies are not shown here"), "exactly 100 below")
-        #expect(try site.page("t/c28/index.html").contains("More replies are not shown here"))
+        // SPEC 7: "a note says how many more there are".
+        #expect(html.contains("29 more replies are not shown here"))
+        #expect(try !site.page("t/c29/index.html").contains("not shown here"), "exactly 100 below")
+        #expect(try site.page("t/c28/index.html").contains("1 more reply is not shown here"))
+    }
+
+    @Test func theNoteCountsInKorean() throws {
+        var docs = [user("uA", "ann")]
+        for i in 0..<Self.length {
+            docs.append(tweet("c\(i)", by: "uA", at: at(minute: i), replyTo: i == 0 ? nil : "c\(i - 1)"))
+        }
+        let korean = try render(docs, config: SiteConfig(language: "ko"))
+        #expect(try korean.page("t/c0/index.html").contains("답글이 29개 더 있습니다."))
+        #expect(try korean.page("t/c28/index.html").contains("답글이 1개 더 있습니다."))
     }
 
     @Test func everyLinkPointsAtAPage() {

@@ -39,6 +39,19 @@ import Testing
         }
     }
 
+    /// Past the first 100 replies, the page counts the rest: one more deep down changes the
+    /// root's page though the replies it shows stay the same.
+    @Test func aReplyPastTheFirstHundredChangesTheCount() throws {
+        let chain =
+            [user("uA", "ann")]
+            + (0..<110).map { i in
+                tweet("c\(i)", by: "uA", at: at(minute: i), replyTo: i == 0 ? nil : "c\(i - 1)")
+            }
+        let before = try Self.fingerprints(chain)
+        let after = try Self.fingerprints(chain + [tweet("c110", by: "uA", at: at(minute: 110), replyTo: "c109")])
+        #expect(before["t/c0/index.html"] != after["t/c0/index.html"])
+    }
+
     @Test func theRootsAuthorChangesTheLeafsPage() throws {
         let before = try Self.fingerprints(Self.base)
         let renamed = Self.base.map { $0.path.description == "users/uA" ? user("uA", "ann", fullname: "Ann Two") : $0 }
