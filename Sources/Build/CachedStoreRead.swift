@@ -596,11 +596,12 @@ struct CachedStoreRead {
         else { return nil }
         var sources: [Source] = []
         sources.reserveCapacity(cache.count + 64)
-        /// The cache's entries in the folders listed again, by file: taken when still there.
-        var moved: [String: Int] = [:]
+        /// The cache's entries in the folders listed again, by file (its name's bytes: two names
+        /// in two Unicode forms are two files): taken when still there.
+        var moved: [ExactText: Int] = [:]
         for (k, folder) in cache.folderHashes().enumerated() {
             if dropped.contains(folder) {
-                moved[cache.file(of: k)] = k
+                moved[ExactText(cache.file(of: k))] = k
             } else {
                 sources.append(.cached(k))
             }
@@ -612,7 +613,7 @@ struct CachedStoreRead {
             folders.append(listed)
             listedFiles += files.count
             for file in files {
-                if let k = moved.removeValue(forKey: file) {
+                if let k = moved.removeValue(forKey: ExactText(file)) {
                     sources.append(.cached(k))
                 } else {
                     sources.append(.file(file))

@@ -68,14 +68,14 @@ extension Snapshot {
     /// Users by uid, handle, username and lowercased username (only where no other user's
     /// folds alike), from users with their handles.
     static func userLookups(_ users: [User]) -> (
-        byUID: [String: Int], byHandle: [String: Int], byUsername: [String: Int], byFoldedUsername: [String: Int]
+        byUID: [ExactText: Int], byHandle: [String: Int], byUsername: [String: Int], byFoldedUsername: [String: Int]
     ) {
         var (byUID, byHandle, byUsername, byFolded) = (
-            [String: Int](), [String: Int](), [String: Int](), [String: Int]()
+            [ExactText: Int](), [String: Int](), [String: Int](), [String: Int]()
         )
         var foldedCount: [String: Int] = [:]
         for (i, user) in users.enumerated() {
-            byUID[user.uid] = i
+            byUID[ExactText(user.uid)] = i
             byHandle[user.handle] = i
             byUsername[user.username] = i
             foldedCount[user.username.lowercased(), default: 0] += 1
@@ -86,11 +86,11 @@ extension Snapshot {
         return (byUID, byHandle, byUsername, byFolded)
     }
 
-    /// Tweets by ID, from the tweets in feed order.
-    static func tweetLookup(_ tweets: [Tweet]) -> [String: Int] {
-        var byID: [String: Int] = [:]
+    /// Tweets by ID (its bytes, `ExactText`), from the tweets in feed order.
+    static func tweetLookup(_ tweets: [Tweet]) -> [ExactText: Int] {
+        var byID: [ExactText: Int] = [:]
         byID.reserveCapacity(tweets.count)
-        for (i, tweet) in tweets.enumerated() { byID[tweet.id] = i }
+        for (i, tweet) in tweets.enumerated() { byID[ExactText(tweet.id)] = i }
         return byID
     }
 
@@ -106,11 +106,11 @@ private struct Derivation {
     var found: DocumentsByKind
     var diagnostics: [Diagnostic]
     var users: [User] = []
-    var userByUID: [String: Int] = [:], userByHandle: [String: Int] = [:]
+    var userByUID: [ExactText: Int] = [:], userByHandle: [String: Int] = [:]
     var userByUsername: [String: Int] = [:], userByFoldedUsername: [String: Int] = [:]
     /// In feed order.
     var tweets: [Tweet] = []
-    var tweetByID: [String: Int] = [:]
+    var tweetByID: [ExactText: Int] = [:]
     var relations: [TweetRelations] = []
     var activity: [UserActivity] = []
     var likes: [CountedLike] = []
@@ -164,7 +164,7 @@ private struct Derivation {
         // The look-ups by string first, on all cores.
         let links = [(author: Int?, parent: Int?)](parallelCount: tweets.count, chunk: 512) {
             [tweets, userByUID, tweetByID] i in
-            (userByUID[tweets[i].authorUID], tweets[i].replyTo.flatMap { tweetByID[$0] })
+            (userByUID[ExactText(tweets[i].authorUID)], tweets[i].replyTo.flatMap { tweetByID[ExactText($0)] })
         }
         // Feed order, so every per-user list and reply list comes out newest first.
         for i in tweets.indices {
@@ -245,10 +245,10 @@ private struct Derivation {
 
     /// Each like's user and tweet by index, -1 where there is none: the look-ups by string,
     /// on all cores. A user's likes are read together (`users/{uid}/user-likes/`), so a like
-    /// of the same uid as the one before takes its user without hashing (`==` is the
-    /// dictionary's own equality: the same user either way).
+    /// of the same uid as the one before takes its user without hashing (compared by bytes,
+    /// as the dictionary compares them: the same user either way).
     private static func likeTargets(
-        _ likes: [Like], _ userByUID: [String: Int], _ tweetByID: [String: Int]
+        _ likes: [Like], _ userByUID: [ExactText: Int], _ tweetByID: [ExactText: Int]
     ) -> [(user: Int32, tweet: Int32)] {
         let chunk = 2048
         let parts = [[(user: Int32, tweet: Int32)]](parallelCount: (likes.count + chunk - 1) / chunk) { c in
@@ -257,13 +257,13 @@ private struct Derivation {
             var last: (uid: String, user: Int32)?
             for k in (c * chunk)..<min(likes.count, (c + 1) * chunk) {
                 let user: Int32
-                if let last, last.uid == likes[k].uid {
+                if let last, sameBytes(last.uid, likes[k].uid) {
                     user = last.user
                 } else {
-                    user = userByUID[likes[k].uid].map { Int32($0) } ?? -1
+                    user = userByUID[ExactText(likes[k].uid)].map { Int32($0) } ?? -1
                     last = (likes[k].uid, user)
                 }
-                part.append((user, tweetByID[likes[k].tweetID].map { Int32($0) } ?? -1))
+                part.append((user, tweetByID[ExactText(likes[k].tweetID)].map { Int32($0) } ?? -1))
             }
             return part
         }
@@ -316,12 +316,12 @@ private final class GroupedFavorites: @unchecked Sendable {
     var result: (byUser: [[FavoritePlace]], diagnostics: [Diagnostic])?
 
     static func group(
-        _ decoded: [FavoritePlace], _ userByUID: [String: Int], _ userCount: Int, _ unusable: Set<String>
+        _ decoded: [FavoritePlace], _ userByUID: [ExactText: Int], _ userCount: Int, _ unusable: Set<String>
     ) -> (byUser: [[FavoritePlace]], diagnostics: [Diagnostic]) {
         var byUser = [[FavoritePlace]](repeating: [], count: userCount)
         var favoritesOfMissing: Set<String> = []
         for place in decoded {
-            guard let user = userByUID[place.uid] else {
+            guard let user = userByUID[ExactText(place.uid)] else {
                 favoritesOfMissing.insert(place.uid)
                 continue
             }

@@ -29,7 +29,7 @@ extension Snapshot {
         guard !diagnostics.contains(where: { paths.contains($0.path) }) else { return false }
         var found: [(user: Int, tweet: Int)] = []
         for change in changes {
-            guard let u = userByUID[change.uid], let t = tweet(id: change.tweetID) else { return false }
+            guard let u = user(uid: change.uid), let t = tweet(id: change.tweetID) else { return false }
             found.append((u, t))
         }
         var (likers, likes) = (Set<Int>(), Set<Int>())

@@ -1,6 +1,7 @@
 import Dispatch
 import Markdown
 import Store
+import Support
 
 /// The app's data at one moment, with everything the pages need derived from it:
 /// counts, replies, each user's lists in page order (SPEC 3, 4), hashtags, handles.
@@ -33,7 +34,8 @@ package struct Snapshot: Sendable {
     /// Every problem found, sorted by severity, kind and path.
     package internal(set) var diagnostics: [Diagnostic]
 
-    let userByUID: [String: Int]
+    /// By the uid's bytes (`ExactText`): an ID in another Unicode form is another user.
+    let userByUID: [ExactText: Int]
     let userByHandle: [String: Int]
     let tweetByID: TweetLookup
     let tagByName: [String: Int]
@@ -42,7 +44,7 @@ package struct Snapshot: Sendable {
     /// Lowercased username → user, only where no other user shares it.
     let userByFoldedUsername: [String: Int]
 
-    package func user(uid: String) -> Int? { userByUID[uid] }
+    package func user(uid: String) -> Int? { userByUID[ExactText(uid)] }
     package func user(handle: String) -> Int? { userByHandle[handle] }
     package func tweet(id: String) -> Int? { tweetByID.index(of: id, in: tweets) }
     /// The index in `tags` of a lowercased hashtag.

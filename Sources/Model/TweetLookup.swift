@@ -1,3 +1,4 @@
+import Support
 import Synchronization
 
 /// Tweets by ID. Deriving makes the table (it links replies by it). A snapshot decoded from the
@@ -6,7 +7,7 @@ import Synchronization
 /// table of every tweet takes to make, and that making was the last part of decoding the
 /// snapshot, waited for by the rest of the build.
 final class TweetLookup: @unchecked Sendable {  // `table` is written once, before `isMade` is set
-    private var table: [String: Int] = [:]
+    private var table: [ExactText: Int] = [:]
     private let isMade = Atomic<Bool>(false)
     /// Look-ups answered by a scan so far (the table is made at `scansBeforeTable`).
     private let scans = Mutex(0)
@@ -15,7 +16,7 @@ final class TweetLookup: @unchecked Sendable {  // `table` is written once, befo
     private static let scansBeforeTable = 8
 
     /// The table, made already.
-    init(table: [String: Int]) {
+    init(table: [ExactText: Int]) {
         self.table = table
         isMade.store(true, ordering: .releasing)
     }
@@ -27,17 +28,17 @@ final class TweetLookup: @unchecked Sendable {  // `table` is written once, befo
     /// same IDs in the same places: replacing a tweet's content keeps its ID), as the table
     /// has it: the last tweet with that ID.
     func index(of id: String, in tweets: [Tweet]) -> Int? {
-        if isMade.load(ordering: .acquiring) { return table[id] }
+        if isMade.load(ordering: .acquiring) { return table[ExactText(id)] }
         return scans.withLock { count in
             if !isMade.load(ordering: .relaxed) {
                 if count < Self.scansBeforeTable {
                     count += 1
-                    return tweets.lastIndex { $0.id == id }
+                    return tweets.lastIndex { sameBytes($0.id, id) }
                 }
                 table = Snapshot.tweetLookup(tweets)
                 isMade.store(true, ordering: .releasing)
             }
-            return table[id]
+            return table[ExactText(id)]
         }
     }
 }

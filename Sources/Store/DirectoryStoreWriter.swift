@@ -32,12 +32,15 @@ package enum DirectoryStoreWriter {
         missingParents: [DocumentPath] = []
     ) throws(StoreError) {
         // The last of documents with the same path wins (and no file is written twice at once).
-        var last: [DocumentPath: Int] = [:]
-        for (k, d) in documents.enumerated() { last[d.path] = k }
+        // The same path is the same bytes: IDs in two Unicode forms are two documents, and two
+        // files, as in Firestore.
+        func key(_ path: DocumentPath) -> ExactText { ExactText(path.segments.joined(separator: "\u{0}")) }
+        var last: [ExactText: Int] = [:]
+        for (k, d) in documents.enumerated() { last[key(d.path)] = k }
         let documents =
             last.count == documents.count
             ? documents
-            : documents.enumerated().filter { last[$0.element.path] == $0.offset }.map(\.element)
+            : documents.enumerated().filter { last[key($0.element.path)] == $0.offset }.map(\.element)
         for document in documents {
             let segments = document.path.segments
             for (k, segment) in segments.enumerated() {

@@ -102,6 +102,21 @@ struct BuildCacheTests {
     /// (the cache knows what the others hold): none after a caption edit, `tweets/` after a
     /// tweet is added, the folders made for a first like; and the cache is written again
     /// when listing them at every rebuild would cost more (see the next test).
+    /// Two files whose names differ only in their Unicode form are two documents (SPEC 2.1): a
+    /// rebuild that lists their folder again takes each one's cache entry, not the other's.
+    @Test func filesNamedInTwoUnicodeFormsKeepTheirOwnEntries() throws {
+        let users = try storeFiles("users").map { String($0.dropLast(5)) }
+        try work.write([
+            tweet("caf\u{E9}", by: users[0], at: "2024-05-01T10:00:00Z", "Composed #forms"),
+            tweet("cafe\u{301}", by: users[1], at: "2024-05-01T11:00:00Z", "Decomposed #forms"),
+        ])
+        try cachedBuild("site")
+        try work.write([tweet("later", by: users[0], at: "2024-05-02T10:00:00Z", "A new file: tweets/ listed again")])
+        let report = try cachedBuild("site")
+        #expect(report.storeListing == .folders(1) && (report.storeFiles?.cached ?? 0) > 0)
+        try expectEqualsCleanBuild("site")
+    }
+
     @Test func aRebuildListsOnlyTheFoldersThatMoved() throws {
         #expect(try cachedBuild("site").storeListing == .whole)
         let tweets = try storeFiles("tweets")

@@ -132,26 +132,57 @@ struct StreamedDeriveTests {
     }
 }
 
-/// A reply names its parent (and a tweet its author) by the same ID the tweet (the user)
-/// has, so the snapshot keeps one copy of each ID; an ID equal for Swift but written with
-/// other bytes (another Unicode normalization) is kept as it was written.
+/// A document's ID is its bytes (SPEC 2.1: its file name), as in Firestore: an ID written in
+/// another Unicode form (é as one code point, or e and a combining accent) names another
+/// document, though Swift's `==` calls the two strings equal.
 @Suite("Snapshot: IDs named by other documents")
 struct SharedIDTests {
-    @Test func idsKeepTheBytesTheyWereWrittenWith() {
-        let composed = "caf\u{E9}"
-        let decomposed = "cafe\u{301}"
+    static let composed = "caf\u{E9}"
+    static let decomposed = "cafe\u{301}"
+
+    @Test func aReferenceInAnotherFormNamesAnotherDocument() {
+        let (composed, decomposed) = (Self.composed, Self.decomposed)
         let s = Snapshot(documents: [
             user(composed, "one"), user("u2", "two"),
             tweet(composed, by: decomposed, at: "2023-01-01T00:00:00Z"),
             tweet("t2", by: "u2", at: "2023-01-02T00:00:00Z", replyTo: decomposed),
             tweet("t3", by: "u2", at: "2023-01-03T00:00:00Z", replyTo: "t2"),
         ])
-        #expect(s.diagnostics.isEmpty, "\(s.diagnostics)")
+        #expect(
+            s.diagnostics.map(\.description).sorted() == [
+                "tweets/\(composed): field 'uid': author users/\(decomposed) does not exist",
+                "tweets/t2: field 'replyTo': parent tweets/\(decomposed) does not exist",
+            ])
         let t1 = s.tweets[s.tweet(id: composed)!]
         let t2 = s.tweets[s.tweet(id: "t2")!]
-        let t3 = s.tweets[s.tweet(id: "t3")!]
-        #expect(Array(t1.authorUID.utf8) == Array(decomposed.utf8))
+        #expect(s.tweet(id: decomposed) == nil && s.user(uid: decomposed) == nil)
+        #expect(Array(t1.authorUID.utf8) == Array(decomposed.utf8), "kept as written")
         #expect(Array(t2.replyTo!.utf8) == Array(decomposed.utf8))
-        #expect(t3.replyTo == "t2" && t3.authorUID == "u2")
+        #expect(s.tweetRelations[s.tweet(id: "t3")!].parent == s.tweet(id: "t2"))
+    }
+
+    /// Two tweets and two users whose IDs differ only in their Unicode form are four
+    /// documents: each like counts for the tweet it names, each tweet for its own author.
+    /// (Compared as Swift strings, the likes of both went to one tweet, and both tweets to
+    /// one author.)
+    @Test func idsInTwoFormsAreTwoDocuments() throws {
+        let (composed, decomposed) = (Self.composed, Self.decomposed)
+        let s = Snapshot(documents: [
+            user(composed, "precomp"), user(decomposed, "decomp"),
+            tweet(composed, by: composed, at: "2023-01-01T00:00:00Z"),
+            tweet(decomposed, by: decomposed, at: "2023-01-02T00:00:00Z"),
+            tweet("r", by: composed, at: "2023-01-03T00:00:00Z", replyTo: decomposed),
+            like(composed, composed), like(decomposed, composed), like(decomposed, decomposed),
+        ])
+        #expect(s.diagnostics.isEmpty, "\(s.diagnostics)")
+        let c = try #require(s.tweet(id: composed))
+        let d = try #require(s.tweet(id: decomposed))
+        #expect(c != d && s.user(uid: composed) != s.user(uid: decomposed))
+        #expect(s.likeCount(ofTweet: c) == 2 && s.likeCount(ofTweet: d) == 1)
+        #expect(s.tweetRelations[c].author == s.user(uid: composed))
+        #expect(s.tweetRelations[d].author == s.user(uid: decomposed))
+        #expect(s.tweetRelations[s.tweet(id: "r")!].parent == d)
+        #expect(s.activity(decomposed).likes.sorted() == [c, d].sorted())
+        #expect(s.activity(composed).tweets == [c] && s.activity(decomposed).tweets == [d])
     }
 }

@@ -39,6 +39,20 @@ import Testing
         try roundTrip("[{\"document\": \(SingleFileStoreTests.restDoc)}, {\"readTime\": \"x\"}]", format: .restRunQuery)
     }
 
+    /// IDs that differ only in their Unicode form are two documents (SPEC 2.1), as in
+    /// Firestore: both are written. (Paths compared as Swift strings took them for one
+    /// document given twice, and wrote only the last.)
+    @Test func idsInTwoUnicodeFormsAreBothWritten() throws {
+        let t = try TemporaryFolder()
+        let (composed, decomposed) = ("caf\u{E9}", "cafe\u{301}")
+        let docs = [composed, decomposed].map { id in
+            Document(path: DocumentPath(["tweets", id]), fields: Fields([("caption", .string(id))]), source: "x")
+        }
+        try DirectoryStoreWriter.write(docs, to: t.path("out"), force: false)
+        let read = try DocumentStore.read(at: t.path("out"))
+        #expect(Set(read.documents.map { Array($0.path.id.utf8) }) == [Array(decomposed.utf8), Array(composed.utf8)])
+    }
+
     @Test func typedValuesAreWrittenInSPECForms() throws {
         let t = try TemporaryFolder()
         let doc = Document(
