@@ -2,9 +2,9 @@ import Foundation
 
 /// Whether one path is inside another, as the file system sees them: symbolic links and
 /// `..` resolved, for a path that does not exist yet through its nearest existing folder.
-enum FolderNesting {
+package enum FolderNesting {
     /// True when `path` is `folder` or lies below it.
-    static func isInside(_ path: String, _ folder: String) -> Bool {
+    package static func isInside(_ path: String, _ folder: String) -> Bool {
         guard let inner = resolved(path), let outer = resolved(folder) else { return false }
         return inner == outer || inner.hasPrefix(outer.hasSuffix("/") ? outer : outer + "/")
     }

@@ -1,3 +1,4 @@
+import Build
 import Firestore
 import Model
 import Store
@@ -40,6 +41,12 @@ enum ImportCommand: Command {
         let sourceName = arguments.positionals[0]
         let force = arguments.flag(Options.force)
         guard StoreAddress.isDatabase(destination) else {
+            // --force empties the folder first: an export inside it would be deleted with it.
+            if force, FolderNesting.isInside(sourceName, destination) {
+                throw UsageError(
+                    "'\(sourceName)' is inside '\(destination)', which --force empties first; write the directory store to another folder"
+                )
+            }
             let store = try StoreAddress.source(for: sourceName).readStore()
             guard store.format != .directory else {
                 throw UsageError("'\(sourceName)' is already a directory store")

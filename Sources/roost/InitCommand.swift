@@ -20,6 +20,7 @@ enum InitCommand: Command {
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         try arguments.expectPositionals(1, missing: "missing DIR")
+        guard !arguments.positionals[0].isEmpty else { throw UsageError("DIR is empty; name the folder to create") }
         let folder = SiteFolder(path: arguments.positionals[0], withTheme: arguments.flag(Options.theme))
         try folder.create(settings: settings(of: folder), replacing: arguments.flag(Options.force))
         let path = URL(fileURLWithPath: folder.path).path

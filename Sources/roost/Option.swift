@@ -156,7 +156,10 @@ struct Option: Sendable, Hashable {
                 let list = choices.dropLast().joined(separator: ", ") + " or " + (choices.last ?? "")
                 throw invalid(text, expected: list, hint: Suggestion.hint(for: text, among: choices))
             }
-        case .text, .path, nil:
+        case .path:
+            // An empty path is the current folder to the file system: never what was meant.
+            if text.isEmpty { throw invalid(text, expected: "a path") }
+        case .text, nil:
             break
         }
     }

@@ -16,6 +16,34 @@ struct CommandLineTests {
         }
     }
 
+    /// An empty path is the current folder to the file system: `--output ''` wrote the site
+    /// there. Every path option, and `init`'s DIR, refuses one.
+    @Test func anEmptyPathIsAUsageError() throws {
+        let t = try TemporaryFolder()
+        for arguments in [
+            ["build", "--output", ""], ["build", "--store=", "--output", t.path("out")], ["check", "--store", ""],
+            ["init", ""], ["import", "x.json", "--to", ""],
+        ] {
+            let result = try RoostProcess.run(arguments, in: URL(fileURLWithPath: t.path()))
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("''") || result.stderr.contains("empty"), "\(arguments): \(result.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: t.path()).isEmpty, "nothing written")
+    }
+
+    /// `import --force` empties its folder first: an export inside that folder is refused, not
+    /// deleted with it.
+    @Test func importRefusesToEmptyTheFolderHoldingItsSource() throws {
+        let t = try TemporaryFolder()
+        let generated = try RoostProcess.run(
+            ["generate", "--users", "2", "--tweets", "3", "--seed", "1", "--to", t.path("export.json")])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        let result = try RoostProcess.run(
+            ["import", "export.json", "--to", ".", "--force"], in: URL(fileURLWithPath: t.path()))
+        #expect(result.status == 2 && result.stderr.contains("is inside"), "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: t.path("export.json")))
+    }
+
     @Test func usageErrorsExitWithTwo() throws {
         let unknown = try RoostProcess.run(["frobnicate"])
         #expect(unknown.status == 2 && unknown.stderr.contains("unknown command 'frobnicate'"))
