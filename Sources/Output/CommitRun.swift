@@ -145,6 +145,7 @@ struct CommitRun {
 
     /// The whole commit: the intent, the moves, the stale files, the final manifest.
     mutating func perform() throws(OutputError) -> WriteSummary {
+        try checkFolders()
         try writeIntent()
         var failure: OutputError?
         do throws(OutputError) {
@@ -284,6 +285,39 @@ struct CommitRun {
         }
         try move(path, from: moves[k].flat ? SiteWriter.flatName(of: path) : path, replacing: moves[k].slot >= 0)
         return 1
+    }
+
+    /// Before anything changes, the folders every move goes through: each a real folder, a
+    /// stale file of the last build (removed by the move), or missing from there down (made by
+    /// it). A link or someone else's file in the way then fails the commit with the output as
+    /// it was, not halfway through its moves. The same `lstat`s the moves would make, made
+    /// first: the moves take the folders found from `folders`.
+    mutating func checkFolders() throws(OutputError) {
+        for move in moves {
+            for folder in parentFolders(of: move.path) {
+                if folders.contains(folder) { continue }
+                let (st, error) = lstatAt(dirFD, folder)
+                guard let st else {
+                    if error == ENOENT { break }
+                    throw .fileSystem(operation: "inspect the folder", path: full(folder), errno: error)
+                }
+                if isType(st, symlinkType) {
+                    throw .unsafePath(
+                        path: move.path,
+                        reason:
+                            "its parent folder \(full(folder)) is a symbolic link; roost does not write through links")
+                }
+                guard isType(st, directoryType) else {
+                    if let position = previous.position(of: folder), fates[position] == .stale,
+                        isType(st, regularFileType)
+                    {
+                        break
+                    }
+                    throw .fileSystem(operation: "create the folder", path: full(folder), errno: ENOTDIR)
+                }
+                folders.insert(folder)
+            }
+        }
     }
 
     /// The shallowest folder above `path` that the output does not have, after checking that

@@ -406,7 +406,7 @@ import Glibc
         try build(t.output, ["a.html": "a", "z.html": "z"])
         put(t.outputPath("blocked"), "the user's file")
         let writer = try SiteWriter(outputDirectory: t.output)
-        _ = try writer.write("a.html", "A")  // moved before the failure
+        _ = try writer.write("a.html", "A")  // before the failure in path order: not moved either
         _ = try writer.write("blocked/x.html", "x")  // fails: `blocked` is a file
         _ = try writer.write("z.html", "Z")  // after the failure: not moved
         do {
@@ -416,14 +416,14 @@ import Glibc
             #expect(error.errnoCode == ENOTDIR)
             #expect(error.description.contains(t.output + "/blocked"))
         }
-        #expect(read(t.outputPath("a.html")) == "A")
+        #expect(read(t.outputPath("a.html")) == "a")
         #expect(read(t.outputPath("z.html")) == "z")
         #expect(read(t.outputPath("blocked")) == "the user's file")
         #expect(!listing(t.output).keys.contains { $0.hasPrefix(".roost-staging") || $0.hasSuffix(".tmp") })
         // the manifest says what is on disk: the next build is correct
         #expect(
             try build(t.output, ["a.html": "A", "z.html": "Z"])
-                == WriteSummary(written: 1, unchanged: 1, removed: 0, bytesWritten: 1))
+                == WriteSummary(written: 2, unchanged: 0, removed: 0, bytesWritten: 2))
     }
 
     /// Files replaced in place (exchanged with their staged copies where the file system can):
@@ -481,6 +481,30 @@ import Glibc
             return path == "linked/evil.html" && reason.contains("symbolic link")
         }
         #expect(listing(t.path("elsewhere")).isEmpty)
+    }
+
+    /// A commit that cannot put a file in place fails before it moves any: a file or a link
+    /// where one of its folders should be leaves the output exactly as it was (SPEC 6), not
+    /// with the files before it in path order replaced.
+    @Test func aCommitThatCannotFinishChangesNothing() throws {
+        for obstacle in ["a file", "a link"] {
+            let t = try TemporaryFolder()
+            mkdir(t.path("elsewhere"), 0o755)
+            try build(t.output, ["a.html": "old a", "t/x/index.html": "old x", "z.html": "old z"])
+            try FileManager.default.removeItem(atPath: t.outputPath("t"))
+            if obstacle == "a file" {
+                put(t.outputPath("t"), "the user's file")
+            } else {
+                symlink(t.path("elsewhere"), t.outputPath("t"))
+            }
+            let before = listing(t.output)
+            #expect(throws: OutputError.self, "\(obstacle)") {
+                try build(t.output, ["a.html": "new a", "t/x/index.html": "new x", "z.html": "new z"])
+            }
+            #expect(listing(t.output) == before, "\(obstacle)")
+            #expect(read(t.outputPath("a.html")) == "old a" && read(t.outputPath("z.html")) == "old z")
+            #expect(listing(t.path("elsewhere")).isEmpty)
+        }
     }
 
     @Test func dirtyManifestEntriesFromAnInterruptedCommitAreRewrittenOrRemoved() throws {
