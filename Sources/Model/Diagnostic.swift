@@ -18,6 +18,8 @@ package struct Diagnostic: Sendable, Hashable, Comparable, CustomStringConvertib
         case missingField = "missing-field"
         case wrongType = "wrong-type"
         case invalidTimestamp = "invalid-timestamp"
+        /// A document given twice (an export file can list one twice; a folder cannot).
+        case duplicateDocument = "duplicate-document"
         case tweetByMissingUser = "tweet-by-missing-user"
         case replyToMissingTweet = "reply-to-missing-tweet"
         case likeOfMissingTweet = "like-of-missing-tweet"
@@ -40,6 +42,7 @@ package struct Diagnostic: Sendable, Hashable, Comparable, CustomStringConvertib
             case .missingField: "missing required fields"
             case .wrongType: "fields of the wrong type"
             case .invalidTimestamp: "invalid timestamps"
+            case .duplicateDocument: "documents given more than once"
             case .tweetByMissingUser: "tweets by missing users"
             case .replyToMissingTweet: "replies to missing tweets"
             case .likeOfMissingTweet: "likes of missing tweets"
@@ -58,7 +61,7 @@ package struct Diagnostic: Sendable, Hashable, Comparable, CustomStringConvertib
 
         package var severity: Severity {
             switch self {
-            case .missingField, .wrongType, .invalidTimestamp: .error
+            case .missingField, .wrongType, .invalidTimestamp, .duplicateDocument: .error
             case .tweetByMissingUser, .replyToMissingTweet, .likeOfMissingTweet, .likeByMissingUser,
                 .favoritesOfMissingUser, .nonNumericCoordinate, .negativeCounter, .imageNotMirrored,
                 .imageAddressRefused:

@@ -140,7 +140,20 @@ private struct Derivation {
         users.sort { codePointOrder($0.uid, $1.uid) }
         diagnostics += Snapshot.assignHandles(&users)
         (userByUID, userByHandle, userByUsername, userByFoldedUsername) = Snapshot.userLookups(users)
+        if userByUID.count < users.count { reportTwice(users.map(\.uid), in: "users") }
         activity = [UserActivity](repeating: UserActivity(), count: users.count)
+    }
+
+    /// A document given more than once (an export file that lists it twice; a folder cannot):
+    /// an error, so that no build guesses which to show (one store, one site).
+    mutating func reportTwice(_ ids: [String], in collection: String) {
+        var seen = Set<ExactText>(minimumCapacity: ids.count)
+        var reported = Set<ExactText>()
+        for id in ids where !seen.insert(ExactText(id)).inserted && reported.insert(ExactText(id)).inserted {
+            let path = "\(collection)/\(id)"
+            diagnostics.append(
+                Diagnostic(.duplicateDocument, path: path, "the store gives \(path) more than once; keep one"))
+        }
     }
 
     /// Tweets in feed order: indices sorted, so the comparisons move no strings, then the
@@ -156,6 +169,7 @@ private struct Derivation {
         feed.rearrange(takingFrom: &order)
         tweets = feed
         tweetByID = Snapshot.tweetLookup(tweets)
+        if tweetByID.count < tweets.count { reportTwice(tweets.map(\.id), in: "tweets") }
         relations = [TweetRelations](repeating: TweetRelations(), count: tweets.count)
     }
 
@@ -231,6 +245,14 @@ private struct Derivation {
         Heap.release(consume decoded, in: releases)
         for i in relations.indices where relations[i].likers.count > 1 { relations[i].likers.sort() }
         counted.sort { $0.user != $1.user ? $0.user < $1.user : $0.tweet < $1.tweet }
+        for k in counted.indices.dropFirst()
+        where counted[k].user == counted[k - 1].user && counted[k].tweet == counted[k - 1].tweet
+            && (k < 2 || counted[k - 1].user != counted[k - 2].user || counted[k - 1].tweet != counted[k - 2].tweet)
+        {
+            let path = "users/\(users[Int(counted[k].user)].uid)/user-likes/\(tweets[Int(counted[k].tweet)].id)"
+            diagnostics.append(
+                Diagnostic(.duplicateDocument, path: path, "the store gives \(path) more than once; keep one"))
+        }
         likes = counted
         // Each user's likes are together now: their list, most recent like first.
         var start = 0

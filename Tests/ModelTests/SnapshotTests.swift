@@ -173,3 +173,26 @@ struct TagAndFavoriteTests {
         }
     }
 }
+
+/// A store that gives one document twice (an export file can list it twice; a folder cannot):
+/// an error naming the document, whichever collection, so no build picks one of the two.
+@Suite("Snapshot: documents given twice")
+struct DuplicateDocumentTests {
+    @Test func eachDocumentGivenTwiceIsAnError() {
+        let s = Snapshot(documents: [
+            user("u1", "one"), user("u1", "one again"), user("u2", "two"),
+            tweet("t1", by: "u1", at: "2023-01-01T00:00:00Z"), tweet("t1", by: "u2", at: "2023-01-02T00:00:00Z"),
+            tweet("t1", by: "u2", at: "2023-01-03T00:00:00Z"), tweet("t2", by: "u2", at: "2023-01-04T00:00:00Z"),
+            like("u2", "t2"), like("u2", "t2"), like("u1", "t2"),
+        ])
+        let twice = s.diagnostics.filter { $0.kind == .duplicateDocument }
+        #expect(twice.map(\.path).sorted() == ["tweets/t1", "users/u1", "users/u2/user-likes/t2"])
+        #expect(twice.allSatisfy { $0.severity == .error && $0.message.contains("more than once") })
+    }
+
+    /// IDs in two Unicode forms are two documents, not one given twice.
+    @Test func idsInTwoFormsAreNotGivenTwice() {
+        let s = Snapshot(documents: [user("caf\u{E9}", "one"), user("cafe\u{301}", "two")])
+        #expect(!s.kinds().contains(.duplicateDocument))
+    }
+}
