@@ -38,6 +38,8 @@ package enum MustacheError: Error, Equatable, CustomStringConvertible {
     case unknownTemplate(name: String)
     /// A template file or folder that could not be read.
     case cannotRead(path: String, reason: String)
+    /// The template's bytes are not UTF-8 from there.
+    case invalidUTF8(at: SourceLocation)
 
     package var description: String {
         switch self {
@@ -55,6 +57,7 @@ package enum MustacheError: Error, Equatable, CustomStringConvertible {
         case .recursionTooDeep(let name, let at): return "\(at): partials nested too deeply at '\(name)'"
         case .unknownTemplate(let name): return "unknown template '\(name)'"
         case .cannotRead(let path, let reason): return "\(path): cannot read: \(reason)"
+        case .invalidUTF8(let at): return "\(at): not UTF-8 from here; save the template as UTF-8"
         }
     }
 }

@@ -13,6 +13,18 @@ import Testing
         }
     }
 
+    /// A template's bytes go into pages as they are: one that is not UTF-8 is refused where
+    /// its bytes stop being UTF-8 (it made pages with a lone 0xFF byte).
+    @Test func bytesThatAreNotUTF8() throws {
+        let bytes = Array("<p>é ok\nZ".utf8) + [0xFF, 0xFE] + Array("{{x}}".utf8)
+        #expect(throws: MustacheError.invalidUTF8(at: SourceLocation(file: "tag.mustache", line: 2, column: 2))) {
+            try TemplateLibrary(sources: [(name: "tag", file: "tag.mustache", bytes: bytes)])
+        }
+        let message = String(describing: MustacheError.invalidUTF8(at: SourceLocation(file: "t", line: 2, column: 2)))
+        #expect(message == "t:2:2: not UTF-8 from here; save the template as UTF-8")
+        #expect(loadError("<p>é 한국어 ✓</p>") == "no error")
+    }
+
     @Test func unclosedSection() {
         #expect(loadError("a\n  {{#tweets}}\n{{text}}\n") == "page:2:3: unclosed section 'tweets'")
     }
