@@ -31,21 +31,50 @@ package struct SiteFolder: Sendable {
     /// README unless there is one, and with `withTheme` the theme. Refuses a folder that
     /// exists and is not empty, unless `replacing`: then `roost.json`, the store and the theme
     /// are replaced, and the rest left.
-    package func create(settings: [(key: String, value: JSONValue)], replacing: Bool) throws {
+    package func create(settings: [(key: String, value: JSONValue)], replacing: Bool) throws(SiteFolderError) {
         let manager = FileManager.default
         let destination = URL(fileURLWithPath: path)
+        var isFolder: ObjCBool = false
+        if manager.fileExists(atPath: destination.path, isDirectory: &isFolder), !isFolder.boolValue {
+            throw .notAFolder(path: destination.path)
+        }
         let existing = (try? manager.contentsOfDirectory(atPath: destination.path)) ?? []
-        if !existing.isEmpty, !replacing { throw SiteFolderError.notEmpty(path: destination.path) }
-        try manager.createDirectory(at: destination, withIntermediateDirectories: true)
-        try Self.write(DefaultSite.store, to: destination.appendingPathComponent(Self.storeFolder))
+        if !existing.isEmpty, !replacing { throw .notEmpty(path: destination.path) }
+        // What is written as a file must not be a folder now: found before anything is written,
+        // not after the store was.
+        for file in [ProjectFile.fileName, "README.md"] {
+            let target = destination.appendingPathComponent(file).path
+            if manager.fileExists(atPath: target, isDirectory: &isFolder), isFolder.boolValue, file != "README.md" {
+                throw .inTheWay(path: target)
+            }
+        }
+        func step(_ target: URL, _ body: () throws -> Void) throws(SiteFolderError) {
+            do { try body() } catch { throw .cannotWrite(path: target.path, reason: Self.reason(error)) }
+        }
+        try step(destination) { try manager.createDirectory(at: destination, withIntermediateDirectories: true) }
+        let store = destination.appendingPathComponent(Self.storeFolder)
+        try step(store) { try Self.write(DefaultSite.store, to: store) }
         if withTheme {
-            try Self.write(DefaultSite.theme, to: destination.appendingPathComponent(Theme.defaultFolder))
+            let theme = destination.appendingPathComponent(Theme.defaultFolder)
+            try step(theme) { try Self.write(DefaultSite.theme, to: theme) }
         }
         let json = JSONWriter.string(.object(settings)) + "\n"
-        try Data(json.utf8).write(to: destination.appendingPathComponent(ProjectFile.fileName))
+        let settingsFile = destination.appendingPathComponent(ProjectFile.fileName)
+        try step(settingsFile) { try Data(json.utf8).write(to: settingsFile) }
         let readme = destination.appendingPathComponent("README.md")
         if !manager.fileExists(atPath: readme.path) {
-            try Data(readmeStub.utf8).write(to: readme)
+            try step(readme) { try Data(readmeStub.utf8).write(to: readme) }
+        }
+    }
+
+    /// What went wrong, in words (not Foundation's error dump).
+    private static func reason(_ error: any Error) -> String {
+        switch (error as? CocoaError)?.code {
+        case .fileWriteFileExists?: "a file is in the way"
+        case .fileWriteNoPermission?, .fileReadNoPermission?: "permission denied"
+        case .fileWriteOutOfSpace?: "no space left on the device"
+        case .fileWriteVolumeReadOnly?: "the file system is read-only"
+        default: (error as NSError).localizedDescription
         }
     }
 
@@ -90,10 +119,19 @@ package struct SiteFolder: Sendable {
 package enum SiteFolderError: Error, Sendable, CustomStringConvertible {
     /// The folder exists, is not empty, and replacing was not asked for.
     case notEmpty(path: String)
+    /// There is a file, not a folder, at the path.
+    case notAFolder(path: String)
+    /// A folder where the site's file goes (`roost.json`).
+    case inTheWay(path: String)
+    /// A file or folder of the site could not be written.
+    case cannotWrite(path: String, reason: String)
 
     package var description: String {
         switch self {
         case .notEmpty(let path): "\(path) is not empty; choose a new folder"
+        case .notAFolder(let path): "\(path) is a file, not a folder; choose a new folder"
+        case .inTheWay(let path): "\(path) is a folder; move or remove it first"
+        case .cannotWrite(let path, let reason): "could not write \(path): \(reason)"
         }
     }
 }

@@ -44,6 +44,21 @@ struct CommandLineTests {
         #expect(FileManager.default.fileExists(atPath: t.path("export.json")))
     }
 
+    /// `init` says what is in the way in words, not Foundation's error dump, and writes nothing
+    /// when its roost.json could not be written.
+    @Test func initSaysWhatIsInTheWay() throws {
+        let t = try TemporaryFolder()
+        let here = URL(fileURLWithPath: t.path())
+        _ = try t.write("f", "a file")
+        let file = try RoostProcess.run(["init", "f"], in: here)
+        #expect(file.status == 1 && file.stderr.contains("is a file, not a folder"), "\(file.stderr)")
+        try FileManager.default.createDirectory(atPath: t.path("r/roost.json"), withIntermediateDirectories: true)
+        let folder = try RoostProcess.run(["init", "r", "--force"], in: here)
+        #expect(folder.status == 1 && folder.stderr.contains("roost.json is a folder"), "\(folder.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: t.path("r/content")), "nothing written")
+        for result in [file, folder] { #expect(!result.stderr.contains("NSCocoaErrorDomain")) }
+    }
+
     @Test func usageErrorsExitWithTwo() throws {
         let unknown = try RoostProcess.run(["frobnicate"])
         #expect(unknown.status == 2 && unknown.stderr.contains("unknown command 'frobnicate'"))
