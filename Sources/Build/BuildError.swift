@@ -8,6 +8,9 @@ package enum BuildError: Error, Sendable, CustomStringConvertible {
     /// The output folder is the store or the theme, or inside one: a build would write into
     /// what it reads.
     case outputInsideInput(output: String, input: String, kind: String)
+    /// The cache folder is the output or inside it: its files (which name local paths) would be
+    /// published with the site, and the site's commit would remove them as files it did not write.
+    case cacheInsideOutput(cache: String, output: String)
     /// Mirrored media: the cache folder cannot be made or written.
     case mediaCache(String)
     /// The build cache (`DocumentCache`) cannot be written; the build goes on without it.
@@ -19,6 +22,8 @@ package enum BuildError: Error, Sendable, CustomStringConvertible {
             return "\(problemSummary)\(countsWarnings ? " (warnings count as errors)" : ""); nothing was written"
         case .outputInsideInput(let output, let input, let kind):
             return "the output folder \(output) is inside the \(kind) \(input); choose an output folder outside it"
+        case .cacheInsideOutput(let cache, let output):
+            return "the cache folder \(cache) is inside the output folder \(output); choose a cache folder outside it"
         case .mediaCache(let reason):
             return "the media cache cannot be used: \(reason)"
         case .cache(let reason):

@@ -170,6 +170,11 @@ package struct SiteBuild: Sendable {
                 throw BuildError.outputInsideInput(output: options.output, input: input, kind: kind)
             }
         }
+        if options.usesCache || options.config.media == .mirror,
+            FolderNesting.isInside(options.media.cache, options.output)
+        {
+            throw BuildError.cacheInsideOutput(cache: options.media.cache, output: options.output)
+        }
         return try themeFolder.map { try Theme(folder: $0) } ?? Theme.builtIn
     }
 

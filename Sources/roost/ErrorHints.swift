@@ -49,6 +49,7 @@ enum ErrorHints {
             "\(error.problemSummary) (\(Options.strict.synopsis): warnings count as errors); nothing was written"
         case .invalidStore: "\(error)"
         case .outputInsideInput: "\(error) (--\(Options.output.name) \(Options.output.defaultValue!))"
+        case .cacheInsideOutput: "\(error) (\(Options.cache.synopsis))"
         case .mediaCache: "\(error) (choose another folder with \(Options.cache.synopsis))"
         case .cache: "\(error)\(cacheHint)"
         }

@@ -118,6 +118,17 @@ struct MistakeTests {
         #expect(theme.status == 1 && theme.stderr.contains("is inside the theme"), "\(theme.stderr)")
     }
 
+    /// A cache folder inside the output would be published with the site (its files name local
+    /// paths): refused, as an output inside the store is.
+    @Test func aCacheInsideTheOutputIsRefused() throws {
+        let work = try TemporaryFolder()
+        let result = try RoostProcess.run([
+            "build", "--output", work.path("site"), "--cache", work.path("site/.cache"),
+        ])
+        #expect(result.status == 1 && result.stderr.contains("is inside the output folder"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: work.path("site")))
+    }
+
     @Test func checkCountsInWordsAndSaysWhyAReferenceIsMissing() throws {
         let store = try TemporaryFolder()
         try store.write("users/u1.json", #"{"username": "mina"}"#)
