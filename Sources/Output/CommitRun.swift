@@ -293,17 +293,26 @@ struct CommitRun {
     /// it was, not halfway through its moves. The same `lstat`s the moves would make, made
     /// first: the moves take the folders found from `folders`.
     mutating func checkFolders() throws(OutputError) {
-        for move in moves {
-            for folder in parentFolders(of: move.path) {
+        var k = 0
+        while k < moves.count {
+            let path = moves[k].path
+            k += 1
+            for folder in parentFolders(of: path) {
                 if folders.contains(folder) { continue }
                 let (st, error) = lstatAt(dirFD, folder)
                 guard let st else {
-                    if error == ENOENT { break }
-                    throw .fileSystem(operation: "inspect the folder", path: full(folder), errno: error)
+                    guard error == ENOENT else {
+                        throw .fileSystem(operation: "inspect the folder", path: full(folder), errno: error)
+                    }
+                    // Made by the moves, with everything below it: the paths below it are
+                    // next in byte order (a first build's whole site below a few folders).
+                    let prefix = folder + "/"
+                    while k < moves.count, moves[k].path.hasPrefix(prefix) { k += 1 }
+                    break
                 }
                 if isType(st, symlinkType) {
                     throw .unsafePath(
-                        path: move.path,
+                        path: path,
                         reason:
                             "its parent folder \(full(folder)) is a symbolic link; roost does not write through links")
                 }
