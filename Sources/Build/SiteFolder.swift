@@ -40,13 +40,10 @@ package struct SiteFolder: Sendable {
         }
         let existing = (try? manager.contentsOfDirectory(atPath: destination.path)) ?? []
         if !existing.isEmpty, !replacing { throw .notEmpty(path: destination.path) }
-        // What is written as a file must not be a folder now: found before anything is written,
-        // not after the store was.
-        for file in [ProjectFile.fileName, "README.md"] {
-            let target = destination.appendingPathComponent(file).path
-            if manager.fileExists(atPath: target, isDirectory: &isFolder), isFolder.boolValue, file != "README.md" {
-                throw .inTheWay(path: target)
-            }
+        // roost.json is written last: a folder in its place is found before anything is written.
+        let settingsFile = destination.appendingPathComponent(ProjectFile.fileName)
+        if manager.fileExists(atPath: settingsFile.path, isDirectory: &isFolder), isFolder.boolValue {
+            throw .inTheWay(path: settingsFile.path)
         }
         func step(_ target: URL, _ body: () throws -> Void) throws(SiteFolderError) {
             do { try body() } catch { throw .cannotWrite(path: target.path, reason: Self.reason(error)) }
@@ -59,7 +56,6 @@ package struct SiteFolder: Sendable {
             try step(theme) { try Self.write(DefaultSite.theme, to: theme) }
         }
         let json = JSONWriter.string(.object(settings)) + "\n"
-        let settingsFile = destination.appendingPathComponent(ProjectFile.fileName)
         try step(settingsFile) { try Data(json.utf8).write(to: settingsFile) }
         let readme = destination.appendingPathComponent("README.md")
         if !manager.fileExists(atPath: readme.path) {

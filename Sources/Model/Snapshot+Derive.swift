@@ -150,10 +150,12 @@ private struct Derivation {
         var seen = Set<ExactText>(minimumCapacity: ids.count)
         var reported = Set<ExactText>()
         for id in ids where !seen.insert(ExactText(id)).inserted && reported.insert(ExactText(id)).inserted {
-            let path = "\(collection)/\(id)"
-            diagnostics.append(
-                Diagnostic(.duplicateDocument, path: path, "the store gives \(path) more than once; keep one"))
+            diagnostics.append(Self.givenTwice("\(collection)/\(id)"))
         }
+    }
+
+    static func givenTwice(_ path: String) -> Diagnostic {
+        Diagnostic(.duplicateDocument, path: path, "the store gives \(path) more than once; keep one")
     }
 
     /// Tweets in feed order: indices sorted, so the comparisons move no strings, then the
@@ -249,9 +251,9 @@ private struct Derivation {
         where counted[k].user == counted[k - 1].user && counted[k].tweet == counted[k - 1].tweet
             && (k < 2 || counted[k - 1].user != counted[k - 2].user || counted[k - 1].tweet != counted[k - 2].tweet)
         {
-            let path = "users/\(users[Int(counted[k].user)].uid)/user-likes/\(tweets[Int(counted[k].tweet)].id)"
             diagnostics.append(
-                Diagnostic(.duplicateDocument, path: path, "the store gives \(path) more than once; keep one"))
+                Self.givenTwice(
+                    "users/\(users[Int(counted[k].user)].uid)/user-likes/\(tweets[Int(counted[k].tweet)].id)"))
         }
         likes = counted
         // Each user's likes are together now: their list, most recent like first.

@@ -11,12 +11,9 @@ public struct ExactText: Hashable, Sendable {
     public static func == (a: ExactText, b: ExactText) -> Bool { sameBytes(a.text, b.text) }
 
     public func hash(into hasher: inout Hasher) {
-        let hashedInPlace = text.utf8.withContiguousStorageIfAvailable {
-            hasher.combine(bytes: UnsafeRawBufferPointer($0))
-        }
-        if hashedInPlace == nil {
-            for byte in text.utf8 { hasher.combine(byte) }
-            hasher.combine(text.utf8.count)
-        }
+        // One way for every string (`withUTF8` makes a contiguous copy when it must): equal
+        // bytes must hash alike whatever their storage.
+        var text = text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }
