@@ -25,8 +25,18 @@ enum CheckCommand: Command {
         try arguments.expectPositionals(0, missing: "")
         let path = try arguments.required(Options.store)
         var phases = PhaseTimer()
-        let (snapshot, source) = try Snapshot.read(
-            from: StoreAddress.source(for: path), phases: { phases.end($0.rawValue) })
+        let snapshot: Snapshot
+        let source: Snapshot.Source
+        do {
+            (snapshot, source) = try Snapshot.read(
+                from: StoreAddress.source(for: path), phases: { phases.end($0.rawValue) })
+        } catch {
+            // A script reading the report gets one for a store that cannot be read too.
+            if arguments.flag(Options.json) {
+                Console.out(CheckReport.unreadable(storePath: path, message: ErrorHints.message(for: error)))
+            }
+            throw error
+        }
         defer { phases.report() }
         defer { Heap.keepUntilExit(snapshot) }  // the process exits next: no freeing a million tweets one by one
         let report = CheckReport(storePath: path, source: source, snapshot: snapshot)
@@ -78,6 +88,24 @@ struct CheckReport {
         lines.append("")
         lines.append(Diagnostic.Severity.allCases.map { Self.plural(count($0), $0.rawValue) }.joined(separator: ", "))
         return lines.joined(separator: "\n")
+    }
+
+    /// The report of a store that could not be read: no counts, one error.
+    static func unreadable(storePath: String, message: String) -> String {
+        let value = JSONValue.object([
+            ("store", .string(storePath)), ("format", .null), ("counts", .null),
+            ("errors", .integer(1)), ("warnings", .integer(0)), ("notices", .integer(0)),
+            (
+                "diagnostics",
+                .array([
+                    .object([
+                        ("severity", .string("error")), ("kind", .string("unreadable-store")),
+                        ("path", .string(storePath)), ("field", .null), ("message", .string(message)),
+                    ])
+                ])
+            ),
+        ])
+        return JSONWriter.string(value)
     }
 
     var json: String {

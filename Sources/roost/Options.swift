@@ -84,7 +84,8 @@ enum Options {
     static let noCache = Option.flag(
         "no-cache",
         "read and decode every store file again, as a first build does;\nthe build cache is neither used nor written")
-    static let json = Option.flag("json", "print the report as JSON")
+    static let json = Option.flag(
+        "json", "print the report as JSON (a store that cannot be read too: one unreadable-store error)")
     static let port = Option.value("port", "N", .wholeNumber(0...65535), default: "8000", "the port")
     static let host = Option.value("host", "ADDRESS", default: "127.0.0.1", "the address to listen on")
 

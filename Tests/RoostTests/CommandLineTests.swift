@@ -83,6 +83,20 @@ struct CheckCommandTests {
         #expect(result.stdout.contains("0 errors, 3 warnings"))
     }
 
+    /// A store that cannot be read still gives `--json` a report on stdout: one error, its
+    /// message naming the file and place (it printed nothing there).
+    @Test func jsonReportOfAStoreThatCannotBeRead() throws {
+        let t = try TemporaryFolder()
+        let file = try t.write("broken.json", "{\"users\": {\n  \"u1\": {,}}}")
+        let result = try RoostProcess.run(["check", "--store", file, "--json"])
+        #expect(result.status == 1)
+        let report = try JSONParser.parse(result.stdout)
+        #expect(report["errors"] == .integer(1) && report["counts"] == .null)
+        let message = report["diagnostics"]?.arrayValue?.first?["message"]?.stringValue ?? ""
+        #expect(message.contains("broken.json:2:"), "\(message)")
+        #expect(result.stderr.contains("broken.json:2:"), "still told on stderr")
+    }
+
     @Test func strictFailsOnWarnings() throws {
         let result = try RoostProcess.run(["check", "--store", "content", "--strict"])
         #expect(result.status == 1)
