@@ -310,18 +310,9 @@ struct CommitRun {
                     while k < moves.count, moves[k].path.hasPrefix(prefix) { k += 1 }
                     break
                 }
-                if isType(st, symlinkType) {
-                    throw .unsafePath(
-                        path: path,
-                        reason:
-                            "its parent folder \(full(folder)) is a symbolic link; roost does not write through links")
-                }
+                if isType(st, symlinkType) { throw linkInTheWay(of: path, at: folder) }
                 guard isType(st, directoryType) else {
-                    if let position = previous.position(of: folder), fates[position] == .stale,
-                        isType(st, regularFileType)
-                    {
-                        break
-                    }
+                    if staleFile(at: folder, st) != nil { break }
                     throw .fileSystem(operation: "create the folder", path: full(folder), errno: ENOTDIR)
                 }
                 folders.insert(folder)
@@ -373,16 +364,9 @@ struct CommitRun {
             if folders.contains(folder) { continue }
             let (st, error) = lstatAt(dirFD, folder)
             if let st {
-                if isType(st, symlinkType) {
-                    throw .unsafePath(
-                        path: path,
-                        reason:
-                            "its parent folder \(full(folder)) is a symbolic link; roost does not write through links")
-                }
+                if isType(st, symlinkType) { throw linkInTheWay(of: path, at: folder) }
                 if !isType(st, directoryType) {
-                    if let position = previous.position(of: folder), fates[position] == .stale,
-                        isType(st, regularFileType), unlinkat(dirFD, folder, 0) == 0
-                    {
+                    if let position = staleFile(at: folder, st), unlinkat(dirFD, folder, 0) == 0 {
                         // A file from the last build is in the way (e.g. `a` → `a/index.html`).
                         fates[position] = .gone
                         dropped += 1
@@ -402,6 +386,21 @@ struct CommitRun {
             }
             folders.insert(folder)
         }
+    }
+
+    /// The refusal of a move to `path` whose parent `folder` is a symbolic link.
+    func linkInTheWay(of path: String, at folder: String) -> OutputError {
+        .unsafePath(
+            path: path,
+            reason: "its parent folder \(full(folder)) is a symbolic link; roost does not write through links")
+    }
+
+    /// The position in the last build's manifest of the regular file `st` at `folder`, when it is
+    /// one of that build's files this one did not produce (a move in its place removes it).
+    func staleFile(at folder: String, _ st: stat) -> Int? {
+        guard isType(st, regularFileType), let position = previous.position(of: folder), fates[position] == .stale
+        else { return nil }
+        return position
     }
 
     /// True when every parent folder of `path` is a real folder (so unlinking cannot escape).
