@@ -7,15 +7,6 @@ struct Parser {
     }
 
     static func parse(_ source: [UInt8], file: String, delimiters: Delimiters = .standard) throws -> [Node] {
-        // Its bytes go into pages as they are: a template that is not UTF-8 would make pages
-        // that are not either.
-        if let bad = firstInvalidUTF8(source) {
-            let lineStart = source[..<bad].lastIndex(of: 10).map { $0 + 1 } ?? 0
-            throw MustacheError.invalidUTF8(
-                at: SourceLocation(
-                    file: file, line: source[..<bad].count { $0 == 10 } + 1,
-                    column: String(decoding: source[lineStart..<bad], as: UTF8.self).count + 1))
-        }
         let tokens = try Lexer.tokenize(source, file: file, delimiters: delimiters)
         var root: [Node] = []
         var stack: [Frame] = []
@@ -171,19 +162,5 @@ struct Parser {
         }
         flush()
         return out
-    }
-}
-
-/// The offset of the first byte of `bytes` that does not begin a valid UTF-8 sequence.
-private func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
-    var parser = Unicode.UTF8.ForwardParser()
-    var iterator = bytes.makeIterator()
-    var offset = 0
-    while true {
-        switch parser.parseScalar(from: &iterator) {
-        case .valid(let scalar): offset += scalar.count
-        case .emptyInput: return nil
-        case .error: return offset
-        }
     }
 }

@@ -61,7 +61,29 @@ package struct TemplateLibrary: Sendable {
     /// `sources` parsed, in order, their partials not linked yet (see `init(parsed:)`).
     package static func parse(_ sources: [(name: String, file: String, bytes: [UInt8])]) throws -> [Template] {
         try sources.map {
-            Template(name: $0.name, file: $0.file, nodes: try Parser.parse($0.bytes, file: $0.file), source: $0.bytes)
+            try checkUTF8($0.bytes, file: $0.file)
+            return Template(
+                name: $0.name, file: $0.file, nodes: try Parser.parse($0.bytes, file: $0.file), source: $0.bytes)
+        }
+    }
+
+    /// Bytes read from a file go into pages as they are: a template that is not UTF-8 would
+    /// make pages that are not either. (Templates made from a `String` are UTF-8 already.)
+    private static func checkUTF8(_ bytes: [UInt8], file: String) throws(MustacheError) {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar): offset += scalar.count
+            case .emptyInput: return
+            case .error:
+                let lineStart = bytes[..<offset].lastIndex(of: 10).map { $0 + 1 } ?? 0
+                throw .invalidUTF8(
+                    at: SourceLocation(
+                        file: file, line: bytes[..<offset].count { $0 == 10 } + 1,
+                        column: String(decoding: bytes[lineStart..<offset], as: UTF8.self).count + 1))
+            }
         }
     }
 
