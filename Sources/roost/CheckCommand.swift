@@ -92,39 +92,44 @@ struct CheckReport {
 
     /// The report of a store that could not be read: no counts, one error.
     static func unreadable(storePath: String, message: String) -> String {
-        let value = JSONValue.object([
-            ("store", .string(storePath)), ("format", .null), ("counts", .null),
-            ("errors", .integer(1)), ("warnings", .integer(0)), ("notices", .integer(0)),
-            (
-                "diagnostics",
-                .array([
-                    .object([
-                        ("severity", .string("error")), ("kind", .string("unreadable-store")),
-                        ("path", .string(storePath)), ("field", .null), ("message", .string(message)),
-                    ])
-                ])
-            ),
-        ])
-        return JSONWriter.string(value)
+        document(
+            storePath: storePath, format: .null, counts: .null, tallies: (1, 0, 0),
+            diagnostics: [
+                diagnostic(severity: "error", kind: "unreadable-store", path: storePath, field: nil, message: message)
+            ])
     }
 
     var json: String {
-        let diagnostics = snapshot.diagnostics.map { d -> JSONValue in
+        Self.document(
+            storePath: storePath, format: .string(source.format.description),
+            counts: .object(counts.map { ($0.0, .integer(Int64($0.1))) }),
+            tallies: (count(.error), count(.warning), count(.notice)),
+            diagnostics: snapshot.diagnostics.map {
+                Self.diagnostic(
+                    severity: $0.severity.rawValue, kind: $0.kind.rawValue, path: $0.path, field: $0.field,
+                    message: $0.message)
+            })
+    }
+
+    /// The report's one shape, read or not.
+    private static func document(
+        storePath: String, format: JSONValue, counts: JSONValue, tallies: (errors: Int, warnings: Int, notices: Int),
+        diagnostics: [JSONValue]
+    ) -> String {
+        JSONWriter.string(
             .object([
-                ("severity", .string(d.severity.rawValue)), ("kind", .string(d.kind.rawValue)),
-                ("path", .string(d.path)), ("field", d.field.map(JSONValue.string) ?? .null),
-                ("message", .string(d.message)),
-            ])
-        }
-        let value = JSONValue.object([
-            ("store", .string(storePath)),
-            ("format", .string(source.format.description)),
-            ("counts", .object(counts.map { ($0.0, .integer(Int64($0.1))) })),
-            ("errors", .integer(Int64(count(.error)))),
-            ("warnings", .integer(Int64(count(.warning)))),
-            ("notices", .integer(Int64(count(.notice)))),
-            ("diagnostics", .array(diagnostics)),
+                ("store", .string(storePath)), ("format", format), ("counts", counts),
+                ("errors", .integer(Int64(tallies.errors))), ("warnings", .integer(Int64(tallies.warnings))),
+                ("notices", .integer(Int64(tallies.notices))), ("diagnostics", .array(diagnostics)),
+            ]))
+    }
+
+    private static func diagnostic(severity: String, kind: String, path: String, field: String?, message: String)
+        -> JSONValue
+    {
+        .object([
+            ("severity", .string(severity)), ("kind", .string(kind)), ("path", .string(path)),
+            ("field", field.map(JSONValue.string) ?? .null), ("message", .string(message)),
         ])
-        return JSONWriter.string(value)
     }
 }
