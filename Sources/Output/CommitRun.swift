@@ -66,6 +66,13 @@ struct CommitRun {
     /// Staged names that hold the files they replaced, exchanged (`exchangeFile`): removed with
     /// the staging folder, on another thread while the manifest is written.
     var exchanged: [String] = []
+    /// What the moves changed, in order, to be undone if one fails (`undoSteps`).
+    var steps: [CommitStep] = []
+    /// The folders that steps name, and what was moved aside, by the index the step holds.
+    var stepNames: [String] = []
+    var displacements: [Displacement] = []
+    /// The intent was appended to the old manifest (`writeIntent`): cutting it off restores it.
+    var intentAppended = false
 
     init(writer: SiteWriter, produced: consuming [String: SiteWriter.Produced], inputs: String?) {
         self.writer = writer
@@ -148,11 +155,13 @@ struct CommitRun {
         try checkFolders()
         try writeIntent()
         var failure: OutputError?
+        var restored = false
         do throws(OutputError) {
             while moved < moves.count { try moveNext() }
             removeStaleFiles()
         } catch {
             failure = error
+            restored = undoSteps()
         }
         // The files replaced are removed while the manifest is written, many at once: each
         // may wait for its blocks' discard (`BlockingWork`).
@@ -162,7 +171,11 @@ struct CommitRun {
         }
         defer { removal.wait() }
         do throws(OutputError) {
-            try writeFinalManifest(finished: failure == nil)
+            if restored {
+                try restoreManifest()
+            } else {
+                try writeFinalManifest(finished: failure == nil)
+            }
         } catch {
             if failure == nil { failure = error }
         }
@@ -178,13 +191,21 @@ struct CommitRun {
     /// counts), else written whole: a rebuild that changed a few files of many then writes
     /// the manifest once, not twice. The old inputs token stays, but a dirty entry never
     /// counts as intact, so no build skips its work on it.
-    func writeIntent() throws(OutputError) {
+    mutating func writeIntent() throws(OutputError) {
         if moves.isEmpty { return }
-        let appended = try writer.appendToManifest { out in
+        intentAppended = try writer.appendToManifest { out in
             for move in moves { Manifest.appendLine(move.path, .dirty, to: &out) }
         }
-        if appended { return }
+        if intentAppended { return }
         try writer.writeManifest { stream in writeLines(to: &stream, intent: true) }
+    }
+
+    /// After every move was undone: the manifest as the last build left it (its inputs token
+    /// too, the output being that build's again), its intent cut off or the whole rewritten.
+    func restoreManifest() throws(OutputError) {
+        if moves.isEmpty { return }
+        if intentAppended, try writer.truncateManifest() { return }
+        try writer.writeManifest(inputs: previous.inputs) { stream in writeLines(to: &stream, intent: false) }
     }
 
     /// Moves the next staged file into place, or the next staged folder whole: paths in one
@@ -277,13 +298,14 @@ struct CommitRun {
             var end = k + 1
             while end < moves.count, moves[end].path.hasPrefix(prefix) { end += 1 }
             if !moves[k..<end].contains(where: \.flat), renameat(writer.stagingFD, folder, dirFD, folder) == 0 {
+                recordFolder(folder, movedIn: k)
                 folders.insert(folder)
                 return end - k
             }
             // Someone made it meanwhile, or the folder went from the output with files staged
             // flat for it: move the file alone.
         }
-        try move(path, from: moves[k].flat ? SiteWriter.flatName(of: path) : path, replacing: moves[k].slot >= 0)
+        try move(k, from: stagedName(k))
         return 1
     }
 
@@ -338,24 +360,40 @@ struct CommitRun {
         return nil
     }
 
-    /// Renames the staged file `name` over `path`, creating parent folders as needed; one
-    /// `replacing` a file of the last build is exchanged with it where it can be.
-    mutating func move(_ path: String, from name: String, replacing: Bool = false) throws(OutputError) {
+    /// Puts the staged file `name` at the path of `moves[k]`, creating parent folders as
+    /// needed: exchanged with the regular file there, renamed in where there is none, or in
+    /// place of a folder of the last build's stale files (e.g. `a/index.html` → `a`), moved
+    /// aside whole. Each step is recorded, to be undone.
+    mutating func move(_ k: Int, from name: String) throws(OutputError) {
+        let path = moves[k].path
         try makeParents(of: path)
-        if replacing, exchangeFile(writer.stagingFD, name, with: dirFD, path) {
+        if moves[k].slot >= 0, exchangeFile(writer.stagingFD, name, with: dirFD, path) {
             exchanged.append(name)
+            steps.append(.exchanged(move: Int32(k)))
             return
         }
-        if renameat(writer.stagingFD, name, dirFD, path) == 0 { return }
-        var error = errno
-        if error == EISDIR || error == ENOTEMPTY || error == EEXIST {
-            // A folder from the last build is in the way (e.g. `a/index.html` → `a`): remove its stale files.
-            for position in previous.positions(withPrefix: path + "/") { removeStale(at: position) }
-            removeEmptiedFolders()
-            if renameat(writer.stagingFD, name, dirFD, path) == 0 { return }
-            error = errno
+        let (st, lstatError) = lstatAt(dirFD, path)
+        if let st {
+            if isType(st, regularFileType), moves[k].slot < 0, exchangeFile(writer.stagingFD, name, with: dirFD, path) {
+                exchanged.append(name)
+                steps.append(.exchanged(move: Int32(k)))
+                return
+            }
+            if isType(st, directoryType) {
+                guard displace(path, position: nil) else {
+                    throw .fileSystem(operation: "move the new file into place at", path: full(path), errno: EISDIR)
+                }
+            }
+        } else if lstatError != ENOENT {
+            throw .fileSystem(operation: "inspect", path: full(path), errno: lstatError)
         }
-        throw .fileSystem(operation: "move the new file into place at", path: full(path), errno: error)
+        guard renameat(writer.stagingFD, name, dirFD, path) == 0 else {
+            throw .fileSystem(operation: "move the new file into place at", path: full(path), errno: errno)
+        }
+        // Where something stayed in the way (a file the system could not exchange, a link),
+        // the rename replaced it for good.
+        let replacedForGood = st.map { !isType($0, directoryType) } ?? false
+        steps.append(replacedForGood ? .overwritten : .added(move: Int32(k)))
     }
 
     /// Makes sure every parent folder of `path` exists and is a real folder (not a symlink).
@@ -366,12 +404,8 @@ struct CommitRun {
             if let st {
                 if isType(st, symlinkType) { throw linkInTheWay(of: path, at: folder) }
                 if !isType(st, directoryType) {
-                    if let position = staleFile(at: folder, st), unlinkat(dirFD, folder, 0) == 0 {
-                        // A file from the last build is in the way (e.g. `a` → `a/index.html`).
-                        fates[position] = .gone
-                        dropped += 1
-                        summary.removed += 1
-                    } else {
+                    // A file of the last build in the way (e.g. `a` → `a/index.html`) is moved aside.
+                    guard let position = staleFile(at: folder, st), displace(folder, position: position) else {
                         throw .fileSystem(operation: "create the folder", path: full(folder), errno: ENOTDIR)
                     }
                 } else {
@@ -381,7 +415,9 @@ struct CommitRun {
             } else if error != ENOENT {
                 throw .fileSystem(operation: "inspect the folder", path: full(folder), errno: error)
             }
-            if mkdirat(dirFD, folder, 0o755) != 0 && errno != EEXIST {
+            if mkdirat(dirFD, folder, 0o755) == 0 {
+                recordFolder(folder, movedIn: nil)
+            } else if errno != EEXIST {
                 throw .fileSystem(operation: "create the folder", path: full(folder), errno: errno)
             }
             folders.insert(folder)
@@ -411,15 +447,6 @@ struct CommitRun {
             folders.insert(folder)
         }
         return true
-    }
-
-    /// Removes the stale file at `position` of the previous manifest. Only regular files, and
-    /// only through real folders; anything else is left alone (and forgotten by the manifest).
-    /// A file already gone (a build killed before it removed the folders it emptied) may
-    /// have left its folders empty: they are removed too.
-    mutating func removeStale(at position: Int) {
-        guard let path = staleFileToRemove(at: position) else { return }
-        removedStale(at: position, path: path, error: unlinkat(dirFD, path, 0) == 0 ? 0 : errno)
     }
 
     /// The path of the stale file at `position` when it is a regular file to remove; nil when

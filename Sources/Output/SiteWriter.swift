@@ -394,8 +394,10 @@ package final class SiteWriter: Sendable {
     /// Moves the staged files into place, removes files of the last build that this one did not
     /// produce (and folders left empty by that), writes the new manifest and releases the lock.
     ///
-    /// On error, files already moved are whole new files, the rest are untouched, the staging
-    /// folder is removed, and the manifest describes what is on disk.
+    /// On error, the moves made are undone (`CommitStep`) and the output is as it was, the
+    /// manifest too; where one cannot be (a file renamed over), the files moved are whole new
+    /// files, the rest untouched, and the manifest describes what is on disk. The staging
+    /// folder is removed either way.
     ///
     /// `inputs` is recorded in the manifest for the next build (see `previousInputs`) only
     /// when everything succeeded.
@@ -435,6 +437,23 @@ package final class SiteWriter: Sendable {
         if close(file.release()) != 0 && error == 0 && errno != EINTR { error = errno }
         if error != 0 {
             throw .fileSystem(operation: "write the manifest", path: displayName + Manifest.fileName, errno: error)
+        }
+        return true
+    }
+
+    /// Cuts the manifest this writer read back to its length then, undoing `appendToManifest`;
+    /// false when it is no longer that file (then write it whole).
+    func truncateManifest() throws(OutputError) -> Bool {
+        guard let length = previous.appendableLength else { return false }
+        guard let file = FileDescriptor(openat(dirFD, Manifest.fileName, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)) else {
+            return false
+        }
+        var st = stat()
+        guard fstat(file.raw, &st) == 0, isType(st, regularFileType), st.st_size >= length, st.st_nlink == 1 else {
+            return false
+        }
+        if ftruncate(file.raw, off_t(length)) != 0 {
+            throw .fileSystem(operation: "write the manifest", path: displayName + Manifest.fileName, errno: errno)
         }
         return true
     }

@@ -19,7 +19,7 @@ import Glibc
     static func intentOnly(_ output: String, _ files: [String: String]) throws -> String? {
         let writer = try SiteWriter(outputDirectory: output)
         for (path, content) in files { _ = try writer.write(path, content) }
-        let run = CommitRun(writer: writer, produced: writer.state.withLock { $0.produced }, inputs: nil)
+        var run = CommitRun(writer: writer, produced: writer.state.withLock { $0.produced }, inputs: nil)
         try run.writeIntent()
         let manifest = read(output + "/" + Manifest.fileName)
         writer.abandon()

@@ -95,7 +95,9 @@ import Glibc
                 steps += 1
             }
             for position in run.fates.indices where steps < stop && run.fates[position] == .stale {
-                run.removeStale(at: position)
+                if let path = run.staleFileToRemove(at: position) {
+                    run.removedStale(at: position, path: path, error: unlinkat(run.dirFD, path, 0) == 0 ? 0 : errno)
+                }
                 steps += 1
             }
             writer.abandon()

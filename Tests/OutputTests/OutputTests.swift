@@ -507,6 +507,47 @@ import Glibc
         }
     }
 
+    /// A commit that fails partway through its moves (here on someone's folder where a new
+    /// page goes, found only when its turn comes) puts back what the moves before it changed:
+    /// a file exchanged, a folder moved in, a file of the last build moved aside for a folder;
+    /// the manifest is the old one, byte for byte. The next build, the folder gone, finishes.
+    @Test func aCommitThatFailsPartwayPutsTheOutputBack() throws {
+        let t = try TemporaryFolder()
+        let old = ["a.html": "old a", "c": "old c", "k.html": "old k", "z.html": "old z"]
+        try build(t.output, old)
+        put(t.outputPath("m.html/mine.txt"), "the user's file")
+        let before = listing(t.output)
+        let new = [
+            "a.html": "new a", "b/index.html": "new b", "c/index.html": "new c", "k.html": "old k",
+            "m.html": "new m", "z.html": "new z",
+        ]
+        do {
+            _ = try build(t.output, new)
+            Issue.record("moved a file over someone's folder")
+        } catch let error as OutputError {
+            #expect(error.errnoCode == EISDIR)
+            #expect(error.description.contains(t.outputPath("m.html")))
+        }
+        #expect(listing(t.output) == before)
+        try FileManager.default.removeItem(atPath: t.outputPath("m.html"))
+        #expect(try build(t.output, new) == WriteSummary(written: 5, unchanged: 1, removed: 1, bytesWritten: 25))
+        #expect(try build(t.output, new).written == 0)
+    }
+
+    /// A folder of the last build where a file now goes is moved aside only when it holds
+    /// nothing but that build's files: with someone's file in it, nothing of it is removed.
+    @Test func aFolderOfTheLastBuildWithSomeonesFileInItStays() throws {
+        let t = try TemporaryFolder()
+        try build(t.output, ["0.html": "old 0", "a/index.html": "old a", "a/b/index.html": "old b"])
+        put(t.outputPath("a/b/mine.txt"), "the user's file")
+        let before = listing(t.output)
+        #expect(throws: OutputError.self) { try build(t.output, ["0.html": "new 0", "a": "flat"]) }
+        #expect(listing(t.output) == before)
+        try FileManager.default.removeItem(atPath: t.outputPath("a/b/mine.txt"))
+        #expect(try build(t.output, ["0.html": "new 0", "a": "flat"]).removed == 2)
+        #expect(read(t.outputPath("a")) == "flat" && read(t.outputPath("0.html")) == "new 0")
+    }
+
     @Test func dirtyManifestEntriesFromAnInterruptedCommitAreRewrittenOrRemoved() throws {
         let t = try TemporaryFolder()
         try build(t.output, ["a.html": "a", "b.html": "b"])
@@ -851,7 +892,7 @@ struct InputsTokenTests {
         #expect(try SiteWriter(outputDirectory: t.output).previousInputs == nil)
     }
 
-    @Test func aFailedCommitRecordsNoToken() throws {
+    @Test func aFailedCommitRecordsNoNewToken() throws {
         let t = try TemporaryFolder()
         let first = try SiteWriter(outputDirectory: t.output)
         _ = try first.write("a.html", Array("A".utf8))
@@ -862,6 +903,16 @@ struct InputsTokenTests {
         _ = try second.write("c", Array("C".utf8))
         put(t.outputPath("c/theirs.txt"), "not ours")
         #expect(throws: OutputError.self) { try second.commit(inputs: "3 4") }
+        // Put back as it was, the output is the first build's again: its token holds.
+        #expect(try SiteWriter(outputDirectory: t.output).previousInputs == "1 2")
+        // A link where a new file goes is replaced, for good: the failure after it leaves the
+        // output changed, and no token.
+        symlink("elsewhere", t.outputPath("a0.html"))
+        let third = try SiteWriter(outputDirectory: t.output)
+        _ = try third.write("a0.html", Array("A0".utf8))
+        _ = try third.write("c", Array("C".utf8))
+        #expect(throws: OutputError.self) { try third.commit(inputs: "3 4") }
+        #expect(read(t.outputPath("a0.html")) == "A0")
         #expect(try SiteWriter(outputDirectory: t.output).previousInputs == nil)
     }
 

@@ -56,6 +56,31 @@ struct FailureSafetyTests {
         #expect(fullListing(t.path("out")) == before)
     }
 
+    /// A build whose commit fails partway (a folder of someone's where a page goes, met after
+    /// the feed's pages were put in place) leaves the output byte-identical; once the folder
+    /// is gone, the next build writes the site.
+    @Test func aCommitThatFailsPartwayLeavesTheOutputByteIdentical() throws {
+        let t = try Self.builtSite()
+        let page = "out/t/0YFCIsYrzaxRdPpOUAoR/index.html"
+        try FileManager.default.removeItem(atPath: t.path(page))
+        try t.write(page + "/mine.txt", "the user's file\n")
+        let before = fullListing(t.path("out"))
+        let tweet = t.path("store/tweets/2ka14XtBQ6RbXTryUDF9.json")
+        let edited = try String(contentsOfFile: tweet, encoding: .utf8)
+            .replacingOccurrences(of: "\"caption\": \"", with: "\"caption\": \"Edited: ")
+        try edited.write(toFile: tweet, atomically: true, encoding: .utf8)
+        let result = try Self.build(t)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(t.path(page)) && result.stderr.contains("in the way"), "\(result.stderr)")
+        let after = fullListing(t.path("out"))
+        #expect(after == before, "\(differences(before, after))")
+        try FileManager.default.removeItem(atPath: t.path(page))
+        #expect(try Self.build(t).status == 0)
+        #expect(
+            try String(contentsOfFile: t.path("out/t/2ka14XtBQ6RbXTryUDF9/index.html"), encoding: .utf8).contains(
+                "Edited: "))
+    }
+
     @Test func anUnknownPartialLeavesTheOutputByteIdentical() throws {
         let t = try Self.builtSite()
         let before = fullListing(t.path("out"))
