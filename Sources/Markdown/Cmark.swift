@@ -40,8 +40,10 @@ enum MarkdownEvent {
 enum Cmark {
     /// Parses `markdown` (CommonMark, `CMARK_OPT_DEFAULT`: no smart punctuation;
     /// raw HTML comes out as HTML nodes, which the callers escape) and calls
-    /// `visit` for every node in document order. Adjacent text nodes are merged
-    /// first, so a word is never split across text nodes by escapes or entities.
+    /// `visit` for every node in document order. Adjacent text nodes are merged, so
+    /// a word is never split across text nodes by escapes or entities, except a `#`
+    /// or `@` escaped with a backslash: it comes alone, so it starts no hashtag or
+    /// mention, as a Markdown writer means by escaping it.
     /// Iterative: deeply nested input does not grow the Swift stack.
     /// The tree is freed before this returns; nothing of it escapes.
     static func walk(_ markdown: String, _ visit: (MarkdownEvent) -> Void) {
@@ -57,20 +59,40 @@ enum Cmark {
         }
         guard let document = parsed else { preconditionFailure("cmark_parse_document returned NULL") }
         defer { cmark_node_free(document) }
-        cmark_consolidate_text_nodes(document)
 
         guard let iterator = cmark_iter_new(document) else { preconditionFailure("cmark_iter_new returned NULL") }
         defer { cmark_iter_free(iterator) }
+        let escapes = EscapedSigils(markdown)
+        // Text nodes are leaves: adjacent ones come as consecutive entries, merged here.
+        var text: String?
+        func flush() {
+            if let merged = text { visit(.enter(.text(merged))) }
+            text = nil
+        }
         while true {
             let event = cmark_iter_next(iterator)
             if event == CMARK_EVENT_DONE { break }
             guard let node = cmark_iter_get_node(iterator) else { continue }
+            if event == CMARK_EVENT_ENTER, cmark_node_get_type(node) == CMARK_NODE_TEXT {
+                let literal = string(cmark_node_get_literal(node))
+                for piece in escapes.pieces(of: literal, node: node) {
+                    if piece.escaped {
+                        flush()
+                        visit(.enter(.text(piece.text)))
+                    } else {
+                        text = (text ?? "") + piece.text
+                    }
+                }
+                continue
+            }
+            flush()
             if event == CMARK_EVENT_ENTER {
                 visit(.enter(convert(node)))
             } else if event == CMARK_EVENT_EXIT {
                 visit(.exit(convert(node, payload: false)))
             }
         }
+        flush()
     }
 
     private static func string(_ pointer: UnsafePointer<CChar>?) -> String {

@@ -264,6 +264,27 @@ let rel = #"rel="nofollow ugc noopener""#
         #expect(html("`#tag`") == "<p><code>#tag</code></p>\n")
     }
 
+    /// A backslash before `#` or `@` is Markdown's "this character as it is": no link, and
+    /// no tag or mention for the pages and the search; an entity is a `#` like any other.
+    @Test func escapedSigilsStartNoLink() {
+        #expect(html("\\#swift and \\@alice") == "<p>#swift and @alice</p>\n")
+        #expect(html("**\\#swift**") == "<p><strong>#swift</strong></p>\n")
+        #expect(
+            html("\\##swift \\#\\@alice #ok")
+                == "<p>#<a class=\"hashtag\" href=\"/tags/swift/\">#swift</a> #@alice "
+                + "<a class=\"hashtag\" href=\"/tags/ok/\">#ok</a></p>\n")
+        #expect(
+            html("> \\#quoted\n> - \\@listed")
+                == "<blockquote>\n<p>#quoted</p>\n<ul>\n<li>@listed</li>\n</ul>\n</blockquote>\n")
+        // An escaped backslash escapes nothing after it.
+        #expect(html("\\\\#ok") == "<p>\\<a class=\"hashtag\" href=\"/tags/ok/\">#ok</a></p>\n")
+        let scanned = HashtagsAndMentions.scan("\\#swift \\@alice #kept @Bob_99 x\\_#y")
+        #expect(scanned.hashtags == ["kept"])
+        #expect(scanned.mentions == ["Bob_99"])
+        #expect(PlainText.excerpt("\\#swift \\@alice", limit: 100) == "#swift @alice")
+        #expect(PlainText.searchable("\\@alice @Bob_99").mentions == ["Bob_99"])
+    }
+
     @Test func digitsWithLetters() {
         #expect(html("#2024wwdc") == "<p><a class=\"hashtag\" href=\"/tags/2024wwdc/\">#2024wwdc</a></p>\n")
         #expect(html("#" + String(repeating: "a", count: 64)).contains("class=\"hashtag\""))
