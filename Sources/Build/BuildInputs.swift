@@ -26,6 +26,8 @@ struct BuildInputs {
     /// What the walk saw of each store file (`StoreStamp.seen`), kept with a snapshot derived
     /// from them.
     let storeSeen: [UInt64]?
+    /// The symbolic links in the store's folders (`StoreStamp.links`): warned of.
+    let storeLinks: [String]
     /// The store's folder listings being written for the next build's walk, on another thread
     /// (`ListingCache`); nil when none is due.
     let listingWrite: CacheWrite?
@@ -111,6 +113,7 @@ struct BuildInputs {
         storeFiles = stamp.files
         storeFolders = stamp.folders
         storeSeen = stamp.seen
+        storeLinks = stamp.links
 
         var h = StableHasher()
         h.combine(Self.binary)

@@ -107,7 +107,9 @@ package struct SiteBuild: Sendable {
         // allocator keeps it, scattered, under everything that follows (at a million tweets,
         // hundreds of megabytes of the build's peak).
         Heap.trim()
-        var warnings = try check(read.snapshot.diagnostics)
+        let links = inputs.storeLinks.map(Diagnostic.skippedLink(at:))
+        var warnings = try check(
+            links.isEmpty ? read.snapshot.diagnostics : (read.snapshot.diagnostics + links).sorted())
         let media = try pipeline.mirror(read.snapshot, progress: observer.mediaProgress)
         if let media {
             warnings += media.warnings

@@ -35,6 +35,8 @@ package struct Diagnostic: Sendable, Hashable, Comparable, CustomStringConvertib
         case imageNotMirrored = "image-not-mirrored"
         /// An image on an address mirroring never connects to (SPEC 9): loopback, private, …
         case imageAddressRefused = "image-address-refused"
+        /// Found by the store's walk, not in a document: a symbolic link, which no reader follows.
+        case skippedLink = "skipped-link"
 
         /// What `roost check` calls the group.
         package var title: String {
@@ -56,6 +58,7 @@ package struct Diagnostic: Sendable, Hashable, Comparable, CustomStringConvertib
             case .imageWithoutAlt: "images without alt text"
             case .imageNotMirrored: "images that could not be mirrored"
             case .imageAddressRefused: "images on addresses mirroring refuses"
+            case .skippedLink: "symbolic links in the store, not followed"
             }
         }
 
@@ -64,7 +67,7 @@ package struct Diagnostic: Sendable, Hashable, Comparable, CustomStringConvertib
             case .missingField, .wrongType, .invalidTimestamp, .duplicateDocument: .error
             case .tweetByMissingUser, .replyToMissingTweet, .likeOfMissingTweet, .likeByMissingUser,
                 .favoritesOfMissingUser, .nonNumericCoordinate, .negativeCounter, .imageNotMirrored,
-                .imageAddressRefused:
+                .imageAddressRefused, .skippedLink:
                 .warning
             case .likeCounterDrift, .sharedHandle, .unsafeProfileImage, .imageWithoutAlt: .notice
             }
@@ -89,6 +92,14 @@ package struct Diagnostic: Sendable, Hashable, Comparable, CustomStringConvertib
         self.path = path
         self.field = field
         self.message = message
+    }
+
+    /// The warning for the symbolic link at `path` in a folder store: what it points to is
+    /// not read, so a folder of tweets linked in would be missing from the site unsaid.
+    package static func skippedLink(at path: String) -> Diagnostic {
+        Diagnostic(
+            .skippedLink, path: path,
+            "a symbolic link, not followed: what it points to is not read (put the file or folder itself in the store)")
     }
 
     /// `tweets/abc: field 'timestamp': …` — the document path first, so editors and grep find it.

@@ -25,6 +25,9 @@ package struct StoreStamp: Equatable, Sendable {
     package let newest: Int64
     /// Entries seen: files and folders.
     package let entries: Int
+    /// The symbolic links in the store's folders, by their paths in the store, sorted: the
+    /// readers do not follow them, so what they point to is not read (a build warns of them).
+    package internal(set) var links: [String] = []
     /// Every regular file's stamp, when the walk was asked to record them (`recordingFiles`).
     package let files: StoreFileStamps?
     /// Every folder's layout (names and kinds), when the walk was asked to record files or
@@ -280,7 +283,13 @@ package struct StoreStamp: Equatable, Sendable {
             let pathHash = pathHashes?[k] ?? StableHash.fnv1a(bytes, offset: prefixHash)
             let stamp = FileStamp(st)
             let mixed = tally.add(nameHash: pathHash, stamp, mode: st.st_mode)
-            guard (st.st_mode & S_IFMT) == S_IFREG else { return }
+            guard (st.st_mode & S_IFMT) == S_IFREG else {
+                if (st.st_mode & S_IFMT) == S_IFLNK {
+                    let name = String(decoding: bytes, as: UTF8.self)
+                    tally.links.append(relative.isEmpty ? name : relative + "/" + name)
+                }
+                return
+            }
             if tally.isRecording { tally.files.append(pathHash, stamp, folder: folder, name: k) }
             if let reuse = tally.reuse {
                 tally.seen.append(
@@ -303,6 +312,8 @@ package struct StoreStamp: Equatable, Sendable {
         var seen: [UInt64] = []
         /// With `isRecording`: each folder listed, with its layout.
         var folders: [FolderLayouts.Folder] = []
+        /// The symbolic links seen (`StoreStamp.links`).
+        var links: [String] = []
 
         /// With a `Reuse`: where folders' names come from, and the folders this walk keeps.
         let reuse: Reuse?
@@ -395,6 +406,7 @@ package struct StoreStamp: Equatable, Sendable {
             taken += other.taken
             keptWeight += other.keptWeight
             keptTakenWeight += other.keptTakenWeight
+            links += other.links
         }
 
         /// The stamp, with the listings this tally and `others` (merged into it) kept.
@@ -402,6 +414,7 @@ package struct StoreStamp: Equatable, Sendable {
             var stamp = StoreStamp(
                 digest: digest.value, newest: newest, entries: digest.count, files: files, folders: folders)
             stamp.foldersListed = listed
+            stamp.links = links.sorted(by: codePointOrder)
             if reuse != nil {
                 stamp.keptListings = [kept] + others.map(\.kept)
                 stamp.foldersTaken = taken

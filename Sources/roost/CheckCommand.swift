@@ -15,7 +15,7 @@ enum CheckCommand: Command {
         tweets or by missing users, tweets by missing users, replies to missing
         tweets, favorites of missing users), stored like counters that differ from
         the likes counted, usernames that share a handle, coordinates that are not
-        numbers. Nothing is written.
+        numbers, symbolic links in the store (never followed). Nothing is written.
         """
     static let options =
         SiteOptions.sources + [Options.json, Options.strict.helping("exit 1 on warnings too, not only on errors")]
@@ -27,9 +27,12 @@ enum CheckCommand: Command {
         var phases = PhaseTimer()
         let snapshot: Snapshot
         let source: Snapshot.Source
+        var links: [String] = []
         do {
-            (snapshot, source) = try Snapshot.read(
-                from: StoreAddress.source(for: path), phases: { phases.end($0.rawValue) })
+            let store = try StoreAddress.source(for: path)
+            (snapshot, source) = try Snapshot.read(from: store, phases: { phases.end($0.rawValue) })
+            // The readers skip links silently; the walk a build makes names them, as here.
+            if store.layout == .documentPerEntry { links = try store.stamp(recording: false).links }
         } catch {
             // A script reading the report gets one for a store that cannot be read too.
             if arguments.flag(Options.json) {
@@ -39,7 +42,10 @@ enum CheckCommand: Command {
         }
         defer { phases.report() }
         defer { Heap.keepUntilExit(snapshot) }  // the process exits next: no freeing a million tweets one by one
-        let report = CheckReport(storePath: path, source: source, snapshot: snapshot)
+        let report = CheckReport(
+            storePath: path, source: source, snapshot: snapshot,
+            diagnostics: links.isEmpty
+                ? snapshot.diagnostics : (snapshot.diagnostics + links.map(Diagnostic.skippedLink(at:))).sorted())
         Console.out(arguments.flag(Options.json) ? report.json : report.text)
         let failing = report.count(.error) + (arguments.flag(Options.strict) ? report.count(.warning) : 0)
         return failing > 0 ? ExitStatus.failure : ExitStatus.success
@@ -51,9 +57,11 @@ struct CheckReport {
     let storePath: String
     let source: Snapshot.Source
     let snapshot: Snapshot
+    /// The snapshot's, and those of the store's folders (`Diagnostic.skippedLink`).
+    let diagnostics: [Diagnostic]
 
     func count(_ severity: Diagnostic.Severity) -> Int {
-        snapshot.diagnostics.count { $0.severity == severity }
+        diagnostics.count { $0.severity == severity }
     }
 
     private var counts: [(String, Int)] {
@@ -72,7 +80,7 @@ struct CheckReport {
                 + counts.map { Self.plural($0.1, String($0.0.dropLast())) }.joined(separator: ", ")
         ]
         for severity in Diagnostic.Severity.allCases {
-            let found = snapshot.diagnostics.filter { $0.severity == severity }
+            let found = diagnostics.filter { $0.severity == severity }
             guard !found.isEmpty else { continue }
             lines.append("")
             lines.append("\(severity.rawValue)s (\(found.count)):")
@@ -104,7 +112,7 @@ struct CheckReport {
             storePath: storePath, format: .string(source.format.description),
             counts: .object(counts.map { ($0.0, .integer(Int64($0.1))) }),
             tallies: (count(.error), count(.warning), count(.notice)),
-            diagnostics: snapshot.diagnostics.map {
+            diagnostics: diagnostics.map {
                 Self.diagnostic(
                     severity: $0.severity.rawValue, kind: $0.kind.rawValue, path: $0.path, field: $0.field,
                     message: $0.message)

@@ -21,6 +21,33 @@ struct BuildCommandTests {
         #expect(quiet.status == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty)
     }
 
+    /// A symbolic link in the store is not followed (a store never reads outside itself), and
+    /// says so: a warning from `build` and `check` naming it, a failure with `--strict`, where
+    /// it was left out silently (a linked folder of tweets missing from the site unsaid).
+    @Test func aLinkInTheStoreIsNamedNotSkippedSilently() throws {
+        let work = try TemporaryFolder()
+        try work.copy(packageRoot + "/content", to: "store")
+        try work.write(
+            "elsewhere/zzz.json", #"{"caption": "from elsewhere", "timestamp": "2024-01-01T00:00:00Z", "uid": "x"}"#)
+        symlink(work.path("elsewhere/zzz.json"), work.path("store/tweets/zzz.json"))
+        symlink(work.path("elsewhere"), work.path("store/more"))
+        let build = ["build", "--store", work.path("store"), "--output", work.path("out")]
+        let built = try RoostProcess.run(build)
+        #expect(built.status == 0, "\(built.stderr)")
+        for path in ["more", "tweets/zzz.json"] {
+            #expect(built.stderr.contains("warning: \(path): a symbolic link, not followed"), "\(built.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: work.path("out/t/zzz")))
+        let strict = try RoostProcess.run(build + ["--strict"])
+        #expect(strict.status == 1 && strict.stderr.contains("tweets/zzz.json: a symbolic link"), "\(strict.stderr)")
+        let checked = try RoostProcess.run(["check", "--store", work.path("store")])
+        #expect(checked.stdout.contains("symbolic links in the store, not followed (2):"), "\(checked.stdout)")
+        let json = try RoostProcess.run(["check", "--json", "--store", work.path("store")])
+        #expect(
+            json.stdout.contains(#""kind":"skipped-link""#) || json.stdout.contains(#""kind": "skipped-link""#),
+            "\(json.stdout)")
+    }
+
     /// A rebuild says how many pages it rendered: an edited tag template, only the tag pages.
     @Test func saysHowManyPagesARebuildRendered() throws {
         let work = try TemporaryFolder()

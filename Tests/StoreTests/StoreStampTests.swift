@@ -26,6 +26,28 @@ struct StoreStampTests {
         #expect(a.entries == 12, "the root, 7 folders and 4 files: 12; \(a.entries)")
     }
 
+    /// The links the walk meets, at any depth, by their paths in the store, in order; the
+    /// store's own folder given through a link is no link of the store's.
+    @Test func theWalkNamesTheLinksItDoesNotFollow() throws {
+        let dir = try sample()
+        #expect(try StoreStamp.of(dir.path()).links.isEmpty)
+        try dir.write("elsewhere/t9.json", "{}")
+        symlink(dir.path("elsewhere/t9.json"), dir.path("tweets/t9.json"))
+        symlink(dir.path("elsewhere"), dir.path("users/u1/user-likes/more"))
+        symlink(dir.path("elsewhere"), dir.path("places"))
+        symlink(dir.path(), dir.path("../store-link-\(getpid())"))
+        defer { unlink(dir.path("../store-link-\(getpid())")) }
+        let expected = ["places", "tweets/t9.json", "users/u1/user-likes/more"]
+        for recording in [false, true] {
+            #expect(try StoreStamp.of(dir.path(), recordingFiles: recording).links == expected)
+        }
+        #expect(try StoreStamp.of(dir.path("../store-link-\(getpid())")).links == expected)
+        // Names taken from the last walk's listings: the links are named all the same.
+        let first = try StoreStamp.of(dir.path(), listings: (nil, Int64.max))
+        let second = try StoreStamp.of(dir.path(), listings: (first.listings, Int64.max))
+        #expect(second.foldersTaken > 0 && second.links == expected)
+    }
+
     @Test func everyKindOfChangeMovesTheDigest() throws {
         let dir = try sample()
         var seen = [try StoreStamp.of(dir.path()).digest]
