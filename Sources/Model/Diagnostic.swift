@@ -103,9 +103,19 @@ package struct Diagnostic: Sendable, Hashable, Comparable, CustomStringConvertib
     }
 
     /// `tweets/abc: field 'timestamp': …` — the document path first, so editors and grep find it.
+    /// One line: a line break in a value quoted from the store is written `\n`.
     package var description: String {
-        if let field { return "\(path): field '\(field)': \(message)" }
-        return "\(path): \(message)"
+        let line = if let field { "\(path): field '\(field)': \(message)" } else { "\(path): \(message)" }
+        guard line.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return line }
+        var oneLine = ""
+        for scalar in line.unicodeScalars {
+            switch scalar {
+            case "\n": oneLine += "\\n"
+            case "\r": oneLine += "\\r"
+            default: oneLine.unicodeScalars.append(scalar)
+            }
+        }
+        return oneLine
     }
 
     package static func < (lhs: Diagnostic, rhs: Diagnostic) -> Bool {

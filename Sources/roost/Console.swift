@@ -1,18 +1,23 @@
+import Support
+
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Standard output for results, standard error for problems (SPEC 5).
 enum Console {
+    /// A line to standard output, control characters in it escaped (`TerminalText`): it
+    /// may hold store text.
     static func out(_ text: String) {
-        write(text + "\n", to: STDOUT_FILENO)
+        write(TerminalText.safe(text) + "\n", to: STDOUT_FILENO)
     }
 
+    /// A line to standard error, control characters in it escaped, as `out`.
     static func error(_ text: String) {
-        write(text + "\n", to: STDERR_FILENO)
+        write(TerminalText.safe(text) + "\n", to: STDERR_FILENO)
     }
 
-    /// Without a line break: for a progress bar redrawn in place.
+    /// Without a line break, as it is: for a progress bar redrawn in place (its own escapes).
     static func error(partial text: String) {
         write(text, to: STDERR_FILENO)
     }

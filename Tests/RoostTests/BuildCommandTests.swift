@@ -21,6 +21,28 @@ struct BuildCommandTests {
         #expect(quiet.status == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty)
     }
 
+    /// Store text in a message reaches the terminal with its escape sequences written out
+    /// (`\u001b`), not acted on (a screen cleared, the clipboard written through OSC 52), and a
+    /// line break in it cannot start a line of its own.
+    @Test func storeTextCannotDriveTheTerminal() throws {
+        let work = try TemporaryFolder()
+        try work.copy(packageRoot + "/content", to: "store")
+        try work.write(
+            "store/tweets/zzz.json",
+            #"{"caption": "x", "timestamp": "\u001b[2J\u001b]52;c;cHduZWQ=\u0007\nnote: all is well", "uid": "x"}"#)
+        try work.write("store/users/u\u{1B}]0;title\u{07}.json", #"{"username": "odd"}"#)
+        for arguments in [
+            ["build", "--store", work.path("store"), "--output", work.path("out")],
+            ["check", "--store", work.path("store")],
+        ] {
+            let result = try RoostProcess.run(arguments)
+            let output = result.stdout + result.stderr
+            #expect(!output.utf8.contains(0x1B) && !output.utf8.contains(0x07), "\(arguments[0]): \(output)")
+            #expect(output.contains(#"\u001b[2J\u001b]52;c;cHduZWQ=\u0007\nnote: all is well""#), "\(output)")
+            #expect(!output.split(separator: "\n").contains { $0.hasPrefix("note: all is well") })
+        }
+    }
+
     /// A symbolic link in the store is not followed (a store never reads outside itself), and
     /// says so: a warning from `build` and `check` naming it, a failure with `--strict`, where
     /// it was left out silently (a linked folder of tweets missing from the site unsaid).
