@@ -3,8 +3,9 @@
 ///
 /// `& < > " '` become entities, and characters that neither HTML nor XML 1.0 allow in a
 /// document (C0 controls but tab, line feed and carriage return; DEL and C1 controls;
-/// U+FFFE, U+FFFF) become U+FFFD, so a value from the store cannot make a page invalid or a
-/// feed ill-formed.
+/// U+FFFE, U+FFFF) or that HTML calls noncharacters (U+FDD0 to U+FDEF, and the last two
+/// code points of every plane) become U+FFFD, so a value from the store cannot make a page
+/// invalid or a feed ill-formed.
 public enum MarkupEscape {
     /// Appends `bytes` (UTF-8), escaped. On the hot path of rendering: inlinable, byte by byte,
     /// copying the runs between special bytes whole.
@@ -26,9 +27,17 @@ public enum MarkupEscape {
             } else if b == 0xC2, i + 1 < n, (0x80...0x9F).contains(bytes[i + 1]) {
                 replacement = "\u{FFFD}"
                 length = 2
-            } else if b == 0xEF, i + 2 < n, bytes[i + 1] == 0xBF, bytes[i + 2] == 0xBE || bytes[i + 2] == 0xBF {
+            } else if b == 0xEF, i + 2 < n,
+                bytes[i + 1] == 0xBF && bytes[i + 2] >= 0xBE
+                    || bytes[i + 1] == 0xB7 && (0x90...0xAF).contains(bytes[i + 2])
+            {
+                // U+FFFE, U+FFFF, U+FDD0 to U+FDEF
                 replacement = "\u{FFFD}"
                 length = 3
+            } else if b >= 0xF0, i + 3 < n, bytes[i + 1] & 0x0F == 0x0F, bytes[i + 2] == 0xBF, bytes[i + 3] >= 0xBE {
+                // U+1FFFE, U+1FFFF, … U+10FFFF: the last two code points of every plane
+                replacement = "\u{FFFD}"
+                length = 4
             }
             if let replacement {
                 if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
