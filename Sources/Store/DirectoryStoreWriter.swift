@@ -23,10 +23,13 @@ import Darwin
 package enum DirectoryStoreWriter {
     /// Writes `documents` under `dir`. Refuses, before writing anything, any path segment
     /// that is unsafe as a file name. `dir` must be missing or empty unless `force`, which
-    /// deletes its contents first (symbolic links inside are removed, never followed).
+    /// replaces its contents (symbolic links inside are removed, never followed).
     /// Of documents with the same path, the last is written. Each of `missingParents` (a
     /// store's missing parents) gets its folder, without a file, so the store written reports
     /// it too, even with no document below it.
+    ///
+    /// Whole or not at all: the store is written in a folder beside `dir` and renamed into
+    /// place once every file is written, so a failure leaves `dir` as it was.
     package static func write(
         _ documents: [Document], to dir: String, force: Bool,
         missingParents: [DocumentPath] = []
@@ -56,10 +59,24 @@ package enum DirectoryStoreWriter {
                 }
             }
         }
-        try prepare(dir, force: force)
+        let target = try prepare(dir, force: force)
+        let staging = try makeStaging(beside: target)
+        do throws(StoreError) {
+            try write(documents, missingParents: missingParents, in: staging)
+            try replace(target, with: staging)
+        } catch {
+            removeTree(AT_FDCWD, staging)
+            throw error
+        }
+    }
 
-        // Folders first (one thread), then files in parallel.
-        var made = Set<String>()
+    /// Writes the folders and files of `documents` and `missingParents` in the empty folder `dir`.
+    private static func write(_ documents: [Document], missingParents: [DocumentPath], in dir: String)
+        throws(StoreError)
+    {
+        // Folders first (one thread), then files in parallel. Names compared as bytes: two
+        // IDs in two Unicode forms are two folders.
+        var made = Set<ExactText>()
         for k in 0..<(documents.count + missingParents.count) {
             let segments =
                 k < documents.count
@@ -68,7 +85,7 @@ package enum DirectoryStoreWriter {
             var rel = ""
             for segment in segments {
                 rel = rel.isEmpty ? segment : rel + "/" + segment
-                if made.insert(rel).inserted {
+                if made.insert(ExactText(rel)).inserted {
                     let full = joinPath(dir, rel)
                     if mkdir(full, 0o755) != 0 && errno != EEXIST {
                         throw .writeFailed(path: full, reason: errnoText())
@@ -132,38 +149,94 @@ package enum DirectoryStoreWriter {
         }
     }
 
-    private static func prepare(_ dir: String, force: Bool) throws(StoreError) {
+    /// Checks that `dir` can take the store: missing, an empty folder, or with `force` a
+    /// folder with things in it. Returns the folder to replace: `dir`, or where a link at
+    /// `dir` points (the store goes there, as it went through the link before).
+    private static func prepare(_ dir: String, force: Bool) throws(StoreError) -> String {
         let (kind, code) = fileKind(dir, follow: true)
         switch kind {
         case .missing:
             guard code == ENOENT else { throw .writeFailed(path: dir, reason: errnoText(code)) }
-            do {
-                try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-            } catch {
-                throw .writeFailed(path: dir, reason: "cannot create the folder (\(error.localizedDescription))")
-            }
+            return dir
         case .directory:
             guard let folder = FileDescriptor(open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) else {
                 throw .unreadable(path: dir, reason: errnoText())
             }
-            let children: [String]
             switch DirectoryListing.names(in: folder.raw, dotNames: true) {
-            case .success(let names): children = names
+            case .success(let names): if !names.isEmpty && !force { throw .destinationNotEmpty(path: dir) }
             case .failure(let error): throw .unreadable(path: dir, reason: error.text)
             }
-            guard !children.isEmpty else { return }
-            guard force else { throw .destinationNotEmpty(path: dir) }
-            for child in children {
-                let path = joinPath(dir, child)
-                do {
-                    try FileManager.default.removeItem(atPath: path)
-                } catch {
-                    throw .writeFailed(path: path, reason: "cannot remove (\(error.localizedDescription))")
-                }
-            }
+            // (Through a link, the store goes where it points, as it did before.)
+            guard let resolved = realpath(dir, nil) else { return dir }
+            defer { free(resolved) }
+            return String(cString: resolved)
         default:
             throw .notADirectory(path: dir)
         }
+    }
+
+    /// A new empty folder beside `dir` (in its parent, made if missing), to write the store in;
+    /// inside `dir` when it is there and its parent may not be written.
+    private static func makeStaging(beside dir: String) throws(StoreError) -> String {
+        var trimmed = dir
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        let slash = trimmed.lastIndex(of: "/")
+        let parent = slash.map { $0 == trimmed.startIndex ? "/" : String(trimmed[..<$0]) } ?? "."
+        let name = slash.map { String(trimmed[trimmed.index(after: $0)...]) } ?? trimmed
+        let code = makeDirectories(parent)
+        if code != 0 { throw .writeFailed(path: parent, reason: "cannot create the folder (\(errnoText(code)))") }
+        let staging = joinPath(parent, ".\(name).roost-import-\(getpid())")
+        removeTree(AT_FDCWD, staging)  // left by a run killed before it finished
+        if mkdir(staging, 0o755) == 0 { return staging }
+        let error = errno
+        // A folder the user may write in, in one they may not: the store is written inside it.
+        let inside = joinPath(dir, ".roost-import-\(getpid())")
+        guard error == EACCES || error == EPERM || error == EROFS, fileKind(dir, follow: false).0 == .directory else {
+            throw .writeFailed(path: staging, reason: errnoText(error))
+        }
+        removeTree(AT_FDCWD, inside)
+        if mkdir(inside, 0o755) != 0 { throw .writeFailed(path: inside, reason: errnoText()) }
+        return inside
+    }
+
+    /// Puts the written store `staging` in place at `dir`: renamed to it when it is missing;
+    /// else its few top-level entries (the collections) are moved into `dir`, the old ones
+    /// that `force` replaces moved aside first and removed after. (The folder itself stays:
+    /// it may be where the user's shell is.)
+    private static func replace(_ dir: String, with staging: String) throws(StoreError) {
+        if fileKind(dir, follow: false).0 == .missing {
+            if rename(staging, dir) == 0 { return }
+            throw .writeFailed(path: dir, reason: errnoText())
+        }
+        let aside = staging + "-old"
+        // (Written inside `dir`, when its parent could not take it: not one of its entries.)
+        let old = entries(of: dir).filter { joinPath(dir, $0) != staging && joinPath(dir, $0) != aside }
+        if !old.isEmpty, mkdir(aside, 0o755) != 0 { throw .writeFailed(path: aside, reason: errnoText()) }
+        var moved: [(from: String, to: String)] = []
+        func undo() {
+            for move in moved.reversed() { rename(move.to, move.from) }
+            rmdir(aside)
+        }
+        for (from, to) in old.map({ (joinPath(dir, $0), joinPath(aside, $0)) })
+            + entries(of: staging).map({ (joinPath(staging, $0), joinPath(dir, $0)) })
+        {
+            guard rename(from, to) == 0 else {
+                let reason = errnoText()
+                undo()
+                throw .writeFailed(path: to, reason: reason)
+            }
+            moved.append((from, to))
+        }
+        rmdir(staging)
+        // The old store is out of the way: a file of it that cannot be removed (one of the
+        // user's) stays beside, not lost.
+        if !old.isEmpty { removeTree(AT_FDCWD, aside) }
+    }
+
+    /// The names in the folder `dir` (dot-names too); none when it cannot be listed.
+    private static func entries(of dir: String) -> [String] {
+        guard let folder = FileDescriptor(open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) else { return [] }
+        return (try? DirectoryListing.names(in: folder.raw, dotNames: true).get()) ?? []
     }
 
     /// Writes `bytes` to a new file at `path` (never through a symbolic link); the error text or nil.

@@ -53,6 +53,41 @@ import Testing
         #expect(Set(read.documents.map { Array($0.path.id.utf8) }) == [Array(decomposed.utf8), Array(composed.utf8)])
     }
 
+    /// Folders too: two users whose IDs differ only in their Unicode form each get their
+    /// folder of likes (a set of folders made, compared as Swift strings, made only one, and
+    /// the second user's like could not be written).
+    @Test func foldersInTwoUnicodeFormsAreBothMade() throws {
+        let t = try TemporaryFolder()
+        let docs = ["\u{E9}", "e\u{301}"].map { uid in
+            Document(path: DocumentPath(["users", uid, "user-likes", "t1"]), fields: Fields(), source: "x")
+        }
+        try DirectoryStoreWriter.write(docs, to: t.path("out"), force: false)
+        let read = try DocumentStore.read(at: t.path("out"))
+        #expect(read.documents.count == 2)
+        #expect(Set(read.documents.map { Array($0.path.segments[1].utf8) }) == [[0xC3, 0xA9], [0x65, 0xCC, 0x81]])
+    }
+
+    /// A write that fails partway leaves the destination as it was: missing, or with the
+    /// store `force` was to replace; nothing is left beside it.
+    @Test func aFailedWriteLeavesTheDestinationAsItWas() throws {
+        let t = try TemporaryFolder()
+        let good = Document(path: path("users/u1"), fields: Fields([("username", .string("a"))]), source: "x")
+        // Each name is allowed; the whole path is longer than the system takes (PATH_MAX).
+        let deep = DocumentPath((0..<40).map { String(repeating: $0 % 2 == 0 ? "c" : "d", count: 200) + "\($0)" })
+        let bad = Document(path: deep, fields: Fields(), source: "x")
+        #expect(storeError { try DirectoryStoreWriter.write([good, bad], to: t.path("new"), force: false) } != nil)
+        #expect(!t.exists("new"))
+        try t.write("old/users/u0.json", #"{"username": "old"}"#)
+        #expect(storeError { try DirectoryStoreWriter.write([good, bad], to: t.path("old"), force: true) } != nil)
+        #expect(t.read("old/users/u0.json") == #"{"username": "old"}"#)
+        #expect(!t.exists("old/users/u1.json"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: t.path()).sorted() == ["old"])
+        // And one that succeeds replaces the old store, nothing left beside it either.
+        try DirectoryStoreWriter.write([good], to: t.path("old"), force: true)
+        #expect(!t.exists("old/users/u0.json") && t.exists("old/users/u1.json"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: t.path()).sorted() == ["old"])
+    }
+
     @Test func typedValuesAreWrittenInSPECForms() throws {
         let t = try TemporaryFolder()
         let doc = Document(
