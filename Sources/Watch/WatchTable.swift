@@ -31,6 +31,10 @@ struct WatchTable: Sendable {
     let roots: [Root]
     let inotify: Int32
     private var watches: [Int32: [Watch]] = [:]
+    /// The folder roots whose parent folder each watch is: a root deleted or moved away is
+    /// watched again when a folder of its name comes back (a store regenerated, a theme
+    /// copied in again), not lost for the rest of the session.
+    private var parentWatches: [Int32: [Int]] = [:]
     /// Paths changed in the current batch; true when a create/move-in event was seen for it.
     private var pending: [PathKey: Bool] = [:]
 
@@ -44,8 +48,37 @@ struct WatchTable: Sendable {
     /// Watches every root (folders recursively). The first root that cannot be watched, if
     /// any (errno says why).
     mutating func watchRoots() -> Int? {
-        roots.indices.first {
+        let failed = roots.indices.first {
             !addWatch(root: $0, directory: "", recursive: roots[$0].fileName == nil, reportFiles: false)
+        }
+        if failed == nil {
+            for root in roots.indices where roots[root].fileName == nil { watchParent(of: root) }
+        }
+        return failed
+    }
+
+    /// Watches the folder a folder root is in, for the root's own name (none for `/`).
+    private mutating func watchParent(of root: Int) {
+        let url = roots[root].url
+        let parent = url.deletingLastPathComponent().path
+        guard parent != roots[root].directory else { return }
+        let wd = inotify_add_watch(inotify, parent, Self.mask)
+        if wd >= 0, !(parentWatches[wd]?.contains(root) ?? false) { parentWatches[wd, default: []].append(root) }
+    }
+
+    /// An event in the folder a root is in: the root's own name created or moved in (watched
+    /// again, whole, every file in it reported), or deleted or moved away.
+    private mutating func handleParentEvent(roots indices: [Int], mask: UInt32, name: String) {
+        for root in indices where name == roots[root].url.lastPathComponent {
+            if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
+                removeWatches(root: root)
+                if addWatch(root: root, directory: "", recursive: true, reportFiles: true) {
+                    record(root: root, path: "", created: true)
+                }
+            } else if mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 {
+                record(root: root, path: "", created: false)
+                removeWatches(root: root)
+            }
         }
     }
 
@@ -106,14 +139,17 @@ struct WatchTable: Sendable {
             for index in roots.indices {
                 record(root: index, path: "", created: false)
                 _ = addWatch(root: index, directory: "", recursive: roots[index].fileName == nil, reportFiles: false)
+                if roots[index].fileName == nil { watchParent(of: index) }
             }
             return
         }
-        guard let list = watches[wd] else { return }
         if mask & UInt32(IN_IGNORED) != 0 {
             watches[wd] = nil
+            parentWatches[wd] = nil
             return
         }
+        if let parents = parentWatches[wd], !name.isEmpty { handleParentEvent(roots: parents, mask: mask, name: name) }
+        guard let list = watches[wd] else { return }
         let isDirectory = mask & UInt32(IN_ISDIR) != 0
         for watch in list {
             let root = roots[watch.root]
@@ -182,14 +218,18 @@ struct WatchTable: Sendable {
         return true
     }
 
-    private mutating func removeWatches(root: Int, under directory: String) {
-        let prefix = directory + "/"
+    /// Forgets the watches of a root's folders: those at and under `directory`, or all of
+    /// them (nil). A watch that is also another root's parent watch stays with the kernel.
+    private mutating func removeWatches(root: Int, under directory: String? = nil) {
+        let prefix = directory.map { $0 + "/" }
         for (wd, list) in watches {
             let kept = list.filter {
-                !($0.root == root && ($0.directory == directory || $0.directory.hasPrefix(prefix)))
+                guard $0.root == root else { return true }
+                guard let directory, let prefix else { return false }
+                return !($0.directory == directory || $0.directory.hasPrefix(prefix))
             }
             if kept.count == list.count { continue }
-            if kept.isEmpty {
+            if kept.isEmpty && parentWatches[wd] == nil {
                 inotify_rm_watch(inotify, wd)
                 watches[wd] = nil
             } else {

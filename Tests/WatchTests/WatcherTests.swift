@@ -106,6 +106,47 @@ final class Batches: Sendable {
         #expect(latest["moved/deep/c.json"] == .created)
     }
 
+    /// A folder root deleted and made again (a store regenerated, a theme copied in anew), or
+    /// moved away and another put in its place, is watched again: its files are reported, and
+    /// so are later edits in it. (The watch went with the old folder, and nothing more was
+    /// ever seen.) Nothing of the folder moved away is reported after.
+    @Test func aRootDeletedAndMadeAgainIsWatchedAgain() throws {
+        let parent = try TemporaryFolder()
+        try parent.write("store/tweets/a.json", "a")
+        let root = parent.url.appendingPathComponent("store")
+        let batches = Batches()
+        let watcher = try FileWatcher(roots: [root], debounce: .milliseconds(30)) { batches.add($0) }
+        defer { watcher.stop() }
+
+        try FileManager.default.removeItem(at: root)
+        batches.settle()
+        #expect(batches.latest[""] == .deleted)
+        batches.reset()
+        try parent.write("store/tweets/b.json", "b")
+        batches.settle()
+        #expect(batches.latest[""] == .created)
+        #expect(batches.latest["tweets/b.json"] == .created)
+        batches.reset()
+        try parent.write("store/tweets/b.json", "b2")
+        try parent.write("store/users/u.json", "u")
+        batches.settle()
+        #expect(batches.latest["tweets/b.json"] == .modified)
+        #expect(batches.latest["users/u.json"] == .created)
+
+        // Replaced at once by another folder, moved in.
+        batches.reset()
+        try parent.write("next/tweets/c.json", "c")
+        try FileManager.default.moveItem(at: root, to: parent.url.appendingPathComponent("away"))
+        try FileManager.default.moveItem(at: parent.url.appendingPathComponent("next"), to: root)
+        batches.settle()
+        #expect(batches.latest["tweets/c.json"] == .created)
+        batches.reset()
+        try parent.write("away/tweets/z.json", "z")
+        try parent.write("store/tweets/c.json", "c2")
+        batches.settle()
+        #expect(batches.latest == ["tweets/c.json": .modified])
+    }
+
     @Test func singleFileRootsIgnoreTheirNeighbours() throws {
         let folder = try TemporaryFolder()
         try folder.write("store.json", "{}")
