@@ -29,15 +29,37 @@ enum LiveReload {
           function isPage(key) { return key === "" || /\\/$/.test(key) || /\\.html?$/i.test(key); }
 
           var here = pageKey(location.pathname);
+          // The files this page loaded (its stylesheets, scripts, images, fonts, fetches), as
+          // the browser's resource timing lists them; null when it cannot tell (no such list,
+          // or one that may have overflowed).
+          var resourceLimit = 1000;
+          var timing = window.performance && performance.getEntriesByType && performance.setResourceTimingBufferSize;
+          // (The list holds 250 by default: one that full before this ran may have lost some.)
+          var overflowed = timing && performance.getEntriesByType("resource").length >= 250;
+          if (timing) performance.setResourceTimingBufferSize(resourceLimit);
+          function loadedFiles() {
+            if (!timing || overflowed) return null;
+            var entries = performance.getEntriesByType("resource");
+            if (entries.length >= resourceLimit) return null;
+            var keys = {};
+            for (var i = 0; i < entries.length; i++) {
+              try { keys[pageKey(new URL(entries[i].name).pathname)] = true; } catch (e) {}
+            }
+            return keys;
+          }
           function concernsThisPage(paths) {
+            var loaded;
             for (var i = 0; i < paths.length; i++) {
               var path = String(paths[i]);
               if (path === "*") return true;
               var key = pageKey(path);
               if (key === here) return true;
-              // A stylesheet, a script, an image or a font may be used by this page; a feed
-              // or a sitemap is not.
-              if (!isPage(key) && isAsset(key)) return true;
+              // A stylesheet, a script, an image or a font this page loaded; not a feed, a
+              // sitemap, or another page's files (the search's index, fetched by its page).
+              if (!isPage(key) && isAsset(key)) {
+                if (loaded === undefined) loaded = loadedFiles();
+                if (loaded === null || loaded[key]) return true;
+              }
             }
             return false;
           }
