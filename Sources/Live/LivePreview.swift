@@ -26,11 +26,12 @@ package final class LivePreview: Sendable {
     /// Why each site still serves an older state, if it does.
     /// Each store's error, under the overlay's title for it.
     private let errors: Mutex<[(title: String, message: String)?]>
-    private let log: @Sendable (String) -> Void
+    private let log: @Sendable (String, _ isError: Bool) -> Void
 
     /// - Parameters:
     ///   - config: the options of every site (each gets its own base URL).
-    ///   - log: a line for each load and update (`tweets/t1 modified → 3 pages updated (12 ms)`).
+    ///   - log: a line for each load and update (`tweets/t1 modified → 3 pages updated (12 ms)`),
+    ///     and whether it tells of an error (the last good state still served).
     ///   - media: the cache of `config.media == .mirror`, shared with builds.
     ///   - allowedHosts: host names answered besides the preview's own (`--allow-host`).
     ///   - projectFolder: the folder of the site's `roost.json` (empty: the current folder), where
@@ -38,7 +39,7 @@ package final class LivePreview: Sendable {
     package init(
         stores: [String], templates: String?, config: SiteConfig, media: MediaOptions = MediaOptions(), host: String,
         port: UInt16, allowedHosts: [String] = [], projectFolder: String = "",
-        log: @escaping @Sendable (String) -> Void
+        log: @escaping @Sendable (String, _ isError: Bool) -> Void
     ) {
         let templates = Theme.folder(given: templates, in: projectFolder)
         let names = StoreIndex.names(of: stores)
@@ -116,7 +117,7 @@ package final class LivePreview: Sendable {
 
     private func record(_ update: LiveSite.Update, of k: Int) {
         let name = sites[k].name
-        log(name.isEmpty ? update.summary : "[\(name)] \(update.summary)")
+        log(name.isEmpty ? update.summary : "[\(name)] \(update.summary)", update.error != nil)
         errors.withLock { $0[k] = update.error.map { (update.errorTitle ?? PreviewServer.buildErrorTitle, $0) } }
     }
 

@@ -122,10 +122,22 @@ package final class LiveSite: Sendable {
         guard let rendering else {
             // Nothing rendered yet (the store was broken from the start): every page is a
             // stand-in that the server overlays with the error, until the store is valid.
-            return path.hasSuffix(".html") ? Array(Self.waitingPage.utf8) : nil
+            return path.hasSuffix(".html") && !Self.isFileFolder(path) ? Array(Self.waitingPage.utf8) : nil
         }
         if let page { return try? rendering.renderer.render(page) }
         return rendering.assets[path] ?? rendering.mirrored?.file(at: path)
+    }
+
+    /// `style.css/index.html`, `feed.xml/index.html`: what the server asks for to see whether
+    /// `/style.css` is a folder; with a file's name, no page (and no redirect to `style.css/`).
+    static func isFileFolder(_ path: String) -> Bool {
+        guard path.hasSuffix("/index.html") else { return false }
+        let folder = path.dropLast("/index.html".count)
+        let name = folder.split(separator: "/").last ?? folder[...]
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
+        let suffix = name[name.index(after: dot)...]
+        return (1...5).contains(suffix.count) && suffix.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+            && suffix.lowercased() != "html"
     }
 
     /// The page served for any page's address while no state of the store has rendered.

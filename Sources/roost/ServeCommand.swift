@@ -40,7 +40,9 @@ enum ServeCommand: Command {
             stores: arguments.all(Options.store), templates: try arguments.value(Options.templates),
             config: config, media: try arguments.mediaOptions(), host: try arguments.required(Options.host),
             port: UInt16(try arguments.integer(Options.port)), allowedHosts: arguments.all(Options.allowHost),
-            projectFolder: arguments.projectFolder, log: { Console.out($0) })
+            projectFolder: arguments.projectFolder,
+            // An update that failed (the last good state still served) is an error: standard error.
+            log: { line, isError in isError ? Console.error(line) : Console.out(line) })
         let interrupted = try Interrupt()
         try preview.start()
         // Only now: a change made as soon as this line appears is seen (tests rely on it).

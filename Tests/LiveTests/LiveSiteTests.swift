@@ -281,6 +281,9 @@ struct LiveSiteStartTests {
         let waiting = String(decoding: live.file(at: "u/mina/index.html") ?? [], as: UTF8.self)
         #expect(waiting.contains("Waiting for a valid store"))
         #expect(live.file(at: "static/style.css") == nil)
+        // Nor is a file's name a folder of a page (the server would redirect `/feed.xml` to `/feed.xml/`).
+        #expect(live.file(at: "static/style.css/index.html") == nil && live.file(at: "feed.xml/index.html") == nil)
+        #expect(live.file(at: "index.html") != nil && live.file(at: "t/t1/index.html") != nil)
 
         try store.write([tweet("t1", by: "u1", at: "2024-01-01T00:00:00Z", "whole")], in: "")
         let fixed = live.apply([store.change("tweets/t1.json", .modified)])
@@ -293,7 +296,7 @@ struct LiveSiteStartTests {
         try store.write([user("u1", "mina")], in: "")
         let preview = LivePreview(
             stores: [store.path()], templates: packageRoot + "/templates", config: SiteConfig(viewer: "nobody"),
-            host: "127.0.0.1", port: 0, log: { _ in })
+            host: "127.0.0.1", port: 0, log: { _, _ in })
         #expect(throws: SiteError.self) { try preview.start() }
         preview.stop()
     }

@@ -13,20 +13,29 @@ struct ServeTests {
     final class Server {
         let process = Process()
         let output = Pipe()
+        /// Standard error, when asked for apart (`separateErrors`); else it goes to `output`.
+        let errors: Pipe?
         private(set) var lines: [String] = []
         let url: URL
 
-        convenience init(store: String, templates: String = RoostProcess.packageRoot.path + "/templates") throws {
-            try self.init(arguments: ["--store", store, "--templates", templates])
+        convenience init(
+            store: String, templates: String = RoostProcess.packageRoot.path + "/templates",
+            separateErrors: Bool = false
+        ) throws {
+            try self.init(arguments: ["--store", store, "--templates", templates], separateErrors: separateErrors)
         }
 
         /// `roost serve ARGUMENTS --port 0` run by `binary` in `directory`.
-        init(arguments: [String], in directory: URL? = nil, binary: URL = RoostProcess.binary) throws {
+        init(
+            arguments: [String], in directory: URL? = nil, binary: URL = RoostProcess.binary,
+            separateErrors: Bool = false
+        ) throws {
             process.executableURL = binary
             process.arguments = ["serve"] + arguments + ["--port", "0"]
             if let directory { process.currentDirectoryURL = directory }
             process.standardOutput = output
-            process.standardError = output
+            errors = separateErrors ? Pipe() : nil
+            process.standardError = errors ?? output
             try process.run()
             var found: URL?
             let deadline = Date().addingTimeInterval(30)
@@ -187,6 +196,23 @@ struct ServeTests {
         try store.write([tweet("t1", by: "u1", at: "2023-01-01T00:00:00Z", "whole again")], in: "")
         #expect(try server.waitFor("/", toContain: "whole again"))
         #expect(try !server.get("/").1.contains("roost-error-overlay"))
+    }
+
+    /// An update that fails (the last good state still served) is an error: it goes to standard
+    /// error, as every command's errors do (SPEC 5); the updates that work, to standard output.
+    @Test func anUpdateThatFailsIsWrittenToStandardError() throws {
+        let store = try Self.sampleStore()
+        let server = try Server(store: store.path(), separateErrors: true)
+        try store.write("tweets/t2.json", #"{"caption": "#)
+        #expect(try server.waitFor("/", toContain: "tweets/t2.json:1:"))
+        try store.write([tweet("t2", by: "u1", at: "2023-01-02T00:00:00Z", "fixed")], in: "")
+        #expect(try server.waitFor("/", toContain: "fixed"))
+        server.stop()
+        let out = String(decoding: server.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errors = String(decoding: server.errors!.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(
+            errors.contains("still serving the last good build") && errors.contains("tweets/t2.json:1:"), "\(errors)")
+        #expect(!out.contains("tweets/t2.json:1:") && out.contains("pages updated"), "\(out)")
     }
 
     @Test func anUnknownViewerIsAnErrorAtStart() throws {
