@@ -67,7 +67,7 @@ package final class LivePreview: Sendable {
         for (k, entry) in sites.enumerated() {
             let update = entry.site.loadAll()
             // A viewer no user has is a mistake on the command line, not a state of the data.
-            if let handle = update.unknownViewer { throw SiteError.unknownViewer(handle) }
+            if let error = update.viewerError { throw error }
             record(update, of: k)
         }
         try server.start()

@@ -89,8 +89,8 @@ package final class LiveSite: Sendable {
         package var error: String?
         /// `tweets/t42 modified → 31 pages updated (12 ms)`.
         package var summary: String
-        /// The `--viewer` that no user of the store has, when that is the error.
-        package var unknownViewer: String? = nil
+        /// A `--viewer` that names no one user of the store, when that is the error.
+        package var viewerError: SiteError? = nil
         /// What kind of trouble `error` is, for the overlay's title (nil: a build error).
         package var errorTitle: String? = nil
     }
@@ -355,7 +355,7 @@ package final class LiveSite: Sendable {
                 state.renderingIsCurrent
             )
         }
-        func failed(_ message: String, unknownViewer: String? = nil) -> Update {
+        func failed(_ message: String, viewerError: SiteError? = nil) -> Update {
             let served = state.withLock { state in
                 state.renderingIsCurrent = false
                 state.shownError = message
@@ -364,7 +364,7 @@ package final class LiveSite: Sendable {
             let serving = served ? "still serving the last good build" : "pages show it until the store is valid"
             return Update(
                 changedPages: [], error: message, summary: "\(what) → error, \(serving):\n\(message)",
-                unknownViewer: unknownViewer)
+                viewerError: viewerError)
         }
         func finished(_ rendering: Rendering, _ changed: [String]) -> Update {
             var what = what
@@ -412,8 +412,8 @@ package final class LiveSite: Sendable {
             let rendering = Rendering(renderer: renderer, assets: assets, mirrored: mirrored)
             let changed = templatesChanged || previous == nil ? ["*"] : rendering.changedPages(since: previous!)
             return finished(rendering, changed)
-        } catch SiteError.unknownViewer(let handle) {
-            return failed("\(SiteError.unknownViewer(handle))", unknownViewer: handle)
+        } catch let error as SiteError where error.isAboutTheViewer {
+            return failed("\(error)", viewerError: error)
         } catch {
             return failed("\(error)")
         }

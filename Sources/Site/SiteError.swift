@@ -3,6 +3,8 @@ import Mustache
 /// Why a site cannot be rendered.
 package enum SiteError: Error, CustomStringConvertible {
     case unknownViewer(String)
+    /// `--viewer NAME` where several users' usernames equal NAME ignoring case: their handles.
+    case ambiguousViewer(String, handles: [String])
     case missingTemplate(name: String, folder: String)
     case template(MustacheError)
     case rendering(String)
@@ -24,10 +26,21 @@ package enum SiteError: Error, CustomStringConvertible {
         }
     }
 
+    /// `--viewer` names no one user: a mistake in the options, not a state of the data.
+    package var isAboutTheViewer: Bool {
+        switch self {
+        case .unknownViewer, .ambiguousViewer: true
+        default: false
+        }
+    }
+
     package var description: String {
         switch self {
         case .unknownViewer(let handle):
             "viewer '\(handle)': no user has this handle or username"
+        case .ambiguousViewer(let name, let handles):
+            "viewer '\(name)': the usernames of \(handles.count) users match it, ignoring case; "
+                + "give one's handle: \(handles.map { "'\($0)'" }.joined(separator: ", "))"
         case .missingTemplate(let name, let folder):
             "\(folder)/\(name).mustache: template not found (every theme needs it)"
         case .template(let error):

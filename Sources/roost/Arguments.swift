@@ -143,9 +143,12 @@ extension Arguments {
             throw UsageError(error.description)
         }
         let media = MediaMode(rawValue: try required(Options.media))!
+        // Every page's <title> and the feeds' <title>: HTML refuses an empty one.
+        let title = try required(Options.title)
+        if title.allSatisfy(\.isWhitespace) { throw Options.title.invalid(title, expected: "a name that is not empty") }
         return SiteConfig(
             baseURL: base, pageSize: try integer(Options.pageSize), viewer: try value(Options.viewer),
-            title: try required(Options.title), description: try value(Options.description),
+            title: title, description: try value(Options.description),
             language: try required(Options.language), media: media)
     }
 

@@ -16,7 +16,7 @@ enum ErrorHints {
         case let error as GenerateError: message(for: error)
         case let error as SiteFolderError: message(for: error)
         case PreviewError.portInUse: "\(error); choose another with \(Options.port.synopsis)"
-        case SiteError.unknownViewer:
+        case let error as SiteError where error.isAboutTheViewer:
             // `viewer 'x': …` says which setting; here it is the option.
             "--\(error)"
         default: "\(error)"

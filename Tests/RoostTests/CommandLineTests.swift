@@ -31,6 +31,16 @@ struct CommandLineTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: t.path()).isEmpty, "nothing written")
     }
 
+    /// An empty title would make every page's <title> empty, which HTML refuses.
+    @Test func anEmptyTitleIsAUsageError() throws {
+        let t = try TemporaryFolder()
+        for title in ["", "  "] {
+            let result = try RoostProcess.run(["build", "--title", title, "--output", t.path("out")])
+            #expect(result.status == 2 && result.stderr.contains("a name that is not empty"), "\(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: t.path("out")))
+    }
+
     /// `import --force` empties its folder first: an export inside that folder is refused, not
     /// deleted with it.
     @Test func importRefusesToEmptyTheFolderHoldingItsSource() throws {

@@ -132,9 +132,15 @@ func cardsPastTheBudgetRenderTheSame(budget: Int) throws {
         #expect(throws: SiteError.self) {
             _ = try SiteRenderer(snapshot: snapshot, config: SiteConfig(viewer: "nobody"), templates: defaultTemplates)
         }
-        // `Moon` and `moon` share a lowercased name: `MOON` means neither.
-        #expect(throws: SiteError.self) {
+        // `Moon` and `moon` share a lowercased name: `MOON` means neither, and the error says
+        // so, with the handles that do name each (not "no user has this name").
+        #expect {
             _ = try SiteRenderer(snapshot: snapshot, config: SiteConfig(viewer: "MOON"), templates: defaultTemplates)
+        } throws: { error in
+            guard case SiteError.ambiguousViewer("MOON", let handles) = error, handles.count == 2 else { return false }
+            let text = "\(error)"
+            return text.contains("the usernames of 2 users match it, ignoring case")
+                && handles.allSatisfy { text.contains("'\($0)'") }
         }
         do {
             _ = try SiteRenderer(snapshot: snapshot, config: SiteConfig(viewer: "nobody"), templates: defaultTemplates)
