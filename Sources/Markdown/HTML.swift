@@ -44,38 +44,17 @@ struct HTMLWriter {
 
     /// A URL from the Markdown, for an `href`: bytes that may not appear in a
     /// URL (space, controls, `"`, `<`, `>`, `\`, `^`, `` ` ``, `{`, `|`, `}`,
-    /// non-ASCII) are percent-encoded (as UTF-8), existing `%XX` are kept,
-    /// and the result is attribute-escaped. As a browser would, leading and
+    /// non-ASCII) are percent-encoded (as UTF-8), existing `%XX` are kept (a
+    /// `%` that starts none is `%25`: `WebAddress.encoded`), and the result is
+    /// attribute-escaped. As a browser would, leading and
     /// trailing controls and spaces are dropped, and tabs and newlines removed,
     /// so the link goes where `LinkPolicy.classify` thinks it goes.
     mutating func href(_ url: String) {
-        var url = url
-        url.withUTF8 { source in
-            var start = 0
-            var end = source.count
-            while start < end, source[start] <= 0x20 { start += 1 }
-            while end > start, source[end - 1] <= 0x20 { end -= 1 }
-            for byte in source[start..<end] {
-                switch byte {
-                case 0x09, 0x0A, 0x0D:
-                    continue
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"),
-                    UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
-                    UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"),
-                    UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "@"), UInt8(ascii: "!"),
-                    UInt8(ascii: "$"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"),
-                    UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
-                    UInt8(ascii: "%"):
-                    bytes.append(byte)
-                case UInt8(ascii: "&"): raw("&amp;")
-                case UInt8(ascii: "'"): raw("&#39;")
-                default:
-                    let digits: [UInt8] = Array("0123456789ABCDEF".utf8)
-                    bytes.append(UInt8(ascii: "%"))
-                    bytes.append(digits[Int(byte >> 4)])
-                    bytes.append(digits[Int(byte & 0x0F)])
-                }
+        for byte in WebAddress.encoded(url).utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): raw("&amp;")
+            case UInt8(ascii: "'"): raw("&#39;")
+            default: bytes.append(byte)
             }
         }
     }
@@ -104,6 +83,13 @@ enum LinkPolicy {
     /// `#` makes the part before it a scheme, which must be an allowed one.
     /// Empty URLs are unsafe (a link to nowhere).
     static func classify(_ url: String) -> Kind {
+        let kind = classifyByScheme(url)
+        // `https://`, `https://x.org:99999/`: no page can carry it as a link.
+        if case .external = kind, !WebAddress.hasUsableHost(url) { return .unsafe }
+        return kind
+    }
+
+    private static func classifyByScheme(_ url: String) -> Kind {
         var scheme: [UInt8] = []
         var started = false
         var sawSlashes = 0

@@ -1,3 +1,5 @@
+import Support
+
 /// Renders captions and bios (CommonMark) to an HTML fragment, safely:
 ///
 /// - raw HTML (blocks and inline) is shown as literal text, never passed through;
@@ -386,6 +388,8 @@ private struct Renderer {
                     out.raw("#")
                     out.escaped(tag)
                 }
+            case .url(let url) where !WebAddress.hasUsableHost(url):
+                out.escaped(url)  // `https://x.org:99999/`: no link a page can carry
             case .url(let url):
                 out.raw("<a href=\"")
                 out.href(url)

@@ -1,5 +1,6 @@
 import Markdown
 import Store
+import Support
 
 /// Reading one document by the schema of SPEC 2.3: the part of building a snapshot that
 /// depends on that document alone (see `DecodedDocument`).
@@ -12,10 +13,11 @@ extension Snapshot {
         let bio = reader.optionalString("bio")
         var safeImage: String?
         if let image, !image.isEmpty {
-            if image.hasHTTPScheme {
-                safeImage = image
+            if let usable = WebAddress.httpURL(image) {
+                safeImage = usable
             } else {
-                reader.warn(.unsafeProfileImage, "profileImageUrl", "not an http(s) URL; the placeholder is shown")
+                reader.warn(
+                    .unsafeProfileImage, "profileImageUrl", "not a usable http(s) URL; the placeholder is shown")
             }
         }
         let bioImages = bio.map { images(in: $0, field: "bio", &reader) } ?? []
@@ -84,12 +86,5 @@ extension Snapshot {
             id: s[3], uid: s[1], name: name,
             address: (address?.isEmpty ?? true) ? nil : address, coordinate: coordinate)
         return (place, reader.diagnostics)
-    }
-}
-
-extension String {
-    var hasHTTPScheme: Bool {
-        let lower = prefix(8).lowercased()
-        return lower.hasPrefix("https://") || lower.hasPrefix("http://")
     }
 }

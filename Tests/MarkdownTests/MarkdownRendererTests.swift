@@ -305,6 +305,17 @@ let rel = #"rel="nofollow ugc noopener""#
 }
 
 @Suite struct BareURLs {
+    /// An address no page can carry as a link (no host, a port past 65535, an unclosed `[`)
+    /// stays text, bare or in a Markdown link; a `%` that starts no escape is `%25`.
+    @Test func addressesWithoutAUsableHostAreNotLinked() {
+        #expect(
+            html("see https://x.com:99999/ and https://[::1") == "<p>see https://x.com:99999/ and https://[::1</p>\n")
+        #expect(html("[here](https://x.com:99999/)") == "<p>here</p>\n")
+        #expect(html("[here](https:// )") == "<p>here</p>\n")
+        #expect(html("[here](https://x.com/%zz)") == "<p><a href=\"https://x.com/%25zz\" \(rel)>here</a></p>\n")
+        #expect(html("https://x.com/%zz") == "<p><a href=\"https://x.com/%25zz\" \(rel)>https://x.com/%zz</a></p>\n")
+    }
+
     @Test func linked() {
         #expect(
             html("see https://example.com/path?q=1.")

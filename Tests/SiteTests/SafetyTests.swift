@@ -1,3 +1,4 @@
+import Model
 import Site
 import Store
 import TestSupport
@@ -64,9 +65,11 @@ import Testing
         // The tweet IDs: attribute values escaped, folders hashed.
         let feed = try site.page("index.html")
         #expect(tweetIDs(feed) == ["plain", "<script>alert(1)", Self.img, "w1"])
-        // An http(s) picture is used, escaped.
+        // An http(s) picture is used, what a URL may not hold percent-encoded (and escaped).
         let w1 = try #require(card("w1", in: feed))
-        #expect(attributeValues("src", in: w1) == ["https://example.com/a.png?q=\"><img src=x onerror=alert(1)>"])
+        #expect(
+            attributeValues("src", in: w1) == ["https://example.com/a.png?q=%22%3E%3Cimg%20src=x%20onerror=alert(1)%3E"]
+        )
         #expect(feed.contains("data-tweet-id=\"\(escapedImg)\""))
         #expect(site.paths.filter { $0.hasPrefix("t/") }.allSatisfy { !$0.contains("<") && !$0.contains("\"") })
         // `javascript:` links lose their link and keep their text.
@@ -77,6 +80,19 @@ import Testing
         let favorites = try site.page("u/u-uX/favorites/index.html")
         #expect(favorites.contains("<h3 class=\"p-name place-name\">\(escapedScript)</h3>"))
         #expect(favorites.contains("<p class=\"p-adr place-address\">\(escapedImg)</p>"))
+    }
+
+    /// A picture address with no usable host (`https://`, a port past 65535) is no picture
+    /// (the page would not be valid HTML): the placeholder, and a notice saying why.
+    @Test func aPictureAddressWithoutAUsableHostIsThePlaceholder() throws {
+        for image in ["https://", "https://x.com:99999/a.png", "https://[::1/a.png", "https://::1/a.png"] {
+            let store = [user("u1", "mina", image: image), tweet("t1", by: "u1", at: at(minute: 1), "hi")]
+            let site = try render(store)
+            let html = try site.page("u/mina/index.html")
+            #expect(html.contains("<img class=\"u-photo avatar avatar-large\" src=\"static/avatar.svg\""), "\(image)")
+            let notices = Model.Snapshot(documents: store).diagnostics.filter { $0.kind == .unsafeProfileImage }
+            #expect(notices.map(\.message) == ["not a usable http(s) URL; the placeholder is shown"], "\(image)")
+        }
     }
 
     @Test func unsafeProfilePicturesAreReplacedByThePlaceholder() throws {
