@@ -7,6 +7,9 @@ import Foundation
 package enum BaseURL {
     /// The base URL as pages write it, or why `text` is not one.
     package static func normalized(_ text: String) throws(BaseURLError) -> String {
+        if text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw .init(text, "it holds a control character (a line break, a tab)")
+        }
         if text.contains("?") { throw .init(text, "it has a query ('?'); a base URL is where pages live") }
         if text.contains("#") { throw .init(text, "it has a fragment ('#')") }
         if text.hasPrefix("/") {
@@ -44,9 +47,13 @@ package enum BaseURL {
         } else if let colon = host.lastIndex(of: ":") {
             port = host[host.index(after: colon)...]
             host = host[..<colon]
+            if host.contains(":") { throw .init(text, "its host holds ':' (an IPv6 address goes in brackets: [::1])") }
         }
         if let port, port.isEmpty || !port.allSatisfy(\.isASCII) || !port.allSatisfy(\.isNumber) || port.count > 5 {
             throw .init(text, "its port '\(port)' is not a number")
+        }
+        if let port, !(1...65535).contains(Int(port)!) {
+            throw .init(text, "its port '\(port)' is not from 1 to 65535")
         }
         guard !host.isEmpty else { throw .init(text, "it has no host") }
         let labels = host.lowercased().split(separator: ".", omittingEmptySubsequences: false)
@@ -93,7 +100,22 @@ package enum BaseURL {
             i += 1
         }
         if out.last != UInt8(ascii: "/") { out.append(UInt8(ascii: "/")) }
-        return String(decoding: out, as: UTF8.self)
+        return withoutDotSegments(String(decoding: out, as: UTF8.self))
+    }
+
+    /// `/a/./b/../c/` as `/a/c/`, as a browser resolves it (`%2e` is a dot too); `..` above
+    /// the root stays at the root. Every URL the site writes then names each page one way.
+    static func withoutDotSegments(_ path: String) -> String {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().dropLast()
+        var kept: [Substring] = []
+        for segment in segments {
+            switch segment.lowercased() {
+            case ".", "%2e": continue
+            case "..", ".%2e", "%2e.", "%2e%2e": _ = kept.popLast()
+            default: kept.append(segment)
+            }
+        }
+        return "/" + kept.map { $0 + "/" }.joined()
     }
 
     private static func isHex(_ b: UInt8) -> Bool {

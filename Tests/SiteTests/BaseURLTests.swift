@@ -10,6 +10,9 @@ struct BaseURLTests {
         ("https://example.com", "https://example.com/"), ("HTTPS://Example.COM/Sub", "https://example.com/Sub/"),
         ("http://localhost:8080/x/", "http://localhost:8080/x/"), ("https://[::1]:8443/", "https://[::1]:8443/"),
         ("https://예시.kr/블로그 a/", "https://xn--vv4b11d.kr/%EB%B8%94%EB%A1%9C%EA%B7%B8%20a/"),
+        // Dot segments resolved, as a browser does: each page has one URL.
+        ("https://example.com/a/../b/", "https://example.com/b/"), ("/a/./b/%2E%2e/c", "/a/c/"), ("/../x/", "/x/"),
+        ("https://example.com:65535/", "https://example.com:65535/"),
     ])
     func acceptedAndWrittenAsAURI(_ given: String, _ written: String) throws {
         #expect(try BaseURL.normalized(given) == written)
@@ -19,6 +22,9 @@ struct BaseURLTests {
         "example.com", "project", "https://example.com/?q=1", "/a#b", "ftp://example.com/", "//example.com/",
         "https://user:pass@example.com/", "https://example.com:port/", "https:///path/", "https://ex ample.com/",
         "javascript:alert(1)", "",
+        // A port past 65535, or 0; an IPv6 address without brackets; control characters.
+        "https://example.com:99999/", "https://example.com:0/", "https://::1/", "https://example.com/\n",
+        "/a\tb/", "https://example.com/\u{7F}/",
     ])
     func refused(_ given: String) {
         #expect(throws: BaseURLError.self, "\(given)") { try BaseURL.normalized(given) }
