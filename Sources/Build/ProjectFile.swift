@@ -55,13 +55,22 @@ package struct ProjectFile: Sendable {
             throw .notAnObject(path: path, found: json.kindDescription)
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        // Where each key is (the file parsed, its top-level keys in order, as `pairs` has them).
+        let places = Self.keyPlaces(in: [UInt8](data))
         var values: [String: [String]] = [:]
-        for (key, value) in pairs {
+        var seen: [String: Int] = [:]
+        for (k, (key, value)) in pairs.enumerated() {
+            let place = k < places.count ? places[k] : nil
+            let at = place.map { "\(path):\($0.line):\($0.column)" } ?? path
             guard let kind = keys.first(where: { $0.name == key })?.kind else {
                 let names = keys.map(\.name)
                 throw .unknownKey(
-                    path: path, key: key, hint: Suggestion.hint(for: key, among: names), keys: names)
+                    path: at, key: key, hint: Suggestion.hint(for: key, among: names), keys: names)
             }
+            if let first = seen[key] {
+                throw .duplicateKey(path: at, key: key, firstLine: first)
+            }
+            seen[key] = place?.line ?? 0
             switch (kind, value) {
             case (.text, .string(let text)):
                 values[key] = [text]
@@ -76,22 +85,61 @@ package struct ProjectFile: Sendable {
                 for item in items {
                     guard case .string(let text) = item else {
                         throw .wrongType(
-                            path: path, key: key, expected: "an array of strings",
+                            path: at, key: key, expected: "an array of strings",
                             found: "an array holding \(item.kindDescription)")
                     }
                     texts.append(text)
                 }
                 values[key] = texts
             case (.textList, _):
-                throw .wrongType(path: path, key: key, expected: "an array of strings", found: value.kindDescription)
+                throw .wrongType(path: at, key: key, expected: "an array of strings", found: value.kindDescription)
             case (.text, _), (.path, _):
-                throw .wrongType(path: path, key: key, expected: "a string", found: value.kindDescription)
+                throw .wrongType(path: at, key: key, expected: "a string", found: value.kindDescription)
             case (.wholeNumber, _):
-                throw .wrongType(path: path, key: key, expected: "a whole number", found: value.kindDescription)
+                throw .wrongType(path: at, key: key, expected: "a whole number", found: value.kindDescription)
             }
         }
         self.path = path
         self.values = values
+    }
+
+    /// The line and column (from 1, in bytes) of each key of the top-level object of `bytes`,
+    /// valid JSON, in order.
+    static func keyPlaces(in bytes: [UInt8]) -> [(line: Int, column: Int)] {
+        var places: [(line: Int, column: Int)] = []
+        var (depth, line, lineStart) = (0, 1, 0)
+        var k = 0
+        var expectingKey = false
+        while k < bytes.count {
+            let byte = bytes[k]
+            switch byte {
+            case UInt8(ascii: "\n"):
+                line += 1
+                lineStart = k + 1
+            case UInt8(ascii: "{"):
+                depth += 1
+                expectingKey = depth == 1
+            case UInt8(ascii: "["):
+                depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+            case UInt8(ascii: ","):
+                expectingKey = depth == 1
+            case UInt8(ascii: "\""):
+                if expectingKey && depth == 1 {
+                    places.append((line, k - lineStart + 1))
+                    expectingKey = false
+                }
+                k += 1
+                while k < bytes.count, bytes[k] != UInt8(ascii: "\"") {
+                    k += bytes[k] == UInt8(ascii: "\\") ? 2 : 1
+                }
+            default:
+                break
+            }
+            k += 1
+        }
+        return places
     }
 
     /// The project file `roost.json` in the current folder, if there is one.
@@ -126,6 +174,8 @@ package enum ProjectFileError: Error, Sendable, CustomStringConvertible {
     /// `keys`: every key the file may hold.
     case unknownKey(path: String, key: String, hint: String, keys: [String])
     case wrongType(path: String, key: String, expected: String, found: String)
+    /// A key given twice (JSON keeps the last; which one was meant is not known).
+    case duplicateKey(path: String, key: String, firstLine: Int)
 
     package var description: String {
         switch self {
@@ -139,6 +189,8 @@ package enum ProjectFileError: Error, Sendable, CustomStringConvertible {
             "\(path): unknown key '\(key)'\(hint) (keys: \(keys.joined(separator: ", ")))"
         case .wrongType(let path, let key, let expected, let found):
             "\(path): '\(key)' must be \(expected), not \(found)"
+        case .duplicateKey(let path, let key, let firstLine):
+            "\(path): '\(key)' is set twice (first on line \(firstLine)); keep one"
         }
     }
 }

@@ -83,7 +83,7 @@ struct Arguments {
         guard let text = values[option.name]?.last ?? configured[option.name]?.last ?? defaultValue(option) else {
             return nil
         }
-        try option.check(text)
+        try option.check(text, fromConfig: isConfigured(option))
         return text
     }
     /// Every value given, else those from `roost.json`, else the default alone.
@@ -98,6 +98,8 @@ struct Arguments {
         return ProjectFile.path(value, in: projectFolder)
     }
     func flag(_ option: Option) -> Bool { flags.contains(option.name) }
+    /// True when the option's value is `roost.json`'s (not given on the command line).
+    func isConfigured(_ option: Option) -> Bool { values[option.name] == nil && configured[option.name] != nil }
     /// True when the option was given (not only defaulted).
     func has(_ option: Option) -> Bool { values[option.name] != nil || flags.contains(option.name) }
 
@@ -140,12 +142,15 @@ extension Arguments {
         do {
             base = try BaseURL.normalized(text)
         } catch {
-            throw UsageError(error.description)
+            throw UsageError((isConfigured(Options.baseURL) ? "roost.json: baseURL: " : "") + error.description)
         }
         let media = MediaMode(rawValue: try required(Options.media))!
         // Every page's <title> and the feeds' <title>: HTML refuses an empty one.
         let title = try required(Options.title)
-        if title.allSatisfy(\.isWhitespace) { throw Options.title.invalid(title, expected: "a name that is not empty") }
+        if title.allSatisfy(\.isWhitespace) {
+            throw Options.title.invalid(
+                title, expected: "a name that is not empty", notingConfig: isConfigured(Options.title))
+        }
         return SiteConfig(
             baseURL: base, pageSize: try integer(Options.pageSize), viewer: try value(Options.viewer),
             title: title, description: try value(Options.description),
@@ -159,7 +164,8 @@ extension Arguments {
         for text in all(Options.mediaAllow) {
             guard let network = IPNetwork(text) else {
                 throw Options.mediaAllow.invalid(
-                    text, expected: "a network such as 127.0.0.1/32, 192.168.1.0/24 or ::1/128")
+                    text, expected: "a network such as 127.0.0.1/32, 192.168.1.0/24 or ::1/128",
+                    notingConfig: isConfigured(Options.mediaAllow))
             }
             options.allow.append(network)
         }

@@ -130,35 +130,37 @@ struct Option: Sendable, Hashable {
 
     /// The usage error of a value this option does not take: `option '--media' (roost.json:
     /// media) takes link, mirror or none, not 'x'`.
-    func invalid(_ text: String, expected: String, notingConfig: Bool = true, hint: String = "") -> UsageError {
+    func invalid(_ text: String, expected: String, notingConfig: Bool = false, hint: String = "") -> UsageError {
         let source = notingConfig ? configKey.map { " (roost.json: \($0))" } ?? "" : ""
         return UsageError("option '--\(name)'\(source) takes \(expected), not '\(text)'\(hint)")
     }
 
     /// `text` checked against the option's type: nil when it does not fit (the error says why).
-    func check(_ text: String) throws(UsageError) {
+    /// `fromConfig`: the value is `roost.json`'s, which the error then names.
+    func check(_ text: String, fromConfig: Bool = false) throws(UsageError) {
         switch type {
         case .wholeNumber(let range):
             guard let n = Int(text), range.contains(n) else {
                 throw invalid(
                     text, expected: "a whole number from \(range.lowerBound) to \(range.upperBound)",
-                    notingConfig: false)
+                    notingConfig: fromConfig)
             }
         case .number(let range):
             guard let x = Double(text), range.contains(x) else {
                 throw invalid(
                     text,
                     expected: "a number from \(Self.decimal(range.lowerBound)) to \(Self.decimal(range.upperBound))",
-                    notingConfig: false)
+                    notingConfig: fromConfig)
             }
         case .choice(let choices):
             guard choices.contains(text) else {
                 let list = choices.dropLast().joined(separator: ", ") + " or " + (choices.last ?? "")
-                throw invalid(text, expected: list, hint: Suggestion.hint(for: text, among: choices))
+                throw invalid(
+                    text, expected: list, notingConfig: fromConfig, hint: Suggestion.hint(for: text, among: choices))
             }
         case .path:
             // An empty path is the current folder to the file system: never what was meant.
-            if text.isEmpty { throw invalid(text, expected: "a path") }
+            if text.isEmpty { throw invalid(text, expected: "a path", notingConfig: fromConfig) }
         case .text, nil:
             break
         }

@@ -96,7 +96,7 @@ struct NetworkRuleTests {
         #expect(result.status == 2)
         #expect(
             result.stderr.contains(
-                "option '--media-allow' (roost.json: mediaAllow) takes a network such as "
+                "option '--media-allow' takes a network such as "
                     + "127.0.0.1/32, 192.168.1.0/24 or ::1/128, not '\(text)'"), "\(result.stderr)")
     }
 

@@ -98,7 +98,7 @@ struct OptionTableTests {
         } catch {
             #expect(
                 error.description
-                    == "option '--media' (roost.json: media) takes link, mirror or none, not 'mirorr'; did you mean 'mirror'?"
+                    == "option '--media' takes link, mirror or none, not 'mirorr'; did you mean 'mirror'?"
             )
         }
         #expect(try arguments.number(Options.likesPerTweet) == 2.5)

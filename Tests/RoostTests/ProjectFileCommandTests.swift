@@ -47,12 +47,22 @@ struct ProjectFileCommandTests {
 
     @Test func mistakesNameTheKey() throws {
         let cases: [(String, String)] = [
-            (#"{"pagesize": 3}"#, "unknown key 'pagesize'; did you mean 'pageSize'?"),
-            (#"{"pageSize": "3"}"#, "'pageSize' must be a whole number, not a string"),
-            (#"{"title": 3}"#, "'title' must be a string, not a number"),
+            // The file, line and column of the key, as the README says.
+            (#"{"pagesize": 3}"#, "roost.json:1:2: unknown key 'pagesize'; did you mean 'pageSize'?"),
+            (
+                "{\n  \"title\": \"a, b\",\n  \"pageSize\": \"3\"\n}",
+                "roost.json:3:3: 'pageSize' must be a whole number, not a string"
+            ),
+            (#"{"title": 3}"#, "roost.json:1:2: 'title' must be a string, not a number"),
+            (
+                "{\"title\": \"A\",\n \"pageSize\": 5,\n \"title\": \"B\"}",
+                "roost.json:3:2: 'title' is set twice (first on line 1)"
+            ),
             (#"["title"]"#, "expected a JSON object of settings"),
             ("{\n  \"title\": ,\n}", "roost.json:2:"),
-            (#"{"baseURL": "example.com"}"#, "'example.com' is not a base URL"),
+            (#"{"baseURL": "example.com"}"#, "roost.json: baseURL: 'example.com' is not a base URL"),
+            // A value of roost.json's that the option refuses names roost.json.
+            (#"{"pageSize": -5}"#, "option '--page-size' (roost.json: pageSize) takes a whole number from 1"),
             (#"{"media": "mirorr"}"#, "takes link, mirror or none, not 'mirorr'; did you mean 'mirror'?"),
             (#"{"media": true}"#, "'media' must be a string, not"),
         ]
@@ -62,6 +72,10 @@ struct ProjectFileCommandTests {
             #expect(result.status == 2, "\(settings): \(result.stderr)")
             #expect(result.stderr.contains(message), "\(settings): \(result.stderr)")
         }
+        // A value given on the command line is the option's, not roost.json's.
+        let work = try Self.project(#"{"title": "x"}"#)
+        let given = try RoostProcess.run(["build", "--output="], in: work.url.appendingPathComponent("site"))
+        #expect(given.status == 2 && given.stderr.contains("option '--output' takes a path"), "\(given.stderr)")
     }
 }
 
