@@ -237,7 +237,7 @@ package final class PreviewServer: Sendable {
                 headers: Self.commonHeaders + [("Location", location), ("Content-Type", "text/plain; charset=utf-8")],
                 body: .bytes(Array("Moved to \(location)\n".utf8)))
         }
-        return notFound(source: source, error: error, ifNoneMatch: ifNoneMatch)
+        return notFound(source: source, error: error, ifNoneMatch: ifNoneMatch, path: path.relative)
     }
 
     /// 403, and why, in a line that names the option that permits it.
@@ -247,11 +247,17 @@ package final class PreviewServer: Sendable {
             body: .bytes(Array("403 Forbidden: \(reason)\n".utf8)))
     }
 
+    /// 404: the site's `404.html`; with several stores (`/a/…`), the one of the store the
+    /// path is in (`a/404.html`), whose links work from there.
     private func notFound(
-        source: any SiteSource, error: (title: String, message: String)?, ifNoneMatch: String?
+        source: any SiteSource, error: (title: String, message: String)?, ifNoneMatch: String?, path: String = ""
     ) -> HTTPResponse {
-        if let page = source.file(at: "404.html") {
-            return self.page(page, path: "404.html", status: 404, error: error, ifNoneMatch: nil)
+        var candidates = ["404.html"]
+        if let slash = path.firstIndex(of: "/") { candidates.insert(path[..<slash] + "/404.html", at: 0) }
+        for candidate in candidates {
+            if let page = source.file(at: candidate) {
+                return self.page(page, path: candidate, status: 404, error: error, ifNoneMatch: nil)
+            }
         }
         return HTTPResponse(
             status: 404,

@@ -106,6 +106,23 @@ struct DiskSite {
         }
     }
 
+    /// With several stores, each under its own folder, a missing page is its store's 404 page
+    /// (whose links work from there), not the plain text one.
+    @Test func aMissingPageOfAStoreIsThatStoresNotFoundPage() throws {
+        let server = try startServer(
+            MemorySource(strings: ["index.html": page, "a/404.html": "<p>A-404</p>", "b/404.html": "<p>B-404</p>"]))
+        defer { server.stop() }
+        for (path, text) in [("/a/nope/", "A-404"), ("/b/t/x/", "B-404"), ("/a", nil), ("/c/nope/", nil)] {
+            let response = try request(server.port, path)
+            #expect(response.status == 404, "\(path)")
+            if let text {
+                #expect(response.text.contains(text) && response.header("Content-Type") == "text/html; charset=utf-8")
+            } else {
+                #expect(response.text == "404 Not Found\n", "\(path)")
+            }
+        }
+    }
+
     @Test func plainTextFallbackWithout404Page() throws {
         let server = try startServer(MemorySource(strings: ["index.html": page]))
         defer { server.stop() }
