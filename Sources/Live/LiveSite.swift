@@ -66,7 +66,7 @@ package final class LiveSite: Sendable {
     private struct State {
         /// Where the documents are read from (opened by `loadAll`).
         var source: (any DocumentSource)?
-        var decoded: [DocumentPath: DecodedDocument] = [:]
+        var decoded: [DocumentKey: DecodedDocument] = [:]
         /// Store files that cannot be read right now (invalid JSON mid-edit), with their error.
         var unreadable: [String: String] = [:]
         var theme: Theme?
@@ -161,7 +161,8 @@ package final class LiveSite: Sendable {
             let store = try source.readStore()
             let decoded = store.documents.parallelMap(DecodedDocument.init)
             state.withLock { state in
-                state.decoded = Dictionary(zip(store.documents.map(\.path), decoded), uniquingKeysWith: { $1 })
+                state.decoded = Dictionary(
+                    zip(store.documents.map { DocumentKey($0.path) }, decoded), uniquingKeysWith: { $1 })
                 state.unreadable = [:]
             }
         } catch {
@@ -281,8 +282,8 @@ package final class LiveSite: Sendable {
     /// when the document is as it was.
     private func put(_ new: DecodedDocument?, at path: DocumentPath, edits: inout [Tweet]?) -> DocumentEdit? {
         let old = state.withLock { state in
-            defer { state.decoded[path] = new }
-            return state.decoded[path]
+            defer { state.decoded[DocumentKey(path)] = new }
+            return state.decoded[DocumentKey(path)]
         }
         if old == new { return nil }
         if let tweet = new?.tweet, old?.tweet != nil, old?.diagnostics == new?.diagnostics {
@@ -297,7 +298,7 @@ package final class LiveSite: Sendable {
     /// what changed.
     private func replaceAll(with documents: [Document]) -> [DocumentEdit] {
         let decoded = documents.parallelMap(DecodedDocument.init)
-        let new = Dictionary(zip(documents.map(\.path), decoded), uniquingKeysWith: { $1 })
+        let new = Dictionary(zip(documents.map { DocumentKey($0.path) }, decoded), uniquingKeysWith: { $1 })
         let old = state.withLock { state in
             defer {
                 state.decoded = new
@@ -306,18 +307,18 @@ package final class LiveSite: Sendable {
             return state.decoded
         }
         var edits: [DocumentEdit] = []
-        for (path, document) in new where old[path] != document {
-            edits.append(DocumentEdit(path: path, old: old[path], new: document))
+        for (key, document) in new where old[key] != document {
+            edits.append(DocumentEdit(path: key.path, old: old[key], new: document))
         }
-        for (path, document) in old where new[path] == nil {
-            edits.append(DocumentEdit(path: path, old: document, new: nil))
+        for (key, document) in old where new[key] == nil {
+            edits.append(DocumentEdit(path: key.path, old: document, new: nil))
         }
         return edits.sorted { $0.path < $1.path }
     }
 
     /// The handle of the user `uid`, to name them in what changed.
     private func handle(ofUser uid: String) -> String? {
-        state.withLock { $0.decoded[DocumentPath(["users", uid])]?.user?.username }
+        state.withLock { $0.decoded[DocumentKey(DocumentPath(["users", uid]))]?.user?.username }
     }
 
     /// Whether documents were read from under `folder` (relative to the store). Segments, not
@@ -325,7 +326,9 @@ package final class LiveSite: Sendable {
     private func holdsDocuments(under folder: String) -> Bool {
         let prefix = folder.split(separator: "/").map(String.init)
         return state.withLock { state in
-            state.decoded.keys.contains { $0.segments.count > prefix.count && $0.segments.starts(with: prefix) }
+            state.decoded.keys.contains {
+                $0.path.segments.count > prefix.count && $0.path.segments.starts(with: prefix)
+            }
         }
     }
 

@@ -30,6 +30,17 @@ package final class FileWatcher: Sendable {
         }
 
         package var description: String { "\(kind) \(root.path)\(path.isEmpty ? "" : "/" + path)" }
+
+        /// Paths compared by their bytes: two names in two Unicode forms are two files.
+        package static func == (a: Change, b: Change) -> Bool {
+            a.root == b.root && a.kind == b.kind && sameBytes(a.path, b.path)
+        }
+
+        package func hash(into hasher: inout Hasher) {
+            hasher.combine(root)
+            hasher.combine(ExactText(path))
+            hasher.combine(kind)
+        }
     }
 
     package enum WatchError: Error, CustomStringConvertible {

@@ -19,9 +19,17 @@ struct WatchTable: Sendable {
         var directory: String
     }
 
+    /// A path compared by its bytes: two names in two Unicode forms are two files.
     private struct PathKey: Hashable, Sendable {
         var root: Int
         var path: String
+
+        static func == (a: PathKey, b: PathKey) -> Bool { a.root == b.root && sameBytes(a.path, b.path) }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(root)
+            hasher.combine(ExactText(path))
+        }
     }
 
     static let mask: UInt32 = UInt32(

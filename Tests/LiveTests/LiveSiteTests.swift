@@ -224,6 +224,32 @@ struct LiveSearchTests {
         }
     }
 
+    /// Two tweets whose IDs differ only in their Unicode form are two tweets in the preview,
+    /// as in a build: read at the start, and added while it runs (one of them was dropped,
+    /// the documents being kept by paths compared as Swift strings).
+    @Test func idsInTwoUnicodeFormsAreTwoDocuments() throws {
+        let store = try TemporaryFolder()
+        let config = SiteConfig()
+        try store.write([user("u1", "mina")], in: "")
+        for (id, minute) in [("caf\u{E9}", 1), ("cafe\u{301}", 2)] {
+            try store.write([tweet(id, by: "u1", at: "2023-01-01T00:0\(minute):00Z", "one form")], in: "")
+        }
+        let live = LiveSite(store: store.path(), templates: packageRoot + "/templates", config: config)
+        #expect(live.loadAll().error == nil)
+        var changes: [SourceChange] = []
+        for (id, minute) in [("n\u{E9}e", 3), ("ne\u{301}e", 4)] {
+            try store.write([tweet(id, by: "u1", at: "2023-01-01T00:0\(minute):00Z", "added")], in: "")
+            changes.append(store.change("tweets/\(id).json", .created))
+        }
+        #expect(live.apply(changes).error == nil)
+        let built = try LiveSiteTests.fullBuild(store.path(), config)
+        let home = String(decoding: built["index.html"] ?? [], as: UTF8.self)
+        #expect(home.components(separatedBy: "data-tweet-id=").count - 1 == 4)
+        for (path, bytes) in built where live.file(at: path) != bytes {
+            Issue.record("\(path) differs from a full build")
+        }
+    }
+
     @Test func aCaptionEditIsFoundByItsNewWords() throws {
         let store = try TemporaryFolder()
         try store.write([user("u1", "mina")], in: "")

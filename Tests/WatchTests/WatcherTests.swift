@@ -147,6 +147,19 @@ final class Batches: Sendable {
         #expect(batches.latest == ["tweets/c.json": .modified])
     }
 
+    /// Two files whose names differ only in their Unicode form are two changes.
+    @Test func namesInTwoUnicodeFormsAreTwoFiles() throws {
+        let folder = try TemporaryFolder()
+        let batches = Batches()
+        let watcher = try FileWatcher(roots: [folder.url], debounce: .milliseconds(30)) { batches.add($0) }
+        defer { watcher.stop() }
+        try folder.write("caf\u{E9}.json", "a")
+        try folder.write("cafe\u{301}.json", "b")
+        batches.settle()
+        let paths = batches.all.joined().map { Array($0.path.utf8) }
+        #expect(Set(paths) == [Array("caf\u{E9}.json".utf8), Array("cafe\u{301}.json".utf8)])
+    }
+
     @Test func singleFileRootsIgnoreTheirNeighbours() throws {
         let folder = try TemporaryFolder()
         try folder.write("store.json", "{}")
