@@ -251,14 +251,15 @@ final class SiteContext: Sendable {
     }
 
     /// Markdown whose mentions link to profiles and hashtags to tag pages, and whose images
-    /// are links (`link`), their copies or the placeholder (`mirror`), or the placeholder (`none`).
+    /// are pictures: of the remote URL (`link`, an http(s) one with a usable host), their
+    /// copies (`mirror`), else the placeholder (and always with `none`).
     private static func markdown(
         _ snapshot: Snapshot, _ paths: SitePaths, _ media: MediaMode, _ images: SiteImages
     ) -> MarkdownRenderer {
         let placeholder = InlineImage(src: SiteImages.placeholderPicture)
         let image: (@Sendable (String) -> InlineImage)?
         switch media {
-        case .link: image = nil
+        case .link: image = { url in WebAddress.httpURL(url).map { InlineImage(src: $0) } ?? placeholder }
         case .none: image = { _ in placeholder }
         case .mirror:
             image = { url in

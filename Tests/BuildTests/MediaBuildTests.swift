@@ -190,12 +190,14 @@ struct MediaBuildTests {
         #expect(tweet.contains("img-src 'self' data:;"))
     }
 
-    @Test func linkPointsAtTheRemoteURLsAsBefore() throws {
+    /// Pictures point at the remote URLs: a caption's image is a picture (its alt text kept),
+    /// as a profile's is, not a text link to it.
+    @Test func linkPointsAtTheRemoteURLs() throws {
         let site = try MediaSite()
         try site.build("site", .link)
         #expect(site.server.log.connections == 0)
         let tweet = site.text("site", "t/t1/index.html")
-        #expect(tweet.contains("<a href=\"\(site.url("/png/2.png"))\" rel=\"nofollow ugc noopener\">a cat"))
+        #expect(tweet.contains("<img src=\"\(site.url("/png/2.png"))\" alt=\"a cat &quot;Mo&quot;\""), "\(tweet)")
         #expect(site.text("site", "u/mina/index.html").contains("src=\"\(site.url("/png/1.png"))\""))
         #expect(tweet.contains("img-src 'self' https: http: data:;"))
     }

@@ -42,6 +42,21 @@ import Testing
         #expect(try #require(card("k1", in: site.page("t/k1/index.html"))).contains("href=\"\(href)\""))
     }
 
+    /// `![alt](url)` is a picture with `--media link` too (the default), pointing at the
+    /// remote URL as the store has it (encoded), alt text kept; an address no page can carry
+    /// is the placeholder. (It was a text link to the image.)
+    @Test func imagesInCaptionsArePicturesInLinkMode() throws {
+        let site = try render([
+            user("u1", "bob"),
+            tweet("t1", by: "u1", at: at(minute: 1), "look ![a cat](<https://example.com/c a t.png>) and ![](https://)"),
+        ])
+        let caption = try #require(
+            section(try site.page("t/t1/index.html"), from: "<div class=\"e-content caption\">", to: "</div>"))
+        #expect(attributeValues("src", in: caption) == ["https://example.com/c%20a%20t.png", "static/picture.svg"])
+        #expect(caption.contains("alt=\"a cat\""))
+        #expect(attributeValues("href", in: caption).isEmpty)
+    }
+
     @Test func mentionsOfExistingUsersLink() throws {
         let a1 = try #require(card("a1", in: try site.page("t/a1/index.html")))
         #expect(a1.contains("<a class=\"mention\" href=\"u/bob/index.html\">@bob</a>"))
