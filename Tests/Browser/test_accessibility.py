@@ -97,6 +97,18 @@ class AccessibilityTests(unittest.TestCase):
         self.assertEqual(driver.execute_script("return window.roostMarker"), 1, "the page was not reloaded")
         self.assertEqual(driver.execute_script("return document.activeElement.id"), "place-2")
 
+    def test_a_place_jumped_to_lands_below_the_sticky_header(self):
+        driver = chrome(height=600)
+        self.addCleanup(driver.quit)
+        driver.get(self.server.url + "u/u-DYIdgEPYXEAWk1sPYWAgmBbvdwAg/favorites/")
+        for number in ("1", "2"):
+            driver.execute_script("window.scrollTo(0, 0)")
+            point = driver.find_element("css selector", f"a.map-point[data-place-number='{number}']")
+            driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true, button: 0}))", point)
+            top = driver.execute_script(f"return document.getElementById('place-{number}').getBoundingClientRect().top")
+            header = driver.execute_script("return document.querySelector('.site-header').getBoundingClientRect().bottom")
+            self.assertGreaterEqual(top, header, f"place {number} is under the sticky header")
+
 
 if __name__ == "__main__":
     unittest.main()
