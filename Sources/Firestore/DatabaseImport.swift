@@ -37,8 +37,11 @@ package struct DatabaseImport: Sendable {
     package func write(_ store: DocumentStore, force: Bool, progress: (Int) -> Void = { _ in }) throws(StoreError)
         -> Outcome
     {
+        // Every document checked before `force` deletes anything: a store Firestore would
+        // refuse partway leaves the database as it was.
+        let writes = try writer.encoded(store.documents)
         let deleted = force ? try writer.deleteGroups() : 0
-        try writer.write(store.documents, progress: progress)
+        try writer.write(writes, progress: progress)
         return Outcome(deleted: deleted, written: store.documents.count)
     }
 }

@@ -14,10 +14,21 @@ package struct FirestoreWriter: Sendable {
     /// number written after each commit. Every document is encoded before the first commit,
     /// so a value Firestore cannot store writes nothing.
     package func write(_ documents: [Document], progress: (Int) -> Void = { _ in }) throws(StoreError) {
+        try write(encoded(documents), progress: progress)
+    }
+
+    /// The writes of `documents`, each checked: a value, a field name or an ID Firestore
+    /// would refuse is an error naming the document and field, before anything is written.
+    package func encoded(_ documents: [Document]) throws(StoreError) -> EncodedWrites {
         let root = client.endpoint.address.documentsRoot
         var writes: [JSONValue] = []
         writes.reserveCapacity(documents.count)
         for document in documents {
+            if let segment = document.path.segments.first(where: RESTValueEncoding.isReservedID) {
+                throw .unsafeDocumentPath(
+                    document: document.path.description, segment: segment,
+                    reason: "is an ID of the form __name__, which Firestore reserves")
+            }
             do throws(RESTValueEncoding.Refusal) {
                 let fields = try RESTValueEncoding.fields(document.fields, root: root)
                 writes.append(
@@ -35,7 +46,18 @@ package struct FirestoreWriter: Sendable {
                 )
             }
         }
-        try commit(writes, progress: progress)
+        return EncodedWrites(writes: writes)
+    }
+
+    /// Documents encoded for a commit (`encoded`).
+    package struct EncodedWrites: Sendable {
+        fileprivate let writes: [JSONValue]
+        package var count: Int { writes.count }
+    }
+
+    /// Writes what `encoded` made, in commits.
+    package func write(_ encoded: EncodedWrites, progress: (Int) -> Void = { _ in }) throws(StoreError) {
+        try commit(encoded.writes, progress: progress)
     }
 
     /// Deletes every document of the four collection groups (`--force`); returns how many.

@@ -15,9 +15,34 @@ enum RESTValueEncoding {
         var pairs: [(key: String, value: JSONValue)] = []
         pairs.reserveCapacity(fields.count)
         for (key, value) in fields {
+            try checkName(key, field: key)
             pairs.append((key, try encode(value, field: key, root: root, inArray: false)))
         }
         return .object(pairs)
+    }
+
+    /// Firestore refuses field names of the form `__name__` (the request fails, and with it
+    /// everything after it): found before anything is written.
+    static func checkName(_ key: String, field: String) throws(Refusal) {
+        if isReserved(key) {
+            throw Refusal(field: field, detail: "Firestore reserves names of the form __name__; rename it")
+        }
+    }
+
+    /// `__name__`: a name Firestore keeps for itself (field names, document and collection IDs).
+    static func isReserved(_ name: String) -> Bool {
+        name.utf8.count >= 4 && name.hasPrefix("__") && name.hasSuffix("__")
+    }
+
+    /// A reserved ID (`isReserved`) but `__id123__`, the form of Datastore's numeric IDs,
+    /// which Firestore takes (and its exports hold).
+    static func isReservedID(_ id: String) -> Bool {
+        guard isReserved(id) else { return false }
+        let inner = id.utf8.dropFirst(2).dropLast(2)
+        let isNumeric =
+            inner.starts(with: "id".utf8) && inner.count > 2
+            && inner.dropFirst(2).allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        return !isNumeric
     }
 
     static func encode(_ value: Value, field: String, root: String, inArray: Bool) throws(Refusal) -> JSONValue {
@@ -51,8 +76,11 @@ enum RESTValueEncoding {
             }
             return typed("arrayValue", .object([("values", .array(items))]))
         case .map(let nested):
+            // `{"__datatype__": "timestamp", "value": …}` of a folder store: its typed value.
+            if let typed = value.nodeTypedValue { return try encode(typed, field: field, root: root, inArray: inArray) }
             var pairs: [(key: String, value: JSONValue)] = []
             for (key, item) in nested {
+                try checkName(key, field: "\(field).\(key)")
                 pairs.append((key, try encode(item, field: "\(field).\(key)", root: root, inArray: false)))
             }
             return typed("mapValue", .object([("fields", .object(pairs))]))

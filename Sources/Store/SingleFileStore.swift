@@ -247,7 +247,7 @@ struct SingleFileDecoder {
             if key == "__collections__" {
                 subcollections.append(value)
             } else {
-                fields.append(key, nodeValue(value))
+                fields.append(key, Self.nodeValue(value))
             }
         }
         // The tool writes `"__collections__": {}` on every document, and for a
@@ -272,7 +272,7 @@ struct SingleFileDecoder {
 
     /// `{"__datatype__": "timestamp"|"geopoint"|"documentReference", "value": …}` becomes a
     /// typed value; a malformed or unknown tag stays a map (the model reports it).
-    func nodeValue(_ json: JSONValue) -> Value {
+    static func nodeValue(_ json: JSONValue) -> Value {
         switch json {
         case .object(let pairs):
             if case .string(let type)? = json["__datatype__"], let v = json["value"] {
@@ -297,7 +297,7 @@ struct SingleFileDecoder {
         }
     }
 
-    func timestamp(_ v: JSONValue) -> Timestamp? {
+    static func timestamp(_ v: JSONValue) -> Timestamp? {
         switch v {
         case .string(let s):
             return RFC3339.parse(s)
@@ -311,14 +311,14 @@ struct SingleFileDecoder {
         }
     }
 
-    func geoPoint(_ v: JSONValue) -> (Double, Double)? {
+    static func geoPoint(_ v: JSONValue) -> (Double, Double)? {
         guard let lat = (v["_latitude"] ?? v["latitude"])?.numberValue,
             let lon = (v["_longitude"] ?? v["longitude"])?.numberValue
         else { return nil }
         return (lat, lon)
     }
 
-    func integer(_ v: JSONValue?) -> Int64? {
+    static func integer(_ v: JSONValue?) -> Int64? {
         switch v {
         case .integer(let i)?: return i
         case .double(let d)? where d.rounded() == d && abs(d) < 9e18: return Int64(d)
@@ -373,8 +373,8 @@ struct SingleFileDecoder {
         case .object(let pairs):
             if pairs.count == 2 {
                 let keys = Set(pairs.map(\.key))
-                if keys == ["_seconds", "_nanoseconds"], let s = integer(json["_seconds"]),
-                    let n = integer(json["_nanoseconds"]), n >= 0, n < 1_000_000_000
+                if keys == ["_seconds", "_nanoseconds"], let s = Self.integer(json["_seconds"]),
+                    let n = Self.integer(json["_nanoseconds"]), n >= 0, n < 1_000_000_000
                 {
                     return .timestamp(Timestamp(seconds: s, nanoseconds: Int32(n)))
                 }
@@ -548,5 +548,18 @@ struct SingleFileDecoder {
             fields.append(k, try restValue(item, document: document, field: "\(field).\(k)"))
         }
         return .map(fields)
+    }
+}
+
+extension Value {
+    /// The typed value a map in node-firestore-import-export's typed form stands for (a
+    /// folder store may hold `{"__datatype__": "timestamp", "value": {...}}`, SPEC 2.4): what
+    /// it is written to a database as, where `__datatype__` is a reserved field name. Nil for
+    /// any other value, and for a malformed or unknown tag.
+    package var nodeTypedValue: Value? {
+        guard case .map(let fields) = self, fields["__datatype__"] != nil else { return nil }
+        let typed = SingleFileDecoder.nodeValue(DirectoryStoreWriter.json(for: self))
+        if case .map = typed { return nil }
+        return typed
     }
 }

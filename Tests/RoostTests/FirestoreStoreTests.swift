@@ -174,6 +174,45 @@ struct FirestoreStoreTests {
                 == DocumentStore.read(at: generated).documents.count)
     }
 
+    /// A folder store's `{"__datatype__": "timestamp", ...}` (SPEC 2.4) is written as the
+    /// timestamp it stands for, not as a map Firestore refuses; a name Firestore reserves
+    /// (`__x__`) is an error naming document and field before anything is written, so
+    /// `--force` has deleted nothing. (The map went as it was: the import failed partway,
+    /// after --force had emptied the database.)
+    @Test func aFolderStoreIsCheckedWholeBeforeTheDatabaseChanges() throws {
+        let emulator = try FirestoreEmulator.shared()
+        let project = FirestoreEmulator.newProject("typed")
+        let environment = emulator.environment(project: project)
+        let store = try TemporaryFolder()
+        try store.write("users/u1.json", #"{"username": "alice"}"#)
+        try store.write(
+            "tweets/t1.json",
+            #"{"caption": "dt", "uid": "u1", "timestamp": {"__datatype__": "timestamp", "value": {"_seconds": 1672531200, "_nanoseconds": 0}}}"#
+        )
+        let written = try RoostProcess.run(
+            ["import", store.path(), "--to", "firestore://\(project)"], environment: environment)
+        #expect(written.status == 0, "\(written.stderr)")
+        let site = try TemporaryFolder()
+        try Self.build("firestore://\(project)", into: site.path("db"), emulator: emulator, project: project)
+        try Self.build(store.path(), into: site.path("dir"))
+        Self.sameSite(site.path("db"), site.path("dir"))
+
+        for (file, text, named) in [
+            ("tweets/t2.json", #"{"caption": "x", "uid": "u1", "timestamp": 1, "__meta__": 1}"#, "field __meta__"),
+            ("tweets/__x__.json", #"{"caption": "x", "uid": "u1", "timestamp": 1}"#, "tweets/__x__"),
+        ] {
+            let bad = try TemporaryFolder()
+            try bad.write(file, text)
+            let refused = try RoostProcess.run(
+                ["import", bad.path(), "--to", "firestore://\(project)", "--force"], environment: environment)
+            #expect(refused.status == 1 && refused.stderr.contains(named), "\(refused.stderr)")
+            #expect(refused.stderr.contains("__name__"), "\(refused.stderr)")
+        }
+        let after = try TemporaryFolder()
+        try Self.build("firestore://\(project)", into: after.path("db"), emulator: emulator, project: project)
+        Self.sameSite(after.path("db"), site.path("dir"))
+    }
+
     /// Fields in key order: Firestore keeps a map's fields by name, not as written.
     static func sorted(_ fields: Fields) -> [String] {
         fields.pairs.map { "\($0.key)=\(describe($0.value))" }.sorted()

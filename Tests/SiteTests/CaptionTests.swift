@@ -48,7 +48,8 @@ import Testing
     @Test func imagesInCaptionsArePicturesInLinkMode() throws {
         let site = try render([
             user("u1", "bob"),
-            tweet("t1", by: "u1", at: at(minute: 1), "look ![a cat](<https://example.com/c a t.png>) and ![](https://)"),
+            tweet(
+                "t1", by: "u1", at: at(minute: 1), "look ![a cat](<https://example.com/c a t.png>) and ![](https://)"),
         ])
         let caption = try #require(
             section(try site.page("t/t1/index.html"), from: "<div class=\"e-content caption\">", to: "</div>"))
