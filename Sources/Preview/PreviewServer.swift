@@ -153,6 +153,16 @@ package final class PreviewServer: Sendable {
         hub.broadcast(LiveReload.event("change", data: LiveReload.jsonArray(changedPaths)))
     }
 
+    /// The `error` event of `message` under `title`: the default title as a bare string, as
+    /// it always has been; another as `{"title", "text"}`.
+    static func errorEvent(_ message: String, title: String) -> [UInt8] {
+        let data =
+            title == buildErrorTitle
+            ? LiveReload.jsonString(message)
+            : "{\"title\":\(LiveReload.jsonString(title)),\"text\":\(LiveReload.jsonString(message))}"
+        return LiveReload.event("error", data: data)
+    }
+
     /// Shows (a message) or hides (nil) the build-error overlay on every page. Setting it sends an
     /// `error` event to open pages; clearing it makes them reload.
     /// `title` heads the overlay: what kind of trouble it is ("Not up to date" while a followed
@@ -165,12 +175,7 @@ package final class PreviewServer: Sendable {
             return previous
         }
         if let message {
-            // The default title goes as a bare string, as it always has.
-            let data =
-                title == Self.buildErrorTitle
-                ? LiveReload.jsonString(message)
-                : "{\"title\":\(LiveReload.jsonString(title)),\"text\":\(LiveReload.jsonString(message))}"
-            hub.broadcast(LiveReload.event("error", data: data))
+            hub.broadcast(Self.errorEvent(message, title: title))
         } else if previous != nil {
             publish(changedPaths: ["*"])
         }
@@ -290,8 +295,9 @@ package final class PreviewServer: Sendable {
         ]
         if head { return HTTPResponse(status: 200, headers: headers, body: .bytes([])) }
         var initial = Array("retry: 1000\n: connected\n\n".utf8)
-        if let error = state.withLock({ $0.error }) {
-            initial += LiveReload.event("error", data: LiveReload.jsonString(error))
+        // A page opened while an error shows gets it under its own title, as open pages did.
+        if let (error, title) = state.withLock({ state in state.error.map { ($0, state.errorTitle) } }) {
+            initial += Self.errorEvent(error, title: title)
         }
         let hub = self.hub
         let id = hub.connect(initial: initial)

@@ -340,6 +340,22 @@ struct DiskSite {
         #expect(stream.read(until: "data: [\"*\"]"))
     }
 
+    /// A page that connects while an error shows gets it as open pages did, under its own
+    /// title ("Not up to date" while a database cannot be reached), not as a build error.
+    @Test func aLateClientGetsTheErrorUnderItsTitle() throws {
+        let server = try startServer(MemorySource(strings: ["index.html": page]))
+        defer { server.stop() }
+        server.setError("the stream ended", title: "Not up to date")
+        let stream = try RawConnection(port: server.port)
+        try stream.send("GET /__roost/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        #expect(
+            stream.read(until: "event: error\ndata: {\"title\":\"Not up to date\",\"text\":\"the stream ended\"}\n\n"))
+        server.setError("broken")
+        let late = try RawConnection(port: server.port)
+        try late.send("GET /__roost/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        #expect(late.read(until: "event: error\ndata: \"broken\"\n\n"))
+    }
+
     @Test func stopEndsOpenEventStreamsPromptly() throws {
         let server = try startServer(MemorySource())
         let stream = try RawConnection(port: server.port)
