@@ -80,6 +80,8 @@ struct ExportLayout: Sendable {
 
     /// Throws unless every output file is there.
     func checkOutputsExist() throws(StoreError) {
+        // An empty database's export lists no collection: no store to read.
+        if kinds.isEmpty { throw .emptyExport(path: root) }
         for kind in kinds {
             for output in kind.outputs where Self.kind(of: output) != .regular {
                 throw .incompleteExport(

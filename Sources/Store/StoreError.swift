@@ -45,6 +45,9 @@ package enum StoreError: Error, Sendable, CustomStringConvertible {
     /// An export folder without all of its files: metadata or output files missing, or fewer
     /// documents or bytes than its metadata lists.
     case incompleteExport(path: String, detail: String)
+    /// An export folder of a database that held no documents: no site to build, as from
+    /// the database itself or an empty folder.
+    case emptyExport(path: String)
 
     package var description: String {
         switch self {
@@ -103,6 +106,9 @@ package enum StoreError: Error, Sendable, CustomStringConvertible {
             return "\(file): damaged export at byte \(offset)\(which): \(detail); export the database again"
         case .incompleteExport(let path, let detail):
             return "\(path): incomplete export: \(detail); export the database again"
+        case .emptyExport(let path):
+            return "\(path): the export holds no documents (the database was empty when it was exported); "
+                + "export the database that holds the app's data"
         }
     }
 }

@@ -39,6 +39,20 @@ struct EmulatorExportTests {
         #expect(fromExport == fromFolder)
     }
 
+    /// An export of an empty database is refused, as the database itself and an empty
+    /// folder are, not built into an empty site.
+    @Test func anExportOfAnEmptyDatabaseIsRefused() throws {
+        let work = try TemporaryFolder()
+        let emulator = try FirestoreEmulator.shared()
+        let export = try emulator.export(project: FirestoreEmulator.newProject("empty"), to: work.path(), name: "empty")
+        #expect {
+            try SiteBuild(BuildOptions(store: export, output: work.path("site"))).run()
+        } throws: { error in
+            "\(error)".contains("the export holds no documents")
+        }
+        #expect(!FileManager.default.fileExists(atPath: work.path("site")))
+    }
+
     @Test func aGeneratedStoreBuildsTheSameSiteFromItsExport() throws {
         let work = try TemporaryFolder()
         _ = try SyntheticStore.generate(
