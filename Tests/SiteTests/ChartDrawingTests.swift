@@ -133,5 +133,22 @@ import Testing
         let many = MonthlyChart(series: MonthlyChartDrawing.series(Array(repeating: 1, count: 30))).svg(
             id: "c", words: words)
         #expect(!many.contains("chart-month"))
+        // Two years of bars: every other month named (they ran together, "JanFebMar").
+        let two = MonthlyChart(series: MonthlyChartDrawing.series(Array(repeating: 1, count: 24))).svg(
+            id: "c", words: words)
+        #expect(two.components(separatedBy: "class=\"chart-tick chart-month\"").count - 1 == 12)
+        #expect(two.contains(">J</text>") && two.contains(">M</text>") && !two.contains(">F</text>"))
+    }
+
+    /// A count axis has whole numbers only: a top of 1 or 5 has no half line ("0.5 tweets").
+    @Test func ticksAreWholeNumbers() {
+        let words = MonthlyChart.Words(title: "t", summary: "s", axis: "a") { _ in "" }
+        for (counts, ticks) in [
+            ([1, 0], ["0", "1"]), ([3, 4], ["0", "5"]), ([2, 1], ["0", "1", "2"]), ([7], ["0", "5", "10"]),
+        ] {
+            let svg = MonthlyChart(series: MonthlyChartDrawing.series(counts)).svg(id: "c", words: words)
+            let labels = svg.components(separatedBy: "text-anchor=\"end\">").dropFirst().map { $0.prefix { $0 != "<" } }
+            #expect(labels.map(String.init) == ticks, "\(counts)")
+        }
     }
 }

@@ -96,8 +96,9 @@ struct MonthlyChart {
             <desc id="\(id)-desc">\(SVGText.escaped(words.summary))</desc>
 
             """
-        // Horizontal grid lines with their counts: 0, half, top.
-        for fraction in [0.0, 0.5, 1.0] {
+        // Horizontal grid lines with their counts: 0, half (when a whole number: no "0.5
+        // tweets"), top.
+        for fraction in scale % 2 == 0 ? [0.0, 0.5, 1.0] : [0.0, 1.0] {
             let y = base - plotH * fraction
             let value = Double(scale) * fraction
             let label = value == value.rounded() ? String(Int(value)) : SVGText.number(value)
@@ -122,9 +123,12 @@ struct MonthlyChart {
         let labelEvery = max(1, (yearsShown + 11) / 12)
         var yearNumber = 0
         let namesMonths = bars.count <= Self.maxNamedMonths && words.monthNames.count == 12
+        // Over a year of bars, every other month's name (January, March, …): side by side
+        // they would run into each other.
+        let monthsNamed = bars.count > 12 ? 2 : 1
         for (i, bar) in bars.enumerated() {
             let x = Self.left + slot * Double(i)
-            if namesMonths, let month = bar.month {
+            if namesMonths, let month = bar.month, (month - 1) % monthsNamed == 0 {
                 out += """
                     <text class="chart-tick chart-month" x="\(SVGText.number(x + slot / 2))" y="\(SVGText.number(base + 15))" \
                     text-anchor="middle">\(SVGText.escaped(words.monthNames[month - 1]))</text>
