@@ -107,9 +107,7 @@ package struct SiteBuild: Sendable {
         // allocator keeps it, scattered, under everything that follows (at a million tweets,
         // hundreds of megabytes of the build's peak).
         Heap.trim()
-        let links = inputs.storeLinks.map(Diagnostic.skippedLink(at:))
-        var warnings = try check(
-            links.isEmpty ? read.snapshot.diagnostics : (read.snapshot.diagnostics + links).sorted())
+        var warnings = try check(Diagnostic.adding(skippedLinks: inputs.storeLinks, to: read.snapshot.diagnostics))
         let media = try pipeline.mirror(read.snapshot, progress: observer.mediaProgress)
         if let media {
             warnings += media.warnings

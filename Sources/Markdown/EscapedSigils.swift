@@ -52,9 +52,11 @@ struct EscapedSigils {
 
     /// `literal`, the text of `node`, cut around the `#` and `@` its source escapes.
     func pieces(of literal: String, node: OpaquePointer) -> [Piece] {
-        guard !lines.isEmpty, let offsets = escapedOffsets(of: Array(literal.utf8), node: node), !offsets.isEmpty
-        else { return [Piece(text: literal, escaped: false)] }
+        guard !lines.isEmpty else { return [Piece(text: literal, escaped: false)] }
         let bytes = Array(literal.utf8)
+        guard let offsets = escapedOffsets(of: bytes, node: node), !offsets.isEmpty else {
+            return [Piece(text: literal, escaped: false)]
+        }
         var pieces: [Piece] = []
         var start = 0
         for offset in offsets {

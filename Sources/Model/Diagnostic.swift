@@ -102,6 +102,11 @@ package struct Diagnostic: Sendable, Hashable, Comparable, CustomStringConvertib
             "a symbolic link, not followed: what it points to is not read (put the file or folder itself in the store)")
     }
 
+    /// `diagnostics` (sorted) with a warning for each symbolic link of `links`, in order.
+    package static func adding(skippedLinks links: [String], to diagnostics: [Diagnostic]) -> [Diagnostic] {
+        links.isEmpty ? diagnostics : (diagnostics + links.map(skippedLink(at:))).sorted()
+    }
+
     /// `tweets/abc: field 'timestamp': …` — the document path first, so editors and grep find it.
     /// One line: a line break in a value quoted from the store is written `\n`.
     package var description: String {

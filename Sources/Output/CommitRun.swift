@@ -367,18 +367,19 @@ struct CommitRun {
     mutating func move(_ k: Int, from name: String) throws(OutputError) {
         let path = moves[k].path
         try makeParents(of: path)
-        if moves[k].slot >= 0, exchangeFile(writer.stagingFD, name, with: dirFD, path) {
+        /// Exchanged with the regular file at `path` (and recorded); false when it is not one.
+        func exchange() -> Bool {
+            guard exchangeFile(writer.stagingFD, name, with: dirFD, path) else { return false }
             exchanged.append(name)
             steps.append(.exchanged(move: Int32(k)))
-            return
+            return true
         }
+        // A file of the last build is there, most likely: exchanged at once (`exchangeFile`
+        // makes the one `lstat`).
+        if moves[k].slot >= 0, exchange() { return }
         let (st, lstatError) = lstatAt(dirFD, path)
         if let st {
-            if isType(st, regularFileType), moves[k].slot < 0, exchangeFile(writer.stagingFD, name, with: dirFD, path) {
-                exchanged.append(name)
-                steps.append(.exchanged(move: Int32(k)))
-                return
-            }
+            if isType(st, regularFileType), moves[k].slot < 0, exchange() { return }
             if isType(st, directoryType) {
                 guard displace(path, position: nil) else {
                     throw .fileSystem(operation: "move the new file into place at", path: full(path), errno: EISDIR)

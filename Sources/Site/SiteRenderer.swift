@@ -65,11 +65,11 @@ package final class SiteRenderer: Sendable {
         }
         var viewer: Int?
         if let handle = config.viewer {
+            let name = handle.hasPrefix("@") ? String(handle.dropFirst()) : handle
             guard
                 let index = snapshot.user(handle: handle.lowercased()) ?? snapshot.user(handle: handle)
-                    ?? snapshot.user(mentioned: handle.hasPrefix("@") ? String(handle.dropFirst()) : handle)
+                    ?? snapshot.user(mentioned: name)
             else {
-                let name = handle.hasPrefix("@") ? String(handle.dropFirst()) : handle
                 let alike = snapshot.users.filter { $0.username.lowercased() == name.lowercased() }.map(\.handle)
                 if alike.count > 1 { throw .ambiguousViewer(handle, handles: alike.sorted(by: codePointOrder)) }
                 throw .unknownViewer(handle)

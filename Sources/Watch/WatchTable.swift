@@ -22,14 +22,7 @@ struct WatchTable: Sendable {
     /// A path compared by its bytes: two names in two Unicode forms are two files.
     private struct PathKey: Hashable, Sendable {
         var root: Int
-        var path: String
-
-        static func == (a: PathKey, b: PathKey) -> Bool { a.root == b.root && sameBytes(a.path, b.path) }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(root)
-            hasher.combine(ExactText(path))
-        }
+        var path: ExactText
     }
 
     static let mask: UInt32 = UInt32(
@@ -94,11 +87,11 @@ struct WatchTable: Sendable {
     mutating func takeChanges() -> Set<FileWatcher.Change> {
         var changes = Set<FileWatcher.Change>()
         for (key, sawCreate) in pending {
-            let full = fullPath(root: key.root, path: key.path)
+            let full = fullPath(root: key.root, path: key.path.text)
             var info = stat()
             let exists = lstat(full, &info) == 0
             let kind: FileWatcher.Change.Kind = !exists ? .deleted : (sawCreate ? .created : .modified)
-            changes.insert(FileWatcher.Change(root: roots[key.root].url, path: key.path, kind: kind))
+            changes.insert(FileWatcher.Change(root: roots[key.root].url, path: key.path.text, kind: kind))
         }
         pending.removeAll()
         return changes
@@ -111,7 +104,7 @@ struct WatchTable: Sendable {
     }
 
     private mutating func record(root: Int, path: String, created: Bool) {
-        let key = PathKey(root: root, path: path)
+        let key = PathKey(root: root, path: ExactText(path))
         pending[key] = (pending[key] ?? false) || created
     }
 

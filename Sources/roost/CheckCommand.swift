@@ -44,8 +44,7 @@ enum CheckCommand: Command {
         defer { Heap.keepUntilExit(snapshot) }  // the process exits next: no freeing a million tweets one by one
         let report = CheckReport(
             storePath: path, source: source, snapshot: snapshot,
-            diagnostics: links.isEmpty
-                ? snapshot.diagnostics : (snapshot.diagnostics + links.map(Diagnostic.skippedLink(at:))).sorted())
+            diagnostics: Diagnostic.adding(skippedLinks: links, to: snapshot.diagnostics))
         Console.out(arguments.flag(Options.json) ? report.json : report.text)
         let failing = report.count(.error) + (arguments.flag(Options.strict) ? report.count(.warning) : 0)
         return failing > 0 ? ExitStatus.failure : ExitStatus.success
